@@ -1,0 +1,123 @@
+// Package markdown is dreamwiki's Markdown engine: goldmark with GFM,
+// footnotes and the Obsidian dialect (wikilinks, embeds, callouts,
+// highlights, comments, tags, block ids, YAML front matter).
+//
+// One parse of a note (Parse) serves every output: the vault writer reads
+// Doc's front matter and links, the site renders Doc's AST to HTML
+// (RenderHTML), the Markdown twin rewrites its links (RewriteLinks) and the
+// search index takes its text (PlainText). The engine never reads files and
+// never fails: problems become diagnostics on the Doc.
+package markdown
+
+import (
+	"github.com/yuin/goldmark/ast"
+
+	"github.com/dreamwiki/dreamwiki/internal/diag"
+)
+
+// Doc is one parsed note.
+type Doc struct {
+	// Path is the note's path (vault-relative, forward slashes, with .md).
+	Path string
+	// Source is the body after the front matter, with %%comments%% blanked
+	// out (newlines kept). AST segments point into it.
+	Source []byte
+	// BodyLine is the 1-based line of the original file on which Source
+	// starts (1 when there is no front matter).
+	BodyLine int
+	Meta     FrontMatter
+	AST      ast.Node
+	// Title is the front matter title, else the first H1, else the file
+	// name without extension.
+	Title    string
+	Headings []Heading
+	// Links are wikilinks, embeds and Markdown links to non-URL targets, in
+	// document order. Links inside code are not links.
+	Links []*Link
+	// Tags are the note's tags (front matter and inline), without '#',
+	// deduplicated, in first-seen order.
+	Tags     []string
+	BlockIDs []BlockID
+	// Diagnostics carry original-file line numbers.
+	Diagnostics diag.List
+}
+
+// FrontMatter is the YAML front matter, with the keys dreamwiki understands
+// pulled out into typed fields.
+type FrontMatter struct {
+	// Present is true when the file starts with a front matter block, even
+	// if it failed to parse.
+	Present bool
+	Title   string
+	Aliases []string
+	Tags    []string
+	// Dates are normalised to YYYY-MM-DD; "" when absent or unparseable.
+	Date, Created, Updated string
+	// Publish is nil when unset.
+	Publish *bool
+	Private bool
+	// Keys are all top-level keys in file order; Fields their decoded values.
+	Keys   []string
+	Fields map[string]any
+}
+
+// Heading is one heading of the note.
+type Heading struct {
+	Level int
+	Text  string // plain text
+	ID    string // HTML id, unique within the note
+	Line  int    // original-file line
+}
+
+// BlockID is a "^id" marker and the line it sits on.
+type BlockID struct {
+	ID   string // without '^'
+	Line int
+}
+
+// Link is one wikilink, embed or local Markdown link.
+type Link struct {
+	// Target is the note or file named, as written, without fragment; ""
+	// for links within the note ([[#Heading]]).
+	Target string
+	// Fragment is what follows the first '#': "Heading", "H1#H2" or "^id".
+	Fragment string
+	// Display is the text shown ("|display" or the target as written).
+	Display string
+	Embed   bool // ![[...]] or ![](...)
+	Wiki    bool // [[...]] rather than [..](..)
+	// Width and Height come from "|300" or "|300x200" on image embeds.
+	Width, Height int
+	// Line is the original-file line of the link.
+	Line int
+	// Start and End are byte offsets of the whole link syntax in Source.
+	Start, End int
+	// Node is the link's node in AST.
+	Node ast.Node
+}
+
+// Target is what a link resolves to, decided by the caller (the site or the
+// vault) through RenderContext.
+type Target struct {
+	// Doc is the note linked to; nil for files that are not notes.
+	Doc *Doc
+	// Path is the vault path of the note or file; "" when broken.
+	Path string
+	// Anchor is the HTML id in the target ("" for the top of the page).
+	Anchor string
+	// Broken marks a link to nothing; it renders as marked text.
+	Broken bool
+	// Plain renders the link's text without a link (links to private notes).
+	Plain bool
+}
+
+// RenderContext answers the questions rendering one page raises. The site
+// implements it; tests use small fakes.
+type RenderContext interface {
+	// Resolve says what a link from doc points to.
+	Resolve(from *Doc, l *Link) Target
+	// Href is the URL of a resolved target as seen from from's page.
+	Href(from *Doc, t Target) string
+	// TagHref is the URL of a tag page as seen from from's page.
+	TagHref(from *Doc, tag string) string
+}

@@ -1,0 +1,129 @@
+package workspace
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+
+	"github.com/BurntSushi/toml"
+
+	"github.com/dreamwiki/dreamwiki/internal/diag"
+)
+
+// ConfigFile is the optional workspace configuration file.
+const ConfigFile = "dreamwiki.toml"
+
+// Config is dreamwiki.toml. Every key has a default (DefaultConfig);
+// unknown keys are reported as warnings, never fatal.
+type Config struct {
+	Title   string   `toml:"title"`
+	BaseURL string   `toml:"base_url"`
+	Exclude []string `toml:"exclude"` // globs never read
+	Private []string `toml:"private"` // globs read but never published
+
+	Budget BudgetConfig `toml:"budget"`
+	Dream  DreamConfig  `toml:"dream"`
+	Search SearchConfig `toml:"search"`
+}
+
+// BudgetConfig is the MEMORY.md size budget (DESIGN 5.3).
+type BudgetConfig struct {
+	// MaxChars is the bootstrap headroom in characters (not bytes).
+	MaxChars int `toml:"max_chars"`
+	// TargetPct is the share of MaxChars a dream aims for.
+	TargetPct int `toml:"target_pct"`
+	// MaxLines and MaxBytes are the older "200 lines / 25 KB" limit; 0 = unused.
+	MaxLines int `toml:"max_lines"`
+	MaxBytes int `toml:"max_bytes"`
+}
+
+// TargetChars is the character count a dream keeps MEMORY.md under.
+func (b BudgetConfig) TargetChars() int { return b.MaxChars * b.TargetPct / 100 }
+
+// DreamConfig holds the dream cycle's thresholds (DESIGN 5.2, 5.3).
+type DreamConfig struct {
+	MinDaysBetween   int     `toml:"min_days_between"`
+	MinNewDays       int     `toml:"min_new_days"`
+	LockTimeoutMin   int     `toml:"lock_timeout_minutes"`
+	MaxLogs          int     `toml:"max_logs"`
+	MaxBytes         int     `toml:"max_bytes"`
+	MinScore         float64 `toml:"min_score"`
+	MinRecall        int     `toml:"min_recall"`
+	MinUniqueQueries int     `toml:"min_unique_queries"`
+	// NewTopicSupport is how many candidates must share vocabulary before a
+	// new L2 topic is created.
+	NewTopicSupport int `toml:"new_topic_support"`
+}
+
+// SearchConfig holds ranking knobs (DESIGN 4.3).
+type SearchConfig struct {
+	FuzzyWeight  float64 `toml:"fuzzy_weight"`
+	HalfLifeDays float64 `toml:"half_life_days"`
+	MMRLambda    float64 `toml:"mmr_lambda"`
+	TitleBoost   float64 `toml:"title_boost"`
+}
+
+// DefaultConfig returns the configuration used for every key the workspace
+// does not set.
+func DefaultConfig() Config {
+	return Config{
+		Title: "Agent memory",
+		Budget: BudgetConfig{
+			MaxChars:  20000,
+			TargetPct: 80,
+		},
+		Dream: DreamConfig{
+			MinDaysBetween:   3,
+			MinNewDays:       3,
+			LockTimeoutMin:   30,
+			MaxLogs:          32,
+			MaxBytes:         192 * 1024,
+			MinScore:         0.75,
+			MinRecall:        3,
+			MinUniqueQueries: 3,
+			NewTopicSupport:  3,
+		},
+		Search: SearchConfig{
+			FuzzyWeight:  0.3,
+			HalfLifeDays: 30,
+			MMRLambda:    0.7,
+			TitleBoost:   3,
+		},
+	}
+}
+
+// ParseConfig reads dreamwiki.toml over the defaults. Unknown keys and
+// syntax errors become diagnostics; a syntax error leaves the defaults.
+func ParseConfig(path, src string, diags *diag.List) Config {
+	cfg := DefaultConfig()
+	md, err := toml.Decode(src, &cfg)
+	if err != nil {
+		line := 0
+		var perr toml.ParseError
+		if pe, ok := err.(toml.ParseError); ok {
+			perr = pe
+			line = perr.Position.Line
+		}
+		diags.Add(diag.Diagnostic{Severity: diag.Warning, Code: "config", File: path, Line: line,
+			Message: fmt.Sprintf("configuration is not valid TOML (%s)", firstLine(err.Error())),
+			Hint:    "the defaults were used"})
+		return DefaultConfig()
+	}
+	var unknown []string
+	for _, k := range md.Undecoded() {
+		unknown = append(unknown, k.String())
+	}
+	sort.Strings(unknown)
+	for _, k := range unknown {
+		diags.Add(diag.Diagnostic{Severity: diag.Warning, Code: "config", File: path,
+			Message: fmt.Sprintf("unknown key %q", k), Hint: "see README for the keys dreamwiki reads"})
+	}
+	return cfg
+}
+
+func firstLine(s string) string {
+	if i := strings.IndexByte(s, '\n'); i >= 0 {
+		return s[:i]
+	}
+	return s
+}
