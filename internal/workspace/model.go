@@ -100,11 +100,11 @@ type EntryShape string
 
 // Entry shapes seen in real MEMORY.md and L2 files.
 const (
-	ShapeList      EntryShape = "list"        // "- text" or "1. text"
-	ShapeBoldTitle EntryShape = "bold-title"  // "**[feedback] Title (04-27)**" + quoted detail lines
-	ShapeParagraph EntryShape = "paragraph"   // a plain paragraph
-	ShapeKeyValue  EntryShape = "key-value"   // "Key: value"
-	ShapeTableRow  EntryShape = "table-row"   // one row of a Markdown table
+	ShapeList      EntryShape = "list"         // "- text" or "1. text"
+	ShapeBoldTitle EntryShape = "bold-title"   // "**[feedback] Title (04-27)**" + quoted detail lines
+	ShapeParagraph EntryShape = "paragraph"    // a plain paragraph
+	ShapeKeyValue  EntryShape = "key-value"    // "Key: value"
+	ShapeTableRow  EntryShape = "table-row"    // one row of a Markdown table
 	ShapeRuleWhy   EntryShape = "rule-why-how" // **Rule:** / **Why:** / **How to apply:**
 )
 
@@ -304,12 +304,12 @@ func (d *DreamLog) Watermark() time.Time {
 
 // DreamLogEntry is one heading-delimited entry of the dream log.
 type DreamLogEntry struct {
-	Heading   string
-	Line      int
-	EndLine   int
-	Date      time.Time // date (and time when given) from the heading
-	HasTime   bool
-	Body      string
+	Heading string
+	Line    int
+	EndLine int
+	Date    time.Time // date (and time when given) from the heading
+	HasTime bool
+	Body    string
 	// ConsolidatedThrough is the watermark date, zero when absent.
 	ConsolidatedThrough time.Time
 	// Fields are "Key: value" (or "- **Key**: value") lines of the body,
