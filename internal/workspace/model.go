@@ -1,6 +1,7 @@
 package workspace
 
 import (
+	"io/fs"
 	"time"
 
 	"github.com/dreamwiki/dreamwiki/internal/diag"
@@ -18,10 +19,16 @@ type Workspace struct {
 	// Files holds every text file read, sorted by Path. The typed views
 	// below point into it; a file appears here exactly once.
 	Files []*File
-	// Assets are non-Markdown files worth publishing (images, PDFs) that
-	// notes may embed, sorted by Path. Their bytes are read lazily by the
-	// writer through Open.
+	// Assets are non-Markdown files worth publishing (images, PDFs, audio,
+	// video) that notes may embed, sorted by Path. Their bytes are read
+	// lazily through ReadAsset.
 	Assets []*Asset
+	// Ignored lists files that are neither text nor assets (scripts, data
+	// in other formats), sorted: listed so nothing vanishes silently.
+	Ignored []string
+	// NestedVaults are folders holding their own .obsidian/ (a vault inside
+	// the workspace); their Markdown files are Notes.
+	NestedVaults []string
 
 	Memory        *MemoryIndex    // MEMORY.md (or memory.md); nil when absent
 	Daily         []*DailyLog     // memory/YYYY-MM-DD*.md, by date then path
@@ -41,8 +48,13 @@ type Workspace struct {
 	// they are rendered as ordinary notes, never dropped.
 	Notes []*File
 
-	// Diagnostics are the problems met while reading, with file and line.
+	// Diagnostics are the problems met while reading, with file and line,
+	// sorted (diag.List.Sort).
 	Diagnostics diag.List
+
+	fsys        fs.FS // where assets are read from
+	byPath      map[string]*File
+	assetByPath map[string]*Asset
 }
 
 // Kind says what role a file plays in the workspace.
@@ -82,9 +94,12 @@ type File struct {
 
 // Asset is a non-Markdown file a note may embed.
 type Asset struct {
-	Path string // workspace-relative, forward slashes
-	Size int64
-	Hash string // hex SHA-256 of the bytes
+	Path    string // workspace-relative, forward slashes
+	Size    int64
+	Hash    string // hex SHA-256 of the bytes
+	ModTime time.Time
+
+	source string // path in the file system, symlinks resolved
 }
 
 // Section is a heading of a Markdown file, with the entries under it.
@@ -119,10 +134,15 @@ type Entry struct {
 	// Raw is the entry's lines exactly as written.
 	Raw string
 	// Text is the entry's substance: list markers, bold markers, type tags,
-	// promotion metadata ("[score=... source=...]"), HTML comments and
-	// "Source:" footers removed; whitespace collapsed. Rule/Why/How blocks
-	// are joined as "Rule. Why: ... How: ...".
+	// promotion metadata ("[score=... source=...]"), HTML comments,
+	// "(source: DATE)" notes and "Source:" footers removed; links reduced to
+	// their text; whitespace collapsed. Rule/Why/How blocks are joined as
+	// "Rule. Why: ... How: ..."; a bold title is joined to its detail lines
+	// as "Title: detail". Navigation phrases ("see memory/x.md") stay.
 	Text string
+	// Title is the cleaned bold title of a bold-title entry (without type
+	// tag and trailing date), "" for other shapes.
+	Title string
 	// TypeTag is an explicit memory type written on the entry
 	// ("[feedback]", "#type/feedback", "type: feedback"); "" when none.
 	TypeTag string
@@ -136,13 +156,22 @@ type Entry struct {
 	// Promotion holds the numbers of an OpenClaw promotion line
 	// ("[score=0.835 recalls=0 avg=0.620 source=...]"), nil when absent.
 	Promotion *Promotion
+	// Promoted is true when any of the three promotion-line generations
+	// marks the entry: the openclaw-memory-promotion comment, the
+	// [score=... source=...] suffix, or a "Source: PATH#Lx-Ly" footer with an
+	// importance comment.
+	Promoted bool
 	// Importance is the value of an "<!-- importance: N -->" comment, 0 when absent.
 	Importance int
 	// Status is a lifecycle word written on the entry ("done", "closed",
 	// "archived", "superseded", "active", ...), lower-case; "" when none.
 	Status string
-	// Rule, Why and How are set for Rule/Why/How entries.
+	// Rule, Why and How are set for Rule/Why/How entries, and for any
+	// entry written with inline "Why:" / "How to apply:" parts.
 	Rule, Why, How string
+	// Cells are the cleaned cells of a table row, Columns the table's
+	// header cells ("" when the table has no header).
+	Cells, Columns []string
 }
 
 // PointerKind names the syntax an evidence pointer was written in.
@@ -158,6 +187,8 @@ const (
 	PointerDailyNotes       PointerKind = "daily-notes"       // 详见 daily notes 2026-03-31
 	PointerWikilink         PointerKind = "wikilink"          // [[x]]
 	PointerEvidence         PointerKind = "evidence"          // evidence: memory/x.md:5-7 (DREAMS.md)
+	PointerLink             PointerKind = "link"              // [text](memory/x.md), a Markdown link to a workspace file
+	PointerPath             PointerKind = "path"              // a bare workspace path: memory/x.md#L3-L5
 )
 
 // SourcePointer is an explicit reference from an entry to where it came from.
@@ -174,6 +205,8 @@ type SourcePointer struct {
 	Date time.Time
 	// Line is the line of the entry's file where the pointer was written.
 	Line int
+	// Text is the pointer as written ("Source: memory/x.md#L3-L6").
+	Text string
 }
 
 // Promotion is the metadata OpenClaw appends to promoted entries.
@@ -364,11 +397,15 @@ type RecallStore struct {
 	Version int
 	// Entries are sorted by Key.
 	Entries []*RecallEntry
+	// Extra keeps unknown top-level fields.
+	Extra map[string]any
 }
 
 // RecallEntry is one entry of the recall store.
 type RecallEntry struct {
 	Key             string // "source:path:start:end[:claimHash]"
+	Source          string // the key's source part ("memory")
+	ClaimHash       string // the key's optional claim hash
 	Path            string
 	StartLine       int
 	EndLine         int
@@ -384,6 +421,8 @@ type RecallEntry struct {
 	RecallDays      []string
 	ConceptTags     []string
 	PromotedAt      time.Time
+	// Extra keeps unknown fields.
+	Extra map[string]any
 }
 
 // Event is one line of memory/.dreams/events.jsonl.
@@ -411,6 +450,13 @@ type EventResult struct {
 type MetaStore struct {
 	File    *File
 	Entries []*MetaEntry // in file order
+	// Shape is how the file was written, so a rewrite can keep it:
+	// "entries-array" ({"entries":[...]}), "entries-map"
+	// ({"entries":{id:{...}}}), "array" (a top-level array) or "map" (a
+	// top-level object of id -> entry).
+	Shape string
+	// Extra keeps top-level fields other than the entries.
+	Extra map[string]any
 }
 
 // MetaEntry is the decay metadata of one memory entry. Older and unknown
@@ -449,7 +495,8 @@ type ArchiveFile struct {
 // Conversation is one archives/<channel>/<group>/ folder.
 type Conversation struct {
 	Channel string
-	Group   string
+	Group   string // folder name
+	GroupID string // the archive-config.json group id the folder matched, "" when none
 	Label   string // from archive-config.json, else Group
 	Digest  *File  // DIGEST.md
 	Index   *File  // INDEX.md

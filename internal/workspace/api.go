@@ -1,0 +1,189 @@
+package workspace
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path"
+	"path/filepath"
+	"strings"
+)
+
+// MaxFileSize is the largest file read. Bigger files are skipped with a
+// warning: they are almost always logs or media dumps that would only slow
+// every build down.
+const MaxFileSize = 16 << 20
+
+// Options tune how a workspace is read.
+type Options struct {
+	// Exclude are extra globs never read, on top of the `exclude` list of
+	// dreamwiki.toml. See MatchGlob for the syntax.
+	Exclude []string
+	// Skip are workspace-relative folders never read, such as the output
+	// folder ("dist"). Load also accepts absolute paths inside the root.
+	Skip []string
+}
+
+// Load reads the workspace in the directory root. The error is only for a
+// root that does not exist, is not a directory or cannot be read; every
+// problem inside the workspace becomes a diagnostic in Workspace.Diagnostics.
+func Load(root string, opts Options) (*Workspace, error) {
+	if root == "" {
+		root = "."
+	}
+	abs, err := filepath.Abs(root)
+	if err != nil {
+		return nil, fmt.Errorf("workspace %q cannot be read (%v)", root, err)
+	}
+	fi, err := os.Stat(abs)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return nil, fmt.Errorf("workspace %q does not exist", root)
+	case err != nil:
+		return nil, fmt.Errorf("workspace %q cannot be read (%v)", root, underlying(err))
+	case !fi.IsDir():
+		return nil, fmt.Errorf("workspace %q is not a directory", root)
+	}
+	real, err := filepath.EvalSymlinks(abs)
+	if err != nil {
+		return nil, fmt.Errorf("workspace %q cannot be read (%v)", root, underlying(err))
+	}
+	r, err := os.OpenRoot(real)
+	if err != nil {
+		return nil, fmt.Errorf("workspace %q cannot be read (%v)", root, underlying(err))
+	}
+	defer r.Close()
+	fsys := r.FS()
+	if _, err := fs.ReadDir(fsys, "."); err != nil {
+		return nil, fmt.Errorf("workspace %q cannot be read (%v)", root, underlying(err))
+	}
+
+	skip := make([]string, 0, len(opts.Skip))
+	for _, s := range opts.Skip {
+		if filepath.IsAbs(s) {
+			rel, ok := relInside(abs, s)
+			if !ok {
+				rel, ok = relInside(real, s)
+			}
+			if !ok {
+				continue // outside the workspace: nothing to skip
+			}
+			s = rel
+		}
+		skip = append(skip, s)
+	}
+	opts.Skip = skip
+
+	l := newLoader(fsys, opts)
+	l.absRoot, l.realRoot = abs, real
+	ws := l.load()
+	ws.Root = abs
+	ws.fsys = diskFS(real)
+	return ws, nil
+}
+
+// LoadFS reads a workspace from a file system, such as the embedded demo or
+// an fstest.MapFS in tests. Symbolic links are honoured when fsys implements
+// fs.ReadLinkFS, with the same rules as on disk.
+func LoadFS(fsys fs.FS, opts Options) (*Workspace, error) {
+	if fsys == nil {
+		return nil, errors.New("workspace file system is nil")
+	}
+	if _, err := fs.ReadDir(fsys, "."); err != nil {
+		return nil, fmt.Errorf("workspace cannot be read (%v)", underlying(err))
+	}
+	ws := newLoader(fsys, opts).load()
+	ws.fsys = fsys
+	return ws, nil
+}
+
+// FileByPath returns the text file at the workspace path p ("memory/x.md"),
+// or nil when the workspace has none.
+func (w *Workspace) FileByPath(p string) *File {
+	if w == nil {
+		return nil
+	}
+	if f := w.byPath[p]; f != nil {
+		return f
+	}
+	return w.byPath[cleanRel(p)]
+}
+
+// AssetByPath returns the asset at the workspace path p, or nil.
+func (w *Workspace) AssetByPath(p string) *Asset {
+	if w == nil {
+		return nil
+	}
+	if a := w.assetByPath[p]; a != nil {
+		return a
+	}
+	return w.assetByPath[cleanRel(p)]
+}
+
+// ReadAsset returns the bytes of the asset at workspace path p. Only files
+// listed in Assets can be read, so a caller passing a path taken from a URL
+// can never reach outside the workspace or into a skipped folder.
+func (w *Workspace) ReadAsset(p string) ([]byte, error) {
+	if w == nil {
+		return nil, errors.New("no workspace")
+	}
+	a := w.AssetByPath(p)
+	if a == nil || w.fsys == nil {
+		return nil, &fs.PathError{Op: "read", Path: p, Err: fs.ErrNotExist}
+	}
+	f, err := w.fsys.Open(a.source)
+	if err != nil {
+		return nil, &fs.PathError{Op: "read", Path: a.Path, Err: underlying(err)}
+	}
+	defer f.Close()
+	b, err := io.ReadAll(io.LimitReader(f, MaxFileSize+1))
+	if err != nil {
+		return nil, &fs.PathError{Op: "read", Path: a.Path, Err: underlying(err)}
+	}
+	if len(b) > MaxFileSize {
+		return nil, &fs.PathError{Op: "read", Path: a.Path, Err: errors.New("file grew over the 16 MiB limit")}
+	}
+	return b, nil
+}
+
+// diskFS opens files under a directory through os.Root on each call, so no
+// descriptor is held between calls and no symlink can lead outside.
+type diskFS string
+
+func (d diskFS) Open(name string) (fs.File, error) {
+	r, err := os.OpenRoot(string(d))
+	if err != nil {
+		return nil, err
+	}
+	defer r.Close()
+	return r.FS().Open(name)
+}
+
+// underlying strips the *PathError wrapper, whose absolute path would only
+// repeat what the message already says.
+func underlying(err error) error {
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		return pe.Err
+	}
+	return err
+}
+
+// relInside returns target relative to base (slash-separated) when target
+// lies inside base.
+func relInside(base, target string) (string, bool) {
+	rel, err := filepath.Rel(base, target)
+	if err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) || filepath.IsAbs(rel) {
+		return "", false
+	}
+	return filepath.ToSlash(rel), true
+}
+
+// cleanRel normalises a user-supplied workspace path.
+func cleanRel(p string) string {
+	p = strings.ReplaceAll(p, "\\", "/")
+	p = path.Clean("/" + p)
+	return strings.TrimPrefix(p, "/")
+}

@@ -1,0 +1,271 @@
+package workspace
+
+import (
+	"path"
+	"sort"
+	"strconv"
+	"strings"
+)
+
+// convFile is a file under archives/<channel>/<group>/.
+type convFile struct {
+	file         *File
+	channel, grp string
+	rest         string // path inside the group folder
+}
+
+// buildConversations groups archive files by channel and group, labels them
+// from archive-config.json and reads message counts from INDEX.md.
+func buildConversations(files []convFile, cfg *ArchiveConfig) []*Conversation {
+	byKey := map[string]*Conversation{}
+	var keys []string
+	for _, cf := range files {
+		key := cf.channel + "/" + cf.grp
+		c := byKey[key]
+		if c == nil {
+			c = &Conversation{Channel: cf.channel, Group: cf.grp, Label: cf.grp}
+			c.GroupID, c.Label = groupLabel(cfg, cf.grp)
+			byKey[key] = c
+			keys = append(keys, key)
+		}
+		rest := cf.rest
+		lower := strings.ToLower(rest)
+		switch {
+		case lower == "digest.md":
+			c.Digest = cf.file
+		case lower == "index.md":
+			c.Index = cf.file
+		case strings.HasPrefix(rest, "raw/"):
+			c.Raw = append(c.Raw, cf.file)
+		case strings.HasPrefix(rest, "summaries/") && strings.HasPrefix(path.Base(rest), "topic-") && isMarkdown(rest):
+			id := strings.TrimPrefix(strings.TrimSuffix(path.Base(rest), path.Ext(rest)), "topic-")
+			c.Topics = append(c.Topics, &ConversationTopic{ID: id, File: cf.file})
+		default:
+			if isMarkdown(rest) {
+				c.Other = append(c.Other, cf.file)
+			}
+		}
+	}
+	sort.Slice(keys, func(i, j int) bool {
+		a, b := byKey[keys[i]], byKey[keys[j]]
+		if a.Channel != b.Channel {
+			return a.Channel < b.Channel
+		}
+		return a.Group < b.Group
+	})
+	out := make([]*Conversation, 0, len(keys))
+	for _, k := range keys {
+		c := byKey[k]
+		sort.SliceStable(c.Topics, func(i, j int) bool { return naturalLess(c.Topics[i].ID, c.Topics[j].ID) })
+		var counts map[string]int
+		if c.Index != nil {
+			counts = indexCounts(c.Index.Content)
+		}
+		for _, t := range c.Topics {
+			t.Name = topicName(cfg, c, t)
+			if n, ok := counts[t.ID]; ok {
+				t.Messages = n
+			} else {
+				t.Messages = summaryCount(t.File.Content)
+			}
+		}
+		out = append(out, c)
+	}
+	return out
+}
+
+// groupLabel finds the config group a folder names, by id or by name.
+func groupLabel(cfg *ArchiveConfig, folder string) (id, label string) {
+	if cfg == nil || cfg.Groups == nil {
+		return "", folder
+	}
+	pick := func(id string, g ArchiveGroup) (string, string) {
+		switch {
+		case g.Label != "":
+			return id, g.Label
+		case g.Name != "":
+			return id, g.Name
+		}
+		return id, folder
+	}
+	if g, ok := cfg.Groups[folder]; ok {
+		return pick(folder, g)
+	}
+	ids := make([]string, 0, len(cfg.Groups))
+	for id := range cfg.Groups {
+		ids = append(ids, id)
+	}
+	sort.Strings(ids)
+	for _, id := range ids {
+		if g := cfg.Groups[id]; g.Name == folder {
+			return pick(id, g)
+		}
+	}
+	return "", folder
+}
+
+func topicName(cfg *ArchiveConfig, c *Conversation, t *ConversationTopic) string {
+	if cfg != nil && cfg.TopicNames != nil {
+		for _, gid := range []string{c.GroupID, c.Group} {
+			if names, ok := cfg.TopicNames[gid]; ok && names[t.ID] != "" {
+				return names[t.ID]
+			}
+		}
+	}
+	for _, l := range splitLines(t.File.Content) {
+		if level, text := headingOf(strings.TrimSpace(l)); level == 1 {
+			return headingText(text)
+		}
+	}
+	return t.ID
+}
+
+// indexCounts reads message counts per topic id from INDEX.md: a table
+// with a topic column and a messages column, or lines like
+// "- [General](summaries/topic-1.md) — 42 messages".
+func indexCounts(content string) map[string]int {
+	counts := map[string]int{}
+	var cols []string
+	for _, l := range splitLines(content) {
+		t := strings.TrimSpace(l)
+		if isTableSeparator(t) {
+			continue
+		}
+		if isTableRow(t) {
+			cells := cleanCells(tableCells(t))
+			if cols == nil && !rowHasNumber(cells) {
+				cols = cells
+				continue
+			}
+			id := ""
+			n, haveN := -1, false
+			for i, cell := range cells {
+				head := ""
+				if i < len(cols) {
+					head = strings.ToLower(cols[i])
+				}
+				if tid := topicRef(cell); tid != "" && id == "" {
+					id = tid
+				}
+				if isCountColumn(head) {
+					if v, ok := leadingNumber(cell); ok {
+						n, haveN = v, true
+					}
+				}
+				if id == "" && (head == "id" || head == "topic id" || head == "#" || head == "topic") {
+					if _, err := strconv.Atoi(strings.TrimPrefix(cell, "#")); err == nil {
+						id = strings.TrimPrefix(cell, "#")
+					}
+				}
+			}
+			if id != "" && haveN {
+				counts[id] = n
+			}
+			continue
+		}
+		cols = nil
+		id := topicRef(t)
+		if id == "" {
+			continue
+		}
+		if n, ok := messageCount(t); ok {
+			counts[id] = n
+		}
+	}
+	return counts
+}
+
+func rowHasNumber(cells []string) bool {
+	for _, c := range cells {
+		if _, ok := leadingNumber(c); ok {
+			return true
+		}
+	}
+	return false
+}
+
+func isCountColumn(h string) bool {
+	return strings.Contains(h, "message") || strings.Contains(h, "msgs") || h == "count" || strings.Contains(h, "消息")
+}
+
+// topicRef finds "topic-<id>" in s.
+func topicRef(s string) string {
+	k := strings.Index(s, "topic-")
+	if k < 0 {
+		return ""
+	}
+	j := k + len("topic-")
+	e := j
+	for e < len(s) && (isDigit(s[e]) || s[e] == '_' || s[e] == '-' || 'a' <= s[e] && s[e] <= 'z' || 'A' <= s[e] && s[e] <= 'Z') {
+		e++
+	}
+	return strings.TrimSuffix(s[j:e], "-")
+}
+
+// messageCount finds "42 messages", "42 msgs", "messages: 42" or "42 条".
+func messageCount(s string) (int, bool) {
+	lower := strings.ToLower(s)
+	for _, w := range []string{" messages", " message", " msgs", " msg", " 条", "条"} {
+		if k := strings.Index(lower, w); k > 0 {
+			j := k
+			for j > 0 && (isDigit(lower[j-1]) || lower[j-1] == ',') {
+				j--
+			}
+			if j < k {
+				if v, err := strconv.Atoi(strings.ReplaceAll(lower[j:k], ",", "")); err == nil {
+					return v, true
+				}
+			}
+		}
+	}
+	for _, w := range []string{"messages:", "message count:", "messages ="} {
+		if k := strings.Index(lower, w); k >= 0 {
+			if v, ok := leadingNumber(strings.TrimSpace(lower[k+len(w):])); ok {
+				return v, true
+			}
+		}
+	}
+	return 0, false
+}
+
+func leadingNumber(s string) (int, bool) {
+	s = strings.TrimSpace(strings.ReplaceAll(s, ",", ""))
+	n, k := leadingInt(s, 12)
+	return n, k > 0
+}
+
+// summaryCount reads a message count written in a topic summary.
+func summaryCount(content string) int {
+	lines := splitLines(content)
+	for i, l := range lines {
+		if i > 40 {
+			break
+		}
+		if n, ok := messageCount(l); ok {
+			return n
+		}
+	}
+	return 0
+}
+
+// naturalLess orders "2" before "10" and otherwise compares as strings.
+func naturalLess(a, b string) bool {
+	ai, errA := strconv.Atoi(a)
+	bi, errB := strconv.Atoi(b)
+	switch {
+	case errA == nil && errB == nil:
+		if ai != bi {
+			return ai < bi
+		}
+	case errA == nil:
+		return true
+	case errB == nil:
+		return false
+	}
+	return a < b
+}
+
+func isMarkdown(p string) bool {
+	ext := strings.ToLower(path.Ext(p))
+	return ext == ".md" || ext == ".markdown"
+}

@@ -1,0 +1,172 @@
+package workspace
+
+import (
+	"strings"
+	"time"
+	"unicode/utf8"
+)
+
+// maxItemParagraph is the longest paragraph (in characters) taken as a
+// daily-log item: longer prose is narrative, not a candidate fact.
+const maxItemParagraph = 500
+
+// parseDaily reads a daily log: session header, Light/REM Sleep blocks and
+// the candidate items outside them.
+func parseDaily(f *File, date time.Time, suffix string) *DailyLog {
+	d := &DailyLog{File: f, Date: date, Suffix: suffix}
+	lines := splitLines(f.Content)
+	start := frontMatterEnd(lines)
+	skip := map[int]bool{}
+	d.Session = sessionHeader(lines, start, skip)
+	d.Sleep = sleepBlocks(lines, start, skip)
+
+	for _, sec := range parseEntryLines(f.Path, lines[start:], start+1, date, skip) {
+		for _, e := range sec.Entries {
+			if (e.Shape == ShapeParagraph || e.Shape == ShapeBoldTitle) && utf8.RuneCountInString(e.Text) > maxItemParagraph {
+				continue
+			}
+			d.Items = append(d.Items, LogItem{
+				Line:    e.Line,
+				EndLine: e.EndLine,
+				Section: e.Section,
+				Text:    e.Text,
+				Raw:     e.Raw,
+				Tags:    e.Tags,
+			})
+		}
+	}
+	return d
+}
+
+// sessionHeader reads "# Session: 2026-04-07 08:10:37 UTC" and the
+// "- **Session Key**: ..." lines under it, marking them in skip.
+func sessionHeader(lines []string, start int, skip map[int]bool) *SessionHeader {
+	i := start
+	for i < len(lines) && strings.TrimSpace(lines[i]) == "" {
+		i++
+	}
+	if i >= len(lines) {
+		return nil
+	}
+	level, text := headingOf(strings.TrimSpace(lines[i]))
+	if level == 0 || !hasPrefixFold(text, "session:") {
+		return nil
+	}
+	h := &SessionHeader{EndLine: i + 1}
+	stamp := strings.TrimSpace(text[len("session:"):])
+	if t, ok := parseTimeAny(stamp); ok {
+		h.Started = t
+	} else if t, _, ok := headingDateTime(stamp); ok {
+		h.Started = t
+	}
+	skip[i+1] = true
+	for j := i + 1; j < len(lines); j++ {
+		t := strings.TrimSpace(lines[j])
+		if t == "" {
+			continue
+		}
+		name, value, ok := boldField(t)
+		if !ok {
+			break
+		}
+		if strings.EqualFold(name, "session key") {
+			h.Key = value
+		} else {
+			if h.Fields == nil {
+				h.Fields = map[string]string{}
+			}
+			h.Fields[name] = value
+		}
+		h.EndLine = j + 1
+	}
+	for j := i + 1; j < h.EndLine; j++ {
+		skip[j+1] = true
+	}
+	return h
+}
+
+// boldField reads "- **Name**: value" (also "**Name:** value", without the
+// list marker).
+func boldField(t string) (name, value string, ok bool) {
+	if li, isList := listItemOf(t); isList {
+		t = li.rest
+	}
+	if !strings.HasPrefix(t, "**") {
+		return "", "", false
+	}
+	e := strings.Index(t[2:], "**")
+	if e <= 0 {
+		return "", "", false
+	}
+	name = t[2 : 2+e]
+	rest := t[2+e+2:]
+	switch {
+	case strings.HasSuffix(name, ":"):
+		name = strings.TrimSuffix(name, ":")
+	case strings.HasPrefix(rest, ":"):
+		rest = rest[1:]
+	default:
+		return "", "", false
+	}
+	return strings.TrimSpace(name), strings.TrimSpace(rest), true
+}
+
+// sleepBlocks finds "## Light Sleep" / "## REM Sleep" / "## Deep Sleep"
+// blocks, each running to the next heading of the same or a higher level,
+// and marks their lines in skip.
+func sleepBlocks(lines []string, start int, skip map[int]bool) []Block {
+	var out []Block
+	var fence byte
+	for i := start; i < len(lines); i++ {
+		t := strings.TrimSpace(lines[i])
+		if c, _ := fenceOf(t); c != 0 {
+			if fence == 0 {
+				fence = c
+			} else if c == fence {
+				fence = 0
+			}
+			continue
+		}
+		if fence != 0 {
+			continue
+		}
+		level, text := headingOf(t)
+		name := sleepName(text)
+		if level == 0 || name == "" {
+			continue
+		}
+		end := len(lines)
+		for j := i + 1; j < len(lines); j++ {
+			if l, _ := headingOf(strings.TrimSpace(lines[j])); l > 0 && l <= level {
+				end = j
+				break
+			}
+		}
+		// Trailing blank lines belong to no block.
+		last := end
+		for last > i+1 && strings.TrimSpace(lines[last-1]) == "" {
+			last--
+		}
+		out = append(out, Block{Name: name, StartLine: i + 1, EndLine: last, Content: strings.Join(lines[i+1:last], "\n")})
+		for j := i; j < end; j++ {
+			skip[j+1] = true
+		}
+		i = end - 1
+	}
+	return out
+}
+
+// sleepName maps a heading to a sleep phase: "Light Sleep" -> "light".
+func sleepName(text string) string {
+	t := strings.ToLower(strings.TrimLeft(stripInline(text), " 🌙💤😴🌒🌓🌔🌕🛌"))
+	t = strings.TrimSpace(t)
+	switch {
+	case strings.HasPrefix(t, "light sleep"):
+		return "light"
+	case strings.HasPrefix(t, "rem sleep"):
+		return "rem"
+	case strings.HasPrefix(t, "deep sleep"):
+		return "deep"
+	}
+	return ""
+}

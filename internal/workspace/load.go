@@ -1,0 +1,477 @@
+package workspace
+
+import (
+	"errors"
+	"io/fs"
+	"path"
+	"runtime"
+	"sort"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/dreamwiki/dreamwiki/internal/diag"
+)
+
+// loader reads one workspace.
+type loader struct {
+	fsys     fs.FS
+	opts     Options
+	absRoot  string
+	realRoot string
+}
+
+func newLoader(fsys fs.FS, opts Options) *loader { return &loader{fsys: fsys, opts: opts} }
+
+// role is what a file is, decided from its path alone so that every file
+// can then be read and parsed independently.
+type role struct {
+	kind   Kind
+	sub    string // for data files: recall, events, meta, heartbeat, archive-config, json
+	date   time.Time
+	suffix string // daily log suffix
+	phase  string
+	name   string // bootstrap name
+	// conversation files
+	channel, group, rest string
+}
+
+// parsed is the outcome of reading and parsing one candidate.
+type parsed struct {
+	file  *File
+	asset *Asset
+	diags diag.List
+
+	memory        *MemoryIndex
+	daily         *DailyLog
+	topic         *TopicFile
+	dreamLog      *DreamLog
+	dreams        *DreamsDiary
+	phase         *PhaseReport
+	recall        *RecallStore
+	events        []Event
+	meta          *MetaStore
+	heartbeat     *Heartbeat
+	archive       *ArchiveFile
+	archiveConfig *ArchiveConfig
+	bootstrap     *BootstrapFile
+}
+
+func (l *loader) load() *Workspace {
+	ws := &Workspace{Config: DefaultConfig()}
+	var diags diag.List
+
+	l.readConfig(ws, &diags)
+
+	globs := make([]string, 0, len(ws.Config.Exclude)+len(l.opts.Exclude))
+	for _, g := range append(append([]string(nil), ws.Config.Exclude...), l.opts.Exclude...) {
+		if !ValidGlob(g) {
+			diags.Warnf("config", ConfigFile, 0, "exclude pattern %q is malformed; it was ignored", g)
+			continue
+		}
+		globs = append(globs, g)
+	}
+	skip := map[string]bool{}
+	for _, s := range l.opts.Skip {
+		if c := cleanRel(s); c != "" {
+			skip[c] = true
+		}
+	}
+
+	w := &walker{fsys: l.fsys, absRoot: l.absRoot, realRoot: l.realRoot, skip: skip, globs: globs}
+	w.walk("", "", []string{""})
+	diags = append(diags, w.diags...)
+	sort.Slice(w.cands, func(i, j int) bool { return w.cands[i].path < w.cands[j].path })
+	sort.Strings(w.ignored)
+	sort.Strings(w.vaults)
+	ws.Ignored = w.ignored
+	ws.NestedVaults = w.vaults
+
+	roles, newest := l.classify(w.cands, w.vaults, &diags)
+	results := l.readAll(w.cands, roles, newest)
+
+	ws.byPath = make(map[string]*File, len(results))
+	ws.assetByPath = map[string]*Asset{}
+	var convs []convFile
+	for i, r := range results {
+		diags = append(diags, r.diags...)
+		if r.asset != nil {
+			ws.Assets = append(ws.Assets, r.asset)
+			ws.assetByPath[r.asset.Path] = r.asset
+			continue
+		}
+		f := r.file
+		if f == nil {
+			continue
+		}
+		ws.Files = append(ws.Files, f)
+		ws.byPath[f.Path] = f
+		switch {
+		case r.memory != nil:
+			ws.Memory = r.memory
+		case r.daily != nil:
+			ws.Daily = append(ws.Daily, r.daily)
+		case r.topic != nil:
+			ws.Topics = append(ws.Topics, r.topic)
+		case r.dreamLog != nil:
+			ws.DreamLog = r.dreamLog
+		case r.dreams != nil:
+			ws.Dreams = r.dreams
+		case r.phase != nil:
+			ws.Phases = append(ws.Phases, r.phase)
+		case r.recall != nil:
+			ws.Recall = r.recall
+		case r.events != nil || roles[i].sub == "events":
+			ws.Events = r.events
+		case r.meta != nil:
+			ws.Meta = r.meta
+		case r.heartbeat != nil:
+			ws.Heartbeat = r.heartbeat
+		case r.archive != nil:
+			ws.Archive = append(ws.Archive, r.archive)
+		case r.archiveConfig != nil:
+			ws.ArchiveConfig = r.archiveConfig
+		case r.bootstrap != nil:
+			ws.Bootstrap = append(ws.Bootstrap, r.bootstrap)
+		case f.Kind == KindNote:
+			ws.Notes = append(ws.Notes, f)
+		}
+		if roles[i].kind == KindConversation {
+			convs = append(convs, convFile{file: f, channel: roles[i].channel, grp: roles[i].group, rest: roles[i].rest})
+		}
+	}
+	ws.Conversations = buildConversations(convs, ws.ArchiveConfig)
+
+	sort.SliceStable(ws.Daily, func(i, j int) bool {
+		a, b := ws.Daily[i], ws.Daily[j]
+		if !a.Date.Equal(b.Date) {
+			return a.Date.Before(b.Date)
+		}
+		return a.File.Path < b.File.Path
+	})
+	sort.SliceStable(ws.Phases, func(i, j int) bool {
+		a, b := ws.Phases[i], ws.Phases[j]
+		if !a.Date.Equal(b.Date) {
+			return a.Date.Before(b.Date)
+		}
+		return a.File.Path < b.File.Path
+	})
+	diags.Sort()
+	ws.Diagnostics = diags
+	return ws
+}
+
+// readConfig reads dreamwiki.toml at the root, when there is one.
+func (l *loader) readConfig(ws *Workspace, diags *diag.List) {
+	fi, err := fs.Lstat(l.fsys, ConfigFile)
+	if err != nil {
+		if !errors.Is(err, fs.ErrNotExist) {
+			diags.Warnf("config", ConfigFile, 0, "configuration could not be read (%v); the defaults were used", underlying(err))
+		}
+		return
+	}
+	if fi.Mode()&fs.ModeSymlink != 0 {
+		diags.Warnf("config", ConfigFile, 0, "configuration is a symbolic link; it was not followed and the defaults were used")
+		return
+	}
+	var local diag.List
+	f := readText(l.fsys, candidate{path: ConfigFile, source: ConfigFile}, &local)
+	*diags = append(*diags, local...)
+	if f == nil {
+		return
+	}
+	ws.Config = ParseConfig(ConfigFile, f.Content, diags)
+}
+
+// noteFolders under memory/ hold material nobody curated as L2 topics:
+// their Markdown files are ordinary notes.
+var noteFolders = map[string]bool{
+	"research": true, "drafts": true, "inbox": true, "templates": true, "attachments": true, "daily": true,
+}
+
+// classify decides every candidate's role and returns the newest daily log
+// date, which partial dates in undated files are resolved against.
+func (l *loader) classify(cands []candidate, vaults []string, diags *diag.List) ([]role, time.Time) {
+	has := make(map[string]bool, len(cands))
+	for _, c := range cands {
+		has[c.path] = true
+	}
+	roles := make([]role, len(cands))
+	var newest time.Time
+	for i, c := range cands {
+		if c.asset {
+			continue
+		}
+		r := classifyPath(c.path, vaults, has)
+		if r.kind == KindDaily && r.date.After(newest) {
+			newest = r.date
+		}
+		if r.kind == KindNote && (c.path == "memory.md" && has["MEMORY.md"] || c.path == "dreams.md" && has["DREAMS.md"]) {
+			diags.Warnf("duplicate", c.path, 0, "both %s and %s exist; %s was read as an ordinary note",
+				strings.ToUpper(strings.TrimSuffix(c.path, ".md"))+".md", c.path, c.path)
+		}
+		roles[i] = r
+	}
+	return roles, newest
+}
+
+// classifyPath is the role of a text file from its workspace path.
+func classifyPath(p string, vaults []string, has map[string]bool) role {
+	ext := strings.ToLower(path.Ext(p))
+	isJSON := ext == ".json" || ext == ".jsonl"
+	md := ext == ".md" || ext == ".markdown"
+	dir, name := path.Split(p)
+	dir = strings.TrimSuffix(dir, "/")
+	segs := strings.Split(p, "/")
+
+	switch p {
+	case "memory/.dreams/short-term-recall.json":
+		return role{kind: KindData, sub: "recall"}
+	case "memory/.dreams/events.jsonl":
+		return role{kind: KindData, sub: "events"}
+	case "memory/memory-meta.json":
+		return role{kind: KindData, sub: "meta"}
+	case "memory/heartbeat-state.json":
+		return role{kind: KindData, sub: "heartbeat"}
+	case "archives/archive-config.json":
+		return role{kind: KindData, sub: "archive-config"}
+	}
+	if segs[0] == "archives" && len(segs) >= 4 {
+		rest := strings.Join(segs[3:], "/")
+		if !isJSON || strings.HasPrefix(rest, "raw/") {
+			return role{kind: KindConversation, channel: segs[1], group: segs[2], rest: rest}
+		}
+	}
+	if isJSON {
+		return role{kind: KindData, sub: "json"}
+	}
+	if !md {
+		return role{kind: KindNote}
+	}
+	for _, v := range vaults {
+		if v == "memory" || v == "archives" || strings.HasPrefix(v, "archives/") || v == "memory/daily" {
+			continue // the workspace's own folders opened in Obsidian
+		}
+		if strings.HasPrefix(p, v+"/") {
+			return role{kind: KindNote}
+		}
+	}
+	if dir == "" {
+		base := strings.TrimSuffix(name, path.Ext(name))
+		switch {
+		case name == "MEMORY.md" || name == "memory.md" && !has["MEMORY.md"]:
+			return role{kind: KindMemory}
+		case name == "DREAMS.md" || name == "dreams.md" && !has["DREAMS.md"]:
+			return role{kind: KindDreams}
+		case bootstrapNames[strings.ToUpper(base)] && (base == strings.ToUpper(base) || base == strings.ToLower(base)):
+			return role{kind: KindBootstrap, name: strings.ToUpper(base)}
+		}
+		return role{kind: KindNote}
+	}
+	if segs[0] != "memory" {
+		return role{kind: KindNote}
+	}
+	// memory/...
+	switch {
+	case p == "memory/dream-log.md":
+		return role{kind: KindDreamLog}
+	case len(segs) >= 3 && segs[1] == "archive":
+		return role{kind: KindArchive}
+	case len(segs) == 4 && segs[1] == "dreaming" && (segs[2] == "light" || segs[2] == "rem" || segs[2] == "deep"):
+		r := role{kind: KindPhase, phase: segs[2]}
+		if d, _, ok := dailyName(name); ok {
+			r.date = d
+		}
+		return r
+	case segs[1] == "dreaming" || segs[1] == ".dreams":
+		return role{kind: KindNote}
+	}
+	if len(segs) == 2 || segs[1] == "daily" {
+		if d, suffix, ok := dailyName(name); ok {
+			return role{kind: KindDaily, date: d, suffix: suffix}
+		}
+	}
+	for _, s := range segs[1 : len(segs)-1] {
+		if noteFolders[strings.ToLower(s)] {
+			return role{kind: KindNote}
+		}
+	}
+	return role{kind: KindTopic}
+}
+
+// readAll reads and parses every candidate, in parallel, keeping order.
+func (l *loader) readAll(cands []candidate, roles []role, newest time.Time) []parsed {
+	results := make([]parsed, len(cands))
+	workers := runtime.GOMAXPROCS(0) * 4
+	if workers > 16 {
+		workers = 16
+	}
+	if workers > len(cands) {
+		workers = len(cands)
+	}
+	if workers <= 1 {
+		for i := range cands {
+			results[i] = l.readOne(cands[i], roles[i], newest)
+		}
+		return results
+	}
+	var next int
+	var mu sync.Mutex
+	var wg sync.WaitGroup
+	for w := 0; w < workers; w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for {
+				mu.Lock()
+				i := next
+				next++
+				mu.Unlock()
+				if i >= len(cands) {
+					return
+				}
+				results[i] = l.readOne(cands[i], roles[i], newest)
+			}
+		}()
+	}
+	wg.Wait()
+	return results
+}
+
+// readOne reads and parses one file. It never panics on input: a parser
+// bug on one file becomes a diagnostic and the file is kept as a note.
+func (l *loader) readOne(c candidate, r role, newest time.Time) (res parsed) {
+	if c.asset {
+		res.asset = readAsset(l.fsys, c, &res.diags)
+		return res
+	}
+	f := readText(l.fsys, c, &res.diags)
+	if f == nil {
+		return res
+	}
+	f.Kind = r.kind
+	res.file = f
+	defer func() {
+		if v := recover(); v != nil {
+			res = parsed{file: f, diags: res.diags}
+			f.Kind = KindNote
+			res.diags.Errorf("internal", f.Path, 0, "dreamwiki could not parse this file (%v); it was read as an ordinary note — please report this", v)
+		}
+	}()
+	parseFile(&res, r, newest)
+	return res
+}
+
+// parseFile fills res with the typed view of its file.
+func parseFile(res *parsed, r role, newest time.Time) {
+	f := res.file
+	undated := newest
+	if undated.IsZero() {
+		undated = dateOf(f.ModTime)
+	}
+	switch r.kind {
+	case KindMemory:
+		res.memory = parseMemory(f, newest)
+	case KindDaily:
+		res.daily = parseDaily(f, r.date, r.suffix)
+	case KindTopic:
+		res.topic = parseTopic(f, undated)
+	case KindDreamLog:
+		res.dreamLog = parseDreamLog(f)
+	case KindDreams:
+		res.dreams = parseDreams(f, &res.diags)
+	case KindPhase:
+		res.phase = parsePhase(f, r.phase)
+	case KindArchive:
+		res.archive = parseArchive(f, undated)
+	case KindBootstrap:
+		res.bootstrap = parseBootstrap(f, r.name)
+	case KindData:
+		switch r.sub {
+		case "recall":
+			res.recall = parseRecall(f, &res.diags)
+		case "events":
+			res.events = parseEvents(f, &res.diags)
+		case "meta":
+			res.meta = parseMeta(f, &res.diags)
+		case "heartbeat":
+			res.heartbeat = parseHeartbeat(f, &res.diags)
+		case "archive-config":
+			res.archiveConfig = parseArchiveConfig(f, &res.diags)
+		default:
+			validateJSON(f, &res.diags)
+		}
+	case KindConversation:
+		if strings.HasSuffix(strings.ToLower(f.Path), ".json") || strings.HasSuffix(strings.ToLower(f.Path), ".jsonl") {
+			validateJSON(f, &res.diags)
+		}
+	}
+}
+
+// parseTopic reads an L2 topic file.
+func parseTopic(f *File, ref time.Time) *TopicFile {
+	rel := strings.TrimPrefix(f.Path, "memory/")
+	t := &TopicFile{File: f, Topic: strings.TrimSuffix(rel, path.Ext(rel))}
+	t.Sections = parseEntries(f.Path, f.Content, ref, nil)
+	t.Title = fileTitle(f.Content)
+	if t.Title == "" {
+		t.Title = path.Base(t.Topic)
+	}
+	return t
+}
+
+// fileTitle is the front matter title, else the first H1, else "".
+func fileTitle(content string) string {
+	lines := splitLines(content)
+	fm := frontMatterEnd(lines)
+	for _, l := range lines[:fm] {
+		if k, v, ok := splitKV(l); ok && strings.EqualFold(k, "title") {
+			return strings.Trim(v, `"'`)
+		}
+	}
+	var fence byte
+	for _, l := range lines[fm:] {
+		t := strings.TrimSpace(l)
+		if c, _ := fenceOf(t); c != 0 {
+			if fence == 0 {
+				fence = c
+			} else if c == fence {
+				fence = 0
+			}
+			continue
+		}
+		if fence != 0 {
+			continue
+		}
+		if level, text := headingOf(t); level == 1 {
+			return headingText(text)
+		}
+	}
+	return ""
+}
+
+// parseArchive reads memory/archive/YYYY-MM.md.
+func parseArchive(f *File, fallback time.Time) *ArchiveFile {
+	a := &ArchiveFile{File: f}
+	name := path.Base(f.Path)
+	if len(name) >= 7 && name[4] == '-' {
+		y, ok1 := digitsAt(name, 0, 4)
+		m, ok2 := digitsAt(name, 5, 2)
+		if ok1 && ok2 && (len(name) == 7 || !isDigit(name[7])) {
+			if t, ok := mkDate(y, m, 1); ok {
+				a.Month = t
+			}
+		}
+	}
+	ref := a.Month
+	if d, _, ok := dailyName(name); ok {
+		ref = d
+	}
+	if ref.IsZero() {
+		ref = fallback
+	}
+	for _, s := range parseEntries(f.Path, f.Content, ref, nil) {
+		a.Entries = append(a.Entries, s.Entries...)
+	}
+	return a
+}

@@ -1,0 +1,305 @@
+package workspace
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"path"
+	"path/filepath"
+	"strings"
+
+	"github.com/dreamwiki/dreamwiki/internal/diag"
+)
+
+// maxLinkHops bounds symlink chains (as the kernel's ELOOP does) and
+// maxDepth bounds folder nesting, so no input can make the walk run away.
+const (
+	maxLinkHops = 40
+	maxDepth    = 128
+)
+
+// neverRead are folder names skipped wherever they appear.
+var neverRead = map[string]bool{
+	"node_modules": true,
+}
+
+// candidate is a file the walk decided to read.
+type candidate struct {
+	path   string // workspace path, as linked
+	source string // path to open in the file system (symlinks resolved)
+	asset  bool
+}
+
+// walker lists the files of a workspace.
+type walker struct {
+	fsys     fs.FS
+	absRoot  string // disk only: the root as given, made absolute
+	realRoot string // disk only: the root with symlinks resolved
+	skip     map[string]bool
+	globs    []string
+
+	cands   []candidate
+	vaults  []string // nested Obsidian vaults (folders holding .obsidian/)
+	ignored []string
+	diags   diag.List
+}
+
+// walk lists dir (workspace path "" for the root), whose contents live at
+// source in the file system. stack holds the source paths of the folders
+// being walked, to stop symlink loops.
+func (w *walker) walk(dir, source string, stack []string) {
+	if len(stack) > maxDepth {
+		w.diags.Warnf("depth", dir, 0, "folder nesting is deeper than %d levels; the rest was not read", maxDepth)
+		return
+	}
+	entries, err := fs.ReadDir(w.fsys, fsPath(source))
+	if err != nil {
+		if dir == "" {
+			w.diags.Warnf("read", "", 0, "workspace folder could not be fully read (%v)", underlying(err))
+		} else {
+			w.diags.Warnf("read", dir, 0, "folder could not be read (%v); it was skipped", underlying(err))
+		}
+		if len(entries) == 0 {
+			return
+		}
+	}
+	if dir != "" {
+		for _, e := range entries {
+			if e.Name() == ".obsidian" {
+				w.vaults = append(w.vaults, dir)
+				break
+			}
+		}
+	}
+	for _, e := range entries {
+		name := e.Name()
+		p := joinRel(dir, name)
+		src := joinRel(source, name)
+		typ := e.Type()
+
+		if strings.HasPrefix(name, ".") && !(p == "memory/.dreams") {
+			continue // dotfiles and dot-folders are never read
+		}
+		if neverRead[name] || w.skip[p] || w.excluded(p) {
+			continue
+		}
+
+		isDir := typ.IsDir()
+		if typ&fs.ModeSymlink != 0 {
+			target, resolved, err := w.resolveLink(src)
+			switch {
+			case errors.Is(err, errOutside):
+				w.diags.Add(diag.Diagnostic{Severity: diag.Warning, Code: "symlink", File: p,
+					Message: fmt.Sprintf("symbolic link points outside the workspace (to %q); it was not followed", target),
+					Hint:    "copy the file into the workspace, or link to a path inside it"})
+				continue
+			case err != nil:
+				w.diags.Add(diag.Diagnostic{Severity: diag.Warning, Code: "symlink", File: p,
+					Message: fmt.Sprintf("symbolic link cannot be followed (%v); it was skipped", err)})
+				continue
+			}
+			fi, err := fs.Stat(w.fsys, fsPath(resolved))
+			if err != nil {
+				w.diags.Add(diag.Diagnostic{Severity: diag.Warning, Code: "symlink", File: p,
+					Message: fmt.Sprintf("symbolic link target %q cannot be read (%v); it was skipped", target, underlying(err))})
+				continue
+			}
+			src = resolved
+			isDir = fi.IsDir()
+			if !isDir && !fi.Mode().IsRegular() {
+				continue
+			}
+		} else if !isDir && !typ.IsRegular() {
+			continue // devices, sockets, pipes: reading a FIFO would block forever
+		}
+
+		if isDir {
+			if onStack(stack, src) {
+				w.diags.Add(diag.Diagnostic{Severity: diag.Info, Code: "symlink", File: p,
+					Message: "symbolic link leads back into a folder already being read (a loop); it was not followed"})
+				continue
+			}
+			w.walk(p, src, append(stack, src))
+			continue
+		}
+		switch fileClass(name) {
+		case classText:
+			w.cands = append(w.cands, candidate{path: p, source: src})
+		case classAsset:
+			w.cands = append(w.cands, candidate{path: p, source: src, asset: true})
+		default:
+			if name != ConfigFile || dir != "" {
+				w.ignored = append(w.ignored, p)
+			}
+		}
+	}
+}
+
+func (w *walker) excluded(p string) bool {
+	for _, g := range w.globs {
+		if MatchGlob(g, p) {
+			return true
+		}
+	}
+	return false
+}
+
+var errOutside = errors.New("outside the workspace")
+
+// resolveLink resolves the symbolic link at source (a file-system path)
+// component by component, returning the link's own target as written and
+// the fully resolved file-system path, or errOutside when any step leaves
+// the workspace.
+func (w *walker) resolveLink(source string) (target, resolved string, err error) {
+	target, err = fs.ReadLink(w.fsys, fsPath(source))
+	if err != nil {
+		return "", "", underlying(err)
+	}
+	hops := 0
+	cur := source
+	for {
+		t, err := fs.ReadLink(w.fsys, fsPath(cur))
+		if err != nil {
+			return target, "", underlying(err)
+		}
+		hops++
+		if hops > maxLinkHops {
+			return target, "", errors.New("too many levels of symbolic links")
+		}
+		next, ok := w.linkDest(path.Dir(cur), t)
+		if !ok {
+			return target, "", errOutside
+		}
+		// Resolve links in the folders of next, and see whether next itself
+		// is a link.
+		next, err = w.resolveDirs(next, &hops)
+		if err != nil {
+			return target, "", err
+		}
+		fi, err := fs.Lstat(w.fsys, fsPath(next))
+		if err != nil {
+			return target, "", underlying(err)
+		}
+		if fi.Mode()&fs.ModeSymlink == 0 {
+			return target, next, nil
+		}
+		cur = next
+	}
+}
+
+// resolveDirs resolves symbolic links among the folders of p.
+func (w *walker) resolveDirs(p string, hops *int) (string, error) {
+	if p == "" || !strings.Contains(p, "/") {
+		return p, nil
+	}
+	parts := strings.Split(p, "/")
+	cur := ""
+	for i, part := range parts[:len(parts)-1] {
+		next := joinRel(cur, part)
+		fi, err := fs.Lstat(w.fsys, fsPath(next))
+		if err != nil {
+			return "", underlying(err)
+		}
+		if fi.Mode()&fs.ModeSymlink != 0 {
+			*hops++
+			if *hops > maxLinkHops {
+				return "", errors.New("too many levels of symbolic links")
+			}
+			t, err := fs.ReadLink(w.fsys, fsPath(next))
+			if err != nil {
+				return "", underlying(err)
+			}
+			dest, ok := w.linkDest(cur, t)
+			if !ok {
+				return "", errOutside
+			}
+			rest := strings.Join(parts[i+1:], "/")
+			return w.resolveDirs(joinRel(dest, rest), hops)
+		}
+		cur = next
+	}
+	return p, nil
+}
+
+// linkDest turns a link target written in folder dir into a workspace
+// path, reporting false when it points outside.
+func (w *walker) linkDest(dir, target string) (string, bool) {
+	if target == "" {
+		return "", false
+	}
+	if filepath.IsAbs(target) || path.IsAbs(target) {
+		if w.realRoot == "" {
+			return "", false // an in-memory workspace has no absolute paths
+		}
+		for _, root := range []string{w.realRoot, w.absRoot} {
+			if rel, ok := relInside(root, filepath.Clean(target)); ok {
+				if rel == "." {
+					rel = ""
+				}
+				return rel, true
+			}
+		}
+		return "", false
+	}
+	j := path.Join(dir, filepath.ToSlash(target))
+	if j == ".." || strings.HasPrefix(j, "../") {
+		return "", false
+	}
+	if j == "." {
+		j = ""
+	}
+	return j, true
+}
+
+func onStack(stack []string, p string) bool {
+	for _, s := range stack {
+		if s == p {
+			return true
+		}
+	}
+	return false
+}
+
+// joinRel joins workspace path segments, "" being the root.
+func joinRel(dir, name string) string {
+	if dir == "" {
+		return name
+	}
+	return dir + "/" + name
+}
+
+// fsPath turns a workspace path into an fs.FS name ("" is ".").
+func fsPath(p string) string {
+	if p == "" {
+		return "."
+	}
+	return p
+}
+
+type class int
+
+const (
+	classOther class = iota
+	classText
+	classAsset
+)
+
+var textExt = map[string]bool{".md": true, ".markdown": true, ".json": true, ".jsonl": true, ".txt": true}
+
+var assetExt = map[string]bool{
+	".png": true, ".jpg": true, ".jpeg": true, ".gif": true, ".svg": true, ".webp": true, ".avif": true,
+	".bmp": true, ".ico": true, ".pdf": true,
+	".mp3": true, ".wav": true, ".ogg": true, ".oga": true, ".m4a": true, ".flac": true, ".opus": true,
+	".mp4": true, ".webm": true, ".ogv": true, ".mov": true, ".m4v": true,
+}
+
+func fileClass(name string) class {
+	ext := strings.ToLower(path.Ext(name))
+	switch {
+	case textExt[ext]:
+		return classText
+	case assetExt[ext]:
+		return classAsset
+	}
+	return classOther
+}
