@@ -95,7 +95,13 @@ func diaryEntries(lines []string, first int) []*DiaryEntry {
 	flush := func(to int) {
 		chunk := lines[from:to]
 		a, b := 0, len(chunk)
-		for a < b && strings.TrimSpace(chunk[a]) == "" {
+		// A block title ("## Dream Diary") opens the first entry; it is not
+		// part of it.
+		for a < b {
+			t := strings.TrimSpace(chunk[a])
+			if level, _ := headingOf(t); t != "" && level == 0 {
+				break
+			}
 			a++
 		}
 		for b > a && strings.TrimSpace(chunk[b-1]) == "" {
@@ -118,6 +124,9 @@ func diaryEntries(lines []string, first int) []*DiaryEntry {
 			text = append(text, chunk[k])
 		}
 		e.Text = strings.TrimSpace(strings.Join(text, "\n"))
+		for strings.Contains(e.Text, "\n\n\n") {
+			e.Text = strings.ReplaceAll(e.Text, "\n\n\n", "\n\n")
+		}
 		e.Items = dreamItems("diary", chunk, first+from)
 		out = append(out, e)
 	}

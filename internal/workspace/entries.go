@@ -333,7 +333,8 @@ func (p *entryParser) line(n int, s, next string) bool {
 			b.details++
 			b.add(n, s, trim)
 			return false
-		case ShapeParagraph:
+		case ShapeParagraph, ShapeKeyValue:
+			// A wrapped value continues its key-value line.
 			if annotation || !isKV && !isBoldTitle(trim) {
 				b.add(n, s, trim)
 				return false
@@ -353,7 +354,6 @@ func (p *entryParser) line(n int, s, next string) bool {
 	case isKV:
 		b := p.open(ShapeKeyValue, n, s)
 		b.content = append(b.content, srcLine{n, trim})
-		p.close()
 	default:
 		b := p.open(ShapeParagraph, n, s)
 		b.content = append(b.content, srcLine{n, trim})
@@ -461,7 +461,7 @@ func isTrailingMeta(inner string) bool {
 	return false
 }
 
-// keyValue recognises a "Key: value" line: a short key (at most five
+// keyValue recognises a "Key: value" line: a short key (at most four
 // words, no sentence punctuation), then a colon and a value. URLs, times
 // and prose with a colon mid-sentence are not key-value lines.
 func keyValue(s string) (string, bool) {
@@ -500,7 +500,7 @@ func keyValue(s string) (string, bool) {
 			}
 		}
 	}
-	if words > 5 {
+	if words > 4 {
 		return "", false
 	}
 	return key, true

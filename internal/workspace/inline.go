@@ -394,13 +394,13 @@ func takeStatusField(s string) (string, string) {
 }
 
 // lifecycleWord finds a lifecycle marker written in the text: "✅", a
-// bracketed "(done)" / "[closed 2026-04-01]", a leading "DONE:" or a
-// trailing "— closed", "#status/done" or "#done".
+// bracketed "(done)" / "[closed 2026-04-01]", a bold "**done**", a leading
+// "DONE:", a word after a dash, arrow or full stop ("— done 2026-10-20",
+// "→ superseded", ". Superseded 2026-10-21 by ..."), "#status/done" or "#done", or a Chinese marker ("已完成").
 func lifecycleWord(s string) string {
 	if strings.Contains(s, "✅") || strings.Contains(s, "✔") {
 		return "done"
 	}
-	// #status/x, #done
 	if k := strings.Index(s, "#status/"); k >= 0 {
 		j := k + len("#status/")
 		e := j
@@ -416,7 +416,6 @@ func lifecycleWord(s string) string {
 			return w[1:]
 		}
 	}
-	// (done) / [closed ...] / （已完成）
 	for _, open := range []string{"(", "[", "（", "【"} {
 		for from := 0; ; {
 			k := strings.Index(s[from:], open)
@@ -430,24 +429,37 @@ func lifecycleWord(s string) string {
 			}
 		}
 	}
-	// leading "DONE:" / "Closed -"
-	if v, n := leadingWord(s); v != "" && n < len(s) {
-		rest := strings.TrimLeft(s[n:], " ")
-		if strings.HasPrefix(rest, ":") || strings.HasPrefix(rest, "-") || strings.HasPrefix(rest, "—") || strings.HasPrefix(rest, "：") {
-			if st, ok := lifecycle[strings.ToLower(v)]; ok && st != "open" && st != "current" {
+	if strings.Contains(s, "**") {
+		for w, st := range finalStates {
+			if indexFold(s, "**"+w+"**") >= 0 {
 				return st
 			}
 		}
 	}
-	// trailing "— done", ": closed", ", archived."
-	t := strings.TrimRight(s, " .!。")
-	if k := strings.LastIndexAny(t, " "); k >= 0 {
-		w := strings.ToLower(strings.Trim(t[k+1:], "*_"))
-		if st, ok := lifecycle[w]; ok {
-			before := strings.TrimRight(t[:k], " ")
-			if strings.HasSuffix(before, "—") || strings.HasSuffix(before, "-") || strings.HasSuffix(before, "–") ||
-				strings.HasSuffix(before, ":") || strings.HasSuffix(before, ",") || strings.HasSuffix(before, "→") ||
-				strings.HasSuffix(before, "->") || strings.HasSuffix(before, "|") {
+	if v, n := leadingWord(s); v != "" && n < len(s) {
+		rest := strings.TrimLeft(s[n:], " ")
+		if strings.HasPrefix(rest, ":") || strings.HasPrefix(rest, "-") || strings.HasPrefix(rest, "—") || strings.HasPrefix(rest, "：") {
+			if st, ok := finalStates[strings.ToLower(v)]; ok {
+				return st
+			}
+		}
+	}
+	for _, sep := range []string{"—", "–", " - ", "→", "->", ": ", "|", ". "} {
+		for from := 0; ; {
+			k := strings.Index(s[from:], sep)
+			if k < 0 {
+				break
+			}
+			from = k + from + len(sep)
+			rest := strings.TrimLeft(s[from:], " *_")
+			w, n := leadingWord(rest)
+			st, ok := finalStates[strings.ToLower(w)]
+			if !ok {
+				continue
+			}
+			after := strings.TrimLeft(rest[n:], "*_")
+			if after == "" || strings.ContainsRune(".,;:!)]）", rune(after[0])) ||
+				after[0] == ' ' && len(after) > 1 && (isDigit(after[1]) || after[1] == '(') {
 				return st
 			}
 		}
@@ -458,6 +470,15 @@ func lifecycleWord(s string) string {
 		}
 	}
 	return ""
+}
+
+// finalStates are the lifecycle words that mark work as finished or
+// replaced; they are recognised even outside brackets, after a dash.
+var finalStates = map[string]string{
+	"done": "done", "closed": "closed", "archived": "archived", "superseded": "superseded",
+	"resolved": "resolved", "completed": "done", "cancelled": "cancelled", "canceled": "cancelled",
+	"obsolete": "obsolete", "deprecated": "deprecated", "expired": "expired", "lapsed": "expired",
+	"wontfix": "wontfix", "snoozed": "snoozed", "snowed": "snoozed",
 }
 
 // firstLifecycleWord returns the lifecycle status when s starts with a
