@@ -19,8 +19,10 @@ import (
 type Doc struct {
 	// Path is the note's path (vault-relative, forward slashes, with .md).
 	Path string
-	// Source is the body after the front matter, with %%comments%% blanked
-	// out (newlines kept). AST segments point into it.
+	// Source is the body after the front matter, with line endings
+	// normalised to "\n" and %%comments%% cut out (their newlines kept, so
+	// line numbers still match the original file). AST segments point into
+	// it.
 	Source []byte
 	// BodyLine is the 1-based line of the original file on which Source
 	// starts (1 when there is no front matter).
@@ -40,6 +42,13 @@ type Doc struct {
 	BlockIDs []BlockID
 	// Diagnostics carry original-file line numbers.
 	Diagnostics diag.List
+
+	// Indexes built by Parse and only read afterwards, so that many
+	// goroutines can render the same Doc at once.
+	linkOf     map[ast.Node]*Link  // AST node -> its Link
+	headingAt  []ast.Node          // parallel to Headings
+	blockAt    map[string]blockRef // lower-case block id -> the block it names
+	lineStarts []int               // byte offsets of line starts in Source
 }
 
 // FrontMatter is the YAML front matter, with the keys dreamwiki understands
@@ -82,7 +91,9 @@ type Link struct {
 	Target string
 	// Fragment is what follows the first '#': "Heading", "H1#H2" or "^id".
 	Fragment string
-	// Display is the text shown ("|display" or the target as written).
+	// Display is the text shown: "|display", else the link text of a
+	// Markdown link, else the target as written with each '#' shown as
+	// " > " (as Obsidian does: [[note#H]] reads "note > H").
 	Display string
 	Embed   bool // ![[...]] or ![](...)
 	Wiki    bool // [[...]] rather than [..](..)
@@ -112,11 +123,17 @@ type Target struct {
 }
 
 // RenderContext answers the questions rendering one page raises. The site
-// implements it; tests use small fakes.
+// implements it; tests use small fakes. It must be safe for concurrent use
+// when pages are rendered concurrently.
+//
+// When a note is embedded in a page, its links are resolved with from = the
+// embedded note (so its relative paths mean what they say), while Href and
+// TagHref get the page being rendered (so URLs are relative to that page).
 type RenderContext interface {
 	// Resolve says what a link from doc points to.
 	Resolve(from *Doc, l *Link) Target
-	// Href is the URL of a resolved target as seen from from's page.
+	// Href is the URL of a resolved target as seen from from's page,
+	// including "#"+t.Anchor when t.Anchor is set.
 	Href(from *Doc, t Target) string
 	// TagHref is the URL of a tag page as seen from from's page.
 	TagHref(from *Doc, tag string) string

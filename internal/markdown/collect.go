@@ -1,0 +1,133 @@
+package markdown
+
+import (
+	"strings"
+
+	wikilink "github.com/abhinav/goldmark-wikilink"
+	"github.com/yuin/goldmark/ast"
+	"github.com/yuin/goldmark/parser"
+)
+
+// index walks the parsed AST once and fills in what the rest of dreamwiki
+// reads from a Doc: headings (with their ids), links, tags and block ids.
+// Everything it builds is read-only afterwards.
+func (d *Doc) index(pc parser.Context) {
+	src := d.Source
+	ends, _ := pc.Get(linkEndsKey).(map[ast.Node]int)
+	ids := headingIDs{}
+	for _, t := range d.Meta.Tags {
+		d.Tags = appendUniqueFold(d.Tags, t)
+	}
+	if found, ok := pc.Get(blockIDsKey).([]foundBlockID); ok {
+		d.blockAt = make(map[string]blockRef, len(found))
+		for _, b := range found {
+			key := strings.ToLower(b.id)
+			if _, dup := d.blockAt[key]; dup {
+				continue
+			}
+			d.blockAt[key] = blockRef{id: b.id, node: b.block}
+			d.BlockIDs = append(d.BlockIDs, BlockID{ID: b.id, Line: d.line(b.off)})
+		}
+	}
+	addLink := func(l *Link) {
+		l.Line = d.line(l.Start)
+		d.Links = append(d.Links, l)
+		if d.linkOf == nil {
+			d.linkOf = make(map[ast.Node]*Link)
+		}
+		d.linkOf[l.Node] = l
+	}
+
+	_ = ast.Walk(d.AST, func(n ast.Node, entering bool) (ast.WalkStatus, error) {
+		if !entering {
+			return ast.WalkContinue, nil
+		}
+		switch n := n.(type) {
+		case *ast.Heading:
+			text := inlineText(n, src)
+			id := ids.unique(slugify(text))
+			n.SetAttributeString("id", []byte(id))
+			d.Headings = append(d.Headings, Heading{Level: n.Level, Text: text, ID: id, Line: d.line(max(n.Pos(), 0))})
+			d.headingAt = append(d.headingAt, n)
+		case *wikilink.Node:
+			start := n.Pos()
+			end := wikilinkEnd(src, start)
+			l := &Link{
+				Target:   strings.TrimSpace(string(n.Target)),
+				Fragment: strings.TrimSpace(string(n.Fragment)),
+				Wiki:     true, Start: start, End: end, Node: n,
+			}
+			if wikilinkHasLabel(src, start, end) {
+				l.Display = inlineText(n, src)
+			} else {
+				l.Display = obsidianDisplay(l.Target, l.Fragment)
+			}
+			addLink(l)
+			return ast.WalkSkipChildren, nil
+		case *Embed:
+			l := &Link{
+				Target: n.Target, Fragment: n.Fragment, Display: n.Display,
+				Embed: true, Wiki: true, Width: n.Width, Height: n.Height,
+				Start: n.Segment.Start, End: n.Segment.Stop, Node: n,
+			}
+			if l.Display == "" {
+				l.Display = obsidianDisplay(n.Target, n.Fragment)
+			}
+			addLink(l)
+		case *ast.Link:
+			if l := localLink(string(linkDestination(n.Destination)), n, ends); l != nil {
+				l.Display = inlineText(n, src)
+				addLink(l)
+			}
+		case *ast.Image:
+			if l := localLink(string(linkDestination(n.Destination)), n, ends); l != nil {
+				l.Embed = true
+				l.Display = inlineText(n, src)
+				addLink(l)
+			}
+		case *Tag:
+			d.Tags = appendUniqueFold(d.Tags, n.Name)
+		}
+		return ast.WalkContinue, nil
+	})
+}
+
+// blockRef is a block id and the block it names.
+type blockRef struct {
+	id   string // as written, without '^'
+	node ast.Node
+}
+
+// localLink makes a Link for a Markdown link or image whose destination
+// is a path in the vault: not a URL with a scheme, and not a bare
+// "#anchor" within the page (those need no resolving).
+func localLink(dest string, n ast.Node, ends map[ast.Node]int) *Link {
+	if dest == "" || dest[0] == '#' || hasScheme(dest) {
+		return nil
+	}
+	target, fragment := splitLocalDest(dest)
+	start := max(n.Pos(), 0)
+	end, ok := ends[n]
+	if !ok || end < start {
+		end = start
+	}
+	return &Link{Target: target, Fragment: fragment, Start: start, End: end, Node: n}
+}
+
+// obsidianDisplay is how Obsidian shows a link without display text:
+// [[note#H1#H2]] reads "note > H1 > H2", [[#H]] reads "H".
+func obsidianDisplay(target, fragment string) string {
+	if fragment == "" {
+		return target
+	}
+	parts := make([]string, 0, 4)
+	if target != "" {
+		parts = append(parts, target)
+	}
+	for f := range strings.SplitSeq(fragment, "#") {
+		if f = strings.TrimSpace(f); f != "" {
+			parts = append(parts, f)
+		}
+	}
+	return strings.Join(parts, " > ")
+}
