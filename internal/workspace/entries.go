@@ -322,6 +322,13 @@ func (p *entryParser) line(n int, s, next string) bool {
 
 	key, isKV := keyValue(trim)
 	annotation := isKV && annotationKeys[strings.ToLower(key)]
+	if annotation && !footerKeys[strings.ToLower(key)] {
+		// "Status: pending" under "Dev server: ..." is a sibling line, not
+		// an annotation of it.
+		if prev := p.b; prev != nil && prev.shape == ShapeKeyValue || prev == nil && p.last != nil && p.last.shape == ShapeKeyValue {
+			annotation = false
+		}
+	}
 	if b := p.b; b != nil && !b.blank {
 		switch b.shape {
 		case ShapeList:
@@ -441,6 +448,9 @@ var annotationKeys = map[string]bool{
 	"source": true, "sources": true, "type": true, "status": true, "evidence": true,
 	"tags": true, "importance": true, "来源": true,
 }
+
+// footerKeys annotate even a key-value line above them.
+var footerKeys = map[string]bool{"source": true, "sources": true, "evidence": true, "来源": true}
 
 // isTrailingMeta reports a standalone comment that annotates the entry
 // above it ("<!-- importance: 8 -->"); promotion comments annotate the
@@ -642,7 +652,9 @@ func buildEntry(file string, b *entryBuilder, ref time.Time) *Entry {
 	// Lifecycle.
 	status := acc.status
 	if st, rest := takeStatusField(body); st != "" {
-		body = rest
+		if strings.TrimSpace(rest) != "" {
+			body = rest // "Status: pending" alone stays the entry's text
+		}
 		if status == "" {
 			status = st
 		}
