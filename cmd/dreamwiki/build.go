@@ -1,0 +1,153 @@
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/dreamwiki/dreamwiki/internal/build"
+	"github.com/dreamwiki/dreamwiki/internal/diag"
+)
+
+// buildFlags are shared by build and check.
+type buildFlags struct {
+	demo    bool
+	out     string
+	baseURL string
+	title   string
+	strict  bool
+	json    bool
+	quiet   bool
+}
+
+func (f *buildFlags) options(e *env, args []string) build.Options {
+	o := build.Options{Demo: f.demo, Out: f.out, BaseURL: f.baseURL, Title: f.title}
+	if len(args) == 1 {
+		o.Workspace = args[0]
+	}
+	if !f.quiet && !f.json && isTerminal(e.stderr) {
+		start := time.Now()
+		o.Progress = func(stage string) {
+			fmt.Fprintf(e.stderr, "  %6.2fs  %s\n", time.Since(start).Seconds(), stage)
+		}
+	}
+	return o
+}
+
+func newBuildCmd(e *env) *cobra.Command {
+	f := &buildFlags{}
+	cmd := &cobra.Command{
+		Use:   "build [WORKSPACE]",
+		Short: "Build the provenance vault and the static site",
+		Long: `Build reads WORKSPACE (default: the current folder) and writes OUT/vault (an
+Obsidian vault) and OUT/site (a static HTML site). The previous output is
+replaced only when the whole build succeeded.`,
+		Example: `  dreamwiki build --demo
+  dreamwiki build ~/.openclaw/workspace --out public
+  dreamwiki build . --base-url https://example.org/memory/ --strict`,
+		Args: cobra.MaximumNArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if f.demo && len(args) > 0 {
+				return usageError{"--demo builds the embedded demo; leave out the WORKSPACE argument"}
+			}
+			r, err := build.Build(cmd.Context(), f.options(e, args))
+			if err != nil {
+				return failure{err.Error()}
+			}
+			return report(e, r, f, "built")
+		},
+	}
+	addBuildFlags(cmd, f)
+	cmd.Flags().StringVarP(&f.out, "out", "o", "dist", "output folder (vault/ and site/ are written inside)")
+	cmd.Flags().StringVar(&f.baseURL, "base-url", "", "absolute URL the site is published at (for canonical links, sitemap, feed)")
+	cmd.Flags().StringVar(&f.title, "title", "", "site title (default: from dreamwiki.toml)")
+	return cmd
+}
+
+func addBuildFlags(cmd *cobra.Command, f *buildFlags) {
+	cmd.Flags().BoolVar(&f.demo, "demo", false, "use the embedded demo workspace")
+	cmd.Flags().BoolVar(&f.strict, "strict", false, "exit 1 when any warning is found (broken links, secrets, bad front matter)")
+	cmd.Flags().BoolVar(&f.json, "json", false, "print the report as JSON")
+	cmd.Flags().BoolVarP(&f.quiet, "quiet", "q", false, "print nothing but errors")
+}
+
+// maxListed caps the diagnostics printed; --json gives them all.
+const maxListed = 25
+
+// report prints a build or check report and decides the exit status.
+func report(e *env, r *build.Report, f *buildFlags, verb string) error {
+	warnings := r.Diagnostics.Count(diag.Warning)
+	errs := r.Diagnostics.Count(diag.Error)
+	if f.json {
+		enc := json.NewEncoder(e.stdout)
+		enc.SetIndent("", "  ")
+		if err := enc.Encode(r); err != nil {
+			return err
+		}
+	} else if !f.quiet {
+		printReport(e.stdout, r, verb)
+	}
+	switch {
+	case errs > 0:
+		return failure{fmt.Sprintf("%d errors", errs)}
+	case f.strict && warnings > 0:
+		return failure{fmt.Sprintf("%d warnings and --strict is set", warnings)}
+	}
+	return nil
+}
+
+func printReport(w io.Writer, r *build.Report, verb string) {
+	fmt.Fprintf(w, "dreamwiki: %s %d notes (%d published) from %s in %s\n", verb, r.Notes, r.Published, r.Workspace,
+		time.Duration(r.Duration).Round(time.Millisecond))
+	if r.Out != "" && r.Files > 0 {
+		fmt.Fprintf(w, "  vault  %s/vault\n  site   %s/site  (%d pages, %d files)\n", r.Out, r.Out, r.Pages, r.Files)
+	}
+	var shown diag.List
+	for _, d := range r.Diagnostics {
+		if d.Severity >= diag.Warning {
+			shown = append(shown, d)
+		}
+	}
+	if len(shown) == 0 {
+		return
+	}
+	fmt.Fprintf(w, "  %d problems:\n", len(shown))
+	for i, d := range shown {
+		if i == maxListed {
+			fmt.Fprintf(w, "    … and %d more (use --json for all)\n", len(shown)-maxListed)
+			break
+		}
+		fmt.Fprintf(w, "    %s: %s\n", d.Severity, d.Error())
+	}
+}
+
+func newCheckCmd(e *env) *cobra.Command {
+	f := &buildFlags{}
+	cmd := &cobra.Command{
+		Use:   "check [WORKSPACE]",
+		Short: "Lint the workspace without writing anything",
+		Long: `Check reads WORKSPACE (default: the current folder) like build does and reports
+what it finds (broken links and anchors, bad front matter, unreadable files)
+without writing anything. It exits 1 on errors, and on warnings with --strict,
+so CI can run it on every push.`,
+		Example: `  dreamwiki check
+  dreamwiki check ~/agent --strict
+  dreamwiki check --demo --json`,
+		Args: cobra.MaximumNArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if f.demo && len(args) > 0 {
+				return usageError{"--demo checks the embedded demo; leave out the WORKSPACE argument"}
+			}
+			r, err := build.Check(cmd.Context(), f.options(e, args))
+			if err != nil {
+				return failure{err.Error()}
+			}
+			return report(e, r, f, "checked")
+		},
+	}
+	addBuildFlags(cmd, f)
+	return cmd
+}

@@ -1,0 +1,210 @@
+// Package build runs dreamwiki's pipeline: workspace -> model -> vault ->
+// site. It is what `dreamwiki build` and `dreamwiki check` call, and what
+// serve mode reruns. Output is written into a temporary folder beside the
+// destination and renamed into place only when everything succeeded.
+package build
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/dreamwiki/dreamwiki/internal/demo"
+	"github.com/dreamwiki/dreamwiki/internal/diag"
+	"github.com/dreamwiki/dreamwiki/internal/markdown"
+	"github.com/dreamwiki/dreamwiki/internal/output"
+	"github.com/dreamwiki/dreamwiki/internal/workspace"
+	"github.com/dreamwiki/dreamwiki/site"
+	"github.com/dreamwiki/dreamwiki/vault"
+)
+
+// Options configure a build.
+type Options struct {
+	// Workspace is the folder to read. Ignored when Demo is set.
+	Workspace string
+	// Demo reads the embedded demo workspace instead.
+	Demo bool
+	// Out is the output folder; vault/ and site/ are written inside it.
+	Out string
+	// BaseURL is where the site will be published (optional).
+	BaseURL string
+	// Title overrides the workspace's configured title.
+	Title string
+	// Progress receives one line per stage; nil for silence.
+	Progress func(stage string)
+}
+
+// Report is what a build or check found and did.
+type Report struct {
+	Workspace   string    `json:"workspace"`
+	Out         string    `json:"out,omitempty"`
+	Notes       int       `json:"notes"`
+	Published   int       `json:"published"`
+	Pages       int       `json:"pages"`
+	Files       int       `json:"files"`
+	Duration    Duration  `json:"duration"`
+	Diagnostics diag.List `json:"diagnostics"`
+}
+
+// Duration marshals as seconds with millisecond precision.
+type Duration time.Duration
+
+// MarshalJSON writes the duration in seconds.
+func (d Duration) MarshalJSON() ([]byte, error) {
+	return []byte(fmt.Sprintf("%.3f", time.Duration(d).Seconds())), nil
+}
+
+// Model is the in-memory result of reading and assembling a workspace,
+// before anything is written.
+type Model struct {
+	Workspace *workspace.Workspace
+	Vault     *vault.Vault
+	Engine    *markdown.Engine
+}
+
+// Load reads the workspace named by opts and assembles its vault.
+func Load(ctx context.Context, opts Options) (*Model, error) {
+	ws, err := readWorkspace(opts)
+	if err != nil {
+		return nil, err
+	}
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	progress(opts, "assembling the vault")
+	eng := markdown.New()
+	inputs, assets := vault.FromWorkspace(ws)
+	v := vault.Build(eng, inputs, assets)
+	return &Model{Workspace: ws, Vault: v, Engine: eng}, nil
+}
+
+func readWorkspace(opts Options) (*workspace.Workspace, error) {
+	if opts.Demo {
+		progress(opts, "reading the demo workspace")
+		return workspace.LoadFS(demo.FS(), workspace.Options{})
+	}
+	root := opts.Workspace
+	if root == "" {
+		root = "."
+	}
+	progress(opts, "reading "+root)
+	wopts := workspace.Options{}
+	if skip := relInside(root, opts.Out); skip != "" {
+		wopts.Skip = []string{skip}
+	}
+	return workspace.Load(root, wopts)
+}
+
+// relInside returns out relative to root when out lies inside root.
+func relInside(root, out string) string {
+	if out == "" {
+		return ""
+	}
+	ar, err1 := filepath.Abs(root)
+	ao, err2 := filepath.Abs(out)
+	if err1 != nil || err2 != nil {
+		return ""
+	}
+	r, err := filepath.Rel(ar, ao)
+	if err != nil || r == "." || strings.HasPrefix(r, "..") {
+		return ""
+	}
+	return filepath.ToSlash(r)
+}
+
+func progress(opts Options, stage string) {
+	if opts.Progress != nil {
+		opts.Progress(stage)
+	}
+}
+
+// Diagnostics returns every finding of the model, sorted.
+func (m *Model) Diagnostics() diag.List {
+	var all diag.List
+	all = append(all, m.Workspace.Diagnostics...)
+	all = append(all, m.Vault.Diagnostics...)
+	all.Sort()
+	return all
+}
+
+// Check reads and assembles the workspace and reports what it found,
+// writing nothing.
+func Check(ctx context.Context, opts Options) (*Report, error) {
+	start := time.Now()
+	m, err := Load(ctx, opts)
+	if err != nil {
+		return nil, err
+	}
+	r := m.report(opts)
+	r.Duration = Duration(time.Since(start))
+	return r, nil
+}
+
+func (m *Model) report(opts Options) *Report {
+	r := &Report{Workspace: opts.Workspace, Out: opts.Out, Notes: len(m.Vault.Notes), Diagnostics: m.Diagnostics()}
+	if opts.Demo {
+		r.Workspace = "(demo)"
+	}
+	for _, n := range m.Vault.Notes {
+		if !n.Private {
+			r.Published++
+		}
+	}
+	return r
+}
+
+// Build reads the workspace and writes Out/vault and Out/site.
+func Build(ctx context.Context, opts Options) (*Report, error) {
+	start := time.Now()
+	if opts.Out == "" {
+		opts.Out = "dist"
+	}
+	m, err := Load(ctx, opts)
+	if err != nil {
+		return nil, err
+	}
+	r := m.report(opts)
+	if err := os.MkdirAll(opts.Out, 0o755); err != nil {
+		return nil, fmt.Errorf("creating the output folder: %w", err)
+	}
+	tmp, err := os.MkdirTemp(opts.Out, ".build-")
+	if err != nil {
+		return nil, fmt.Errorf("creating a temporary folder in %s: %w", opts.Out, err)
+	}
+	defer os.RemoveAll(tmp)
+
+	progress(opts, "writing the vault")
+	if err := m.Vault.Write(output.NewDir(filepath.Join(tmp, "vault"))); err != nil {
+		return nil, fmt.Errorf("writing the vault: %w", err)
+	}
+	progress(opts, "rendering the site")
+	stats, err := site.Build(ctx, m.Engine, m.Vault, m.SiteOptions(opts), output.NewDir(filepath.Join(tmp, "site")))
+	if err != nil {
+		return nil, fmt.Errorf("rendering the site: %w", err)
+	}
+	r.Pages, r.Files = stats.Pages, stats.Files
+	for _, part := range []string{"vault", "site"} {
+		if err := output.Replace(filepath.Join(tmp, part), filepath.Join(opts.Out, part)); err != nil {
+			return nil, err
+		}
+	}
+	r.Duration = Duration(time.Since(start))
+	return r, nil
+}
+
+// SiteOptions derives the site's options from the workspace configuration
+// and the command line (which wins).
+func (m *Model) SiteOptions(opts Options) site.Options {
+	cfg := m.Workspace.Config
+	so := site.Options{Title: cfg.Title, BaseURL: cfg.BaseURL}
+	if opts.Title != "" {
+		so.Title = opts.Title
+	}
+	if opts.BaseURL != "" {
+		so.BaseURL = opts.BaseURL
+	}
+	return so
+}

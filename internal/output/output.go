@@ -1,0 +1,119 @@
+// Package output is where builds write: a directory on disk, swapped into
+// place atomically when the build succeeds, or memory (serve mode).
+package output
+
+import (
+	"fmt"
+	"os"
+	"path"
+	"path/filepath"
+	"sort"
+	"strings"
+	"sync"
+)
+
+// Writer receives the files of a build. Names are slash-separated and
+// relative to the output root. Implementations are safe for concurrent use.
+type Writer interface {
+	WriteFile(name string, data []byte) error
+}
+
+// Sub returns a Writer that writes under prefix of w.
+func Sub(w Writer, prefix string) Writer { return sub{w, strings.Trim(prefix, "/")} }
+
+type sub struct {
+	w      Writer
+	prefix string
+}
+
+func (s sub) WriteFile(name string, data []byte) error {
+	return s.w.WriteFile(path.Join(s.prefix, name), data)
+}
+
+// Dir writes files under a directory, creating folders as needed.
+type Dir struct {
+	Root string
+	mu   sync.Mutex
+	made map[string]bool
+}
+
+// NewDir returns a Writer rooted at dir.
+func NewDir(dir string) *Dir { return &Dir{Root: dir, made: map[string]bool{}} }
+
+// WriteFile writes one file. Names that would leave the root are refused.
+func (d *Dir) WriteFile(name string, data []byte) error {
+	clean := path.Clean("/" + name)[1:]
+	if clean == "" || clean != name {
+		return fmt.Errorf("output: refusing to write %q outside the output folder", name)
+	}
+	full := filepath.Join(d.Root, filepath.FromSlash(clean))
+	dir := filepath.Dir(full)
+	d.mu.Lock()
+	ok := d.made[dir]
+	d.mu.Unlock()
+	if !ok {
+		if err := os.MkdirAll(dir, 0o755); err != nil {
+			return err
+		}
+		d.mu.Lock()
+		d.made[dir] = true
+		d.mu.Unlock()
+	}
+	return os.WriteFile(full, data, 0o644)
+}
+
+// Memory keeps files in memory, for serve mode and tests.
+type Memory struct {
+	mu    sync.RWMutex
+	files map[string][]byte
+}
+
+// NewMemory returns an empty in-memory output.
+func NewMemory() *Memory { return &Memory{files: map[string][]byte{}} }
+
+// WriteFile stores a copy of data.
+func (m *Memory) WriteFile(name string, data []byte) error {
+	m.mu.Lock()
+	m.files[name] = append([]byte(nil), data...)
+	m.mu.Unlock()
+	return nil
+}
+
+// Get returns a file's bytes.
+func (m *Memory) Get(name string) ([]byte, bool) {
+	m.mu.RLock()
+	defer m.mu.RUnlock()
+	b, ok := m.files[name]
+	return b, ok
+}
+
+// Names returns every file name, sorted.
+func (m *Memory) Names() []string {
+	m.mu.RLock()
+	defer m.mu.RUnlock()
+	out := make([]string, 0, len(m.files))
+	for k := range m.files {
+		out = append(out, k)
+	}
+	sort.Strings(out)
+	return out
+}
+
+// Replace swaps the freshly built folder tmp into place as final: the old
+// final (if any) is renamed aside, tmp renamed in, then the old one
+// removed. A reader sees either the old tree or the new one, never a mix.
+func Replace(tmp, final string) error {
+	old := final + ".old"
+	_ = os.RemoveAll(old)
+	if _, err := os.Lstat(final); err == nil {
+		if err := os.Rename(final, old); err != nil {
+			return fmt.Errorf("moving the previous %s aside: %w", final, err)
+		}
+	}
+	if err := os.Rename(tmp, final); err != nil {
+		// Put the previous output back so a failed swap loses nothing.
+		_ = os.Rename(old, final)
+		return fmt.Errorf("moving the new build into %s: %w", final, err)
+	}
+	return os.RemoveAll(old)
+}

@@ -1,0 +1,42 @@
+#!/usr/bin/env bash
+# Runs every test dreamwiki has: Go unit and integration tests (with the
+# race detector), short fuzz runs of the parsers, and browser tests in
+# Debian's Chromium. Installs what it needs on a fresh Debian machine.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+step() { printf '\n== %s\n' "$*"; }
+
+as_root() { if [ "$(id -u)" = 0 ]; then "$@"; else sudo "$@"; fi; }
+
+step "dependencies"
+go mod download
+if ! command -v chromium >/dev/null 2>&1; then
+  as_root apt-get update -qq
+  as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends chromium >/dev/null
+fi
+if ! command -v node >/dev/null 2>&1; then
+  as_root apt-get update -qq
+  as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends nodejs npm >/dev/null
+fi
+(cd tests/browser && npm ci --no-audit --no-fund --loglevel=error)
+
+step "gofmt and go vet"
+unformatted=$(gofmt -l $(git ls-files '*.go' 2>/dev/null || find . -name '*.go' -not -path './node_modules/*'))
+if [ -n "$unformatted" ]; then echo "gofmt wants to change: $unformatted"; exit 1; fi
+go vet ./...
+
+step "go test (race detector on)"
+go test -race -count=1 ./...
+
+step "fuzz the parsers briefly"
+fuzz() { go test -run='^$' -fuzz="^$1\$" -fuzztime="${FUZZTIME:-10s}" "$2"; }
+fuzz FuzzParse ./internal/markdown
+fuzz FuzzFrontMatter ./internal/markdown
+fuzz FuzzParseEntries ./internal/workspace
+
+step "browser tests (Chromium + playwright-core)"
+go build -o tests/browser/.bin/dreamwiki ./cmd/dreamwiki
+(cd tests/browser && node --test --test-concurrency=1 ./*.test.mjs)
+
+step "all tests passed"

@@ -1,0 +1,367 @@
+package site
+
+import (
+	"encoding/xml"
+	"fmt"
+	"html/template"
+	"sort"
+	"strings"
+
+	"github.com/dreamwiki/dreamwiki/vault"
+)
+
+// folder is one folder of the site, with what it directly holds.
+type folder struct {
+	Path    string // page-space path, e.g. "sources/daily"
+	Title   string
+	Notes   []*vault.Note
+	Folders []string // child folder paths
+	Count   int      // notes in this folder and below
+}
+
+// folderTitles names the folders of the vault layout.
+var folderTitles = map[string]string{
+	"claims":                "Claims",
+	"topics":                "Topics",
+	"sources":               "Sources",
+	"sources/daily":         "Daily logs",
+	"sources/conversations": "Conversations",
+	"dreams":                "Dreams",
+	"reports":               "Reports",
+	"profile":               "Profile",
+	"archive":               "Archive",
+	"tags":                  "Tags",
+}
+
+func (s *site) collectFolders() {
+	s.folders = map[string]*folder{"": {Path: "", Title: "Home"}}
+	for _, n := range s.notes {
+		page := s.pages[n]
+		dir := folderOf(page)
+		origDirs := strings.Split(vault.Folder(n.Path), "/")
+		s.ensureFolder(dir, origDirs)
+		s.folders[dir].Notes = append(s.folders[dir].Notes, n)
+		for d := dir; ; d = folderOf(d) {
+			s.folders[d].Count++
+			if d == "" {
+				break
+			}
+		}
+	}
+	for _, f := range s.folders {
+		sortNotes(f.Notes)
+		sort.Strings(f.Folders)
+	}
+}
+
+// ensureFolder creates dir and its parents; orig holds the vault's own
+// (unslugged) folder names for titles.
+func (s *site) ensureFolder(dir string, orig []string) {
+	if _, ok := s.folders[dir]; ok || dir == "" {
+		return
+	}
+	parent := folderOf(dir)
+	s.ensureFolder(parent, orig)
+	depth := strings.Count(dir, "/")
+	title := dir[strings.LastIndex(dir, "/")+1:]
+	if depth < len(orig) && orig[depth] != "" {
+		title = orig[depth]
+	}
+	if t, ok := folderTitles[dir]; ok {
+		title = t
+	}
+	s.folders[dir] = &folder{Path: dir, Title: title}
+	s.folders[parent].Folders = append(s.folders[parent].Folders, dir)
+}
+
+// sortNotes puts dated notes newest first, then the rest by title.
+func sortNotes(ns []*vault.Note) {
+	sort.SliceStable(ns, func(i, j int) bool {
+		a, b := ns[i], ns[j]
+		if (a.Date != "") != (b.Date != "") {
+			return a.Date == ""
+		}
+		if a.Date != b.Date {
+			return a.Date > b.Date
+		}
+		if ta, tb := strings.ToLower(a.Title), strings.ToLower(b.Title); ta != tb {
+			return ta < tb
+		}
+		return a.Path < b.Path
+	})
+}
+
+// navLimit caps how many notes of one folder the explorer lists; the rest
+// are a click away on the folder page. It keeps pages small at 100,000 notes.
+const navLimit = 25
+
+// renderNav renders the explorer once per folder: the top level, with the
+// page's own folder and its ancestors opened.
+func (s *site) renderNav() {
+	s.navByDir = make(map[string]template.HTML, len(s.folders))
+	for dir := range s.folders {
+		page := dir + "/x.html"
+		if dir == "" {
+			page = "x.html"
+		}
+		var b strings.Builder
+		b.WriteString("<ul>")
+		s.navFolder(&b, s.folders[""], page, dir, true)
+		b.WriteString("</ul>")
+		s.navByDir[dir] = template.HTML(b.String()) //nolint:gosec // escaped while built
+	}
+}
+
+func (s *site) navFolder(b *strings.Builder, f *folder, page, open string, root bool) {
+	for _, sub := range f.Folders {
+		sf := s.folders[sub]
+		isOpen := open == sub || strings.HasPrefix(open, sub+"/")
+		attr := ""
+		if isOpen {
+			attr = " open"
+		}
+		fmt.Fprintf(b, `<li><details%s><summary>%s <span class="muted">%d</span></summary><ul>`, attr, esc(sf.Title), sf.Count)
+		if isOpen {
+			s.navFolder(b, sf, page, open, false)
+		} else {
+			fmt.Fprintf(b, `<li><a href="%s">Open folder</a></li>`, esc(rel(page, sub+"/index.html")))
+		}
+		b.WriteString("</ul></details></li>")
+	}
+	notes := f.Notes
+	if root {
+		return // the home page lists root notes; the explorer stays short
+	}
+	for i, n := range notes {
+		if i == navLimit {
+			fmt.Fprintf(b, `<li><a href="%s">All %d notes…</a></li>`, esc(rel(page, f.Path+"/index.html")), len(notes))
+			break
+		}
+		fmt.Fprintf(b, `<li><a href="%s">%s</a></li>`, esc(rel(page, s.pages[n])), esc(n.Title))
+	}
+}
+
+func esc(s string) string { return template.HTMLEscapeString(s) }
+
+// renderHome renders index.html: the memory index note when there is one,
+// then the folders to browse.
+func (s *site) renderHome() error {
+	const page = "index.html"
+	d := pageData{Page: pageInfo{Kind: "home", Title: s.opts.Title}}
+	for _, n := range s.notes {
+		if s.pages[n] == page {
+			content, err := s.contentHTML(n, page)
+			if err != nil {
+				return err
+			}
+			d.Page = s.pageInfo(n, page)
+			d.Page.Kind = "home"
+			d.Page.Title = s.opts.Title
+			d.Page.Content = content
+		}
+	}
+	root := s.folders[""]
+	g := listGroup{Title: "Browse"}
+	for _, sub := range root.Folders {
+		f := s.folders[sub]
+		g.Items = append(g.Items, link{Title: f.Title, URL: sub + "/index.html", Meta: plural(f.Count, "note")})
+	}
+	if len(s.tags) > 0 {
+		g.Items = append(g.Items, link{Title: "Tags", URL: "tags/index.html", Meta: plural(len(s.tags), "tag")})
+	}
+	if len(g.Items) > 0 {
+		d.List.Groups = append(d.List.Groups, g)
+	}
+	var other listGroup
+	other.Title = "Notes"
+	for _, n := range root.Notes {
+		if s.pages[n] != page {
+			other.Items = append(other.Items, link{Title: n.Title, URL: s.pages[n]})
+		}
+	}
+	if len(other.Items) > 0 {
+		d.List.Groups = append(d.List.Groups, other)
+	}
+	d.List.Empty = "This workspace has no notes yet. Add MEMORY.md or daily logs under memory/ and build again."
+	return s.render(page, "list.html", d)
+}
+
+// renderFolders writes one listing page per folder, unless a note already
+// lives at the folder's index page.
+func (s *site) renderFolders() error {
+	taken := map[string]bool{}
+	for _, p := range s.pages {
+		taken[p] = true
+	}
+	dirs := make([]string, 0, len(s.folders))
+	for d := range s.folders {
+		if d != "" {
+			dirs = append(dirs, d)
+		}
+	}
+	sort.Strings(dirs)
+	for _, dir := range dirs {
+		page := dir + "/index.html"
+		if taken[page] {
+			continue
+		}
+		f := s.folders[dir]
+		d := pageData{Page: pageInfo{Kind: "folder", KindLabel: "Folder", Title: f.Title, Breadcrumbs: s.breadcrumbs(page, f.Title)}}
+		if len(f.Folders) > 0 {
+			g := listGroup{Title: "Folders"}
+			for _, sub := range f.Folders {
+				sf := s.folders[sub]
+				g.Items = append(g.Items, link{Title: sf.Title, URL: rel(page, sub+"/index.html"), Meta: plural(sf.Count, "note")})
+			}
+			d.List.Groups = append(d.List.Groups, g)
+		}
+		if len(f.Notes) > 0 {
+			g := listGroup{Title: "Notes"}
+			for _, n := range f.Notes {
+				g.Items = append(g.Items, link{Title: n.Title, URL: rel(page, s.pages[n]), Meta: n.Date})
+			}
+			d.List.Groups = append(d.List.Groups, g)
+		}
+		d.List.Empty = "This folder is empty."
+		if err := s.render(page, "list.html", d); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func plural(n int, word string) string {
+	if n == 1 {
+		return "1 " + word
+	}
+	return fmt.Sprintf("%d %ss", n, word)
+}
+
+// collectTags gathers every published note under its tags and, for nested
+// tags, under each parent (#a/b is listed on the pages of a and a/b).
+func (s *site) collectTags() {
+	s.tags = map[string][]*vault.Note{}
+	for _, n := range s.notes {
+		seen := map[string]bool{}
+		for _, t := range n.Doc.Tags {
+			parts := strings.Split(t, "/")
+			for i := range parts {
+				name := strings.Join(parts[:i+1], "/")
+				if !seen[name] {
+					seen[name] = true
+					s.tags[name] = append(s.tags[name], n)
+				}
+			}
+		}
+	}
+}
+
+// renderTags writes a page per tag and the tag index.
+func (s *site) renderTags() error {
+	names := s.sortedTags()
+	for _, t := range names {
+		page := tagPage(t)
+		d := pageData{Page: pageInfo{Kind: "tag", KindLabel: "Tag", Title: "#" + t, Breadcrumbs: s.tagCrumbs(page, t)}}
+		var sub listGroup
+		sub.Title = "Nested tags"
+		for _, o := range names {
+			if strings.HasPrefix(o, t+"/") && !strings.Contains(o[len(t)+1:], "/") {
+				sub.Items = append(sub.Items, link{Title: "#" + o, URL: rel(page, tagPage(o)), Meta: plural(len(s.tags[o]), "note")})
+			}
+		}
+		if len(sub.Items) > 0 {
+			d.List.Groups = append(d.List.Groups, sub)
+		}
+		g := listGroup{Title: "Notes"}
+		notes := append([]*vault.Note(nil), s.tags[t]...)
+		sortNotes(notes)
+		for _, n := range notes {
+			g.Items = append(g.Items, link{Title: n.Title, URL: rel(page, s.pages[n]), Meta: n.Kind.Label()})
+		}
+		d.List.Groups = append(d.List.Groups, g)
+		if err := s.render(page, "list.html", d); err != nil {
+			return err
+		}
+	}
+	const page = "tags/index.html"
+	d := pageData{Page: pageInfo{Kind: "tags", Title: "Tags", Breadcrumbs: []link{{Title: "Home", URL: "../index.html"}, {Title: "Tags"}}}}
+	g := listGroup{}
+	for _, t := range names {
+		depth := strings.Count(t, "/")
+		g.Items = append(g.Items, link{Title: strings.Repeat("  ", depth) + "#" + t, URL: rel(page, tagPage(t)), Meta: plural(len(s.tags[t]), "note")})
+	}
+	if len(g.Items) > 0 {
+		d.List.Groups = []listGroup{g}
+	}
+	d.List.Empty = "No note has tags yet."
+	return s.render(page, "list.html", d)
+}
+
+func (s *site) tagCrumbs(page, tag string) []link {
+	crumbs := []link{{Title: "Home", URL: rel(page, "index.html")}, {Title: "Tags", URL: rel(page, "tags/index.html")}}
+	parts := strings.Split(tag, "/")
+	for i := 0; i < len(parts)-1; i++ {
+		name := strings.Join(parts[:i+1], "/")
+		crumbs = append(crumbs, link{Title: "#" + name, URL: rel(page, tagPage(name))})
+	}
+	return append(crumbs, link{Title: "#" + tag})
+}
+
+// render404 writes the page static hosts show for unknown URLs. Its links
+// are root-relative to the site's base, since it is served at any depth.
+func (s *site) render404() error {
+	d := pageData{Page: pageInfo{Kind: "404", Title: "Not found"}}
+	d.Page.Content = template.HTML(`<p>There is no page at this address. It may have been renamed when the memory was consolidated.</p>`)
+	d.List.Groups = []listGroup{{Items: []link{{Title: "Go to the start page", URL: "index.html"}}}}
+	return s.render("404.html", "list.html", d)
+}
+
+// writeAssets copies the files notes embed or link (images, PDFs).
+func (s *site) writeAssets() error {
+	for _, a := range s.v.Assets {
+		data, err := a.Read()
+		if err != nil {
+			return fmt.Errorf("copying %s: %w", a.Source, err)
+		}
+		if err := s.write(a.Path, data); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// writeSitemap lists every published page. Sitemaps need absolute URLs,
+// so locations are prefixed with the base URL when one is set.
+func (s *site) writeSitemap() error {
+	type url struct {
+		Loc     string `xml:"loc"`
+		LastMod string `xml:"lastmod,omitempty"`
+	}
+	type urlset struct {
+		XMLName xml.Name `xml:"urlset"`
+		NS      string   `xml:"xmlns,attr"`
+		URLs    []url    `xml:"url"`
+	}
+	set := urlset{NS: "http://www.sitemaps.org/schemas/sitemap/0.9"}
+	set.URLs = append(set.URLs, url{Loc: s.opts.BaseURL + "index.html"})
+	for _, n := range s.notes {
+		p := s.pages[n]
+		if p == "index.html" {
+			continue
+		}
+		set.URLs = append(set.URLs, url{Loc: s.opts.BaseURL + escapePath(p), LastMod: n.Date})
+	}
+	out, err := xml.MarshalIndent(set, "", " ")
+	if err != nil {
+		return err
+	}
+	return s.write("sitemap.xml", append([]byte(xml.Header), append(out, '\n')...))
+}
+
+func (s *site) writeRobots() error {
+	body := "User-agent: *\nAllow: /\n"
+	if s.opts.BaseURL != "" {
+		body += "Sitemap: " + s.opts.BaseURL + "sitemap.xml\n"
+	}
+	return s.write("robots.txt", []byte(body))
+}

@@ -1,0 +1,196 @@
+package site
+
+import (
+	"bytes"
+	"fmt"
+	"html/template"
+	"path"
+	"strings"
+
+	"github.com/dreamwiki/dreamwiki/internal/markdown"
+	"github.com/dreamwiki/dreamwiki/vault"
+)
+
+// pageContext resolves links for one page. Every href it returns is
+// relative to that page, including hrefs inside transcluded notes.
+type pageContext struct {
+	s    *site
+	page string
+}
+
+// Resolve maps the vault's resolution of a link onto published pages:
+// links to private notes become plain text.
+func (c pageContext) Resolve(from *markdown.Doc, l *markdown.Link) markdown.Target {
+	r, ok := c.s.v.Resolution(l)
+	if !ok || r.Broken {
+		return markdown.Target{Broken: true}
+	}
+	switch {
+	case r.Note != nil:
+		if _, published := c.s.pages[r.Note]; !published {
+			return markdown.Target{Plain: true}
+		}
+		return markdown.Target{Doc: r.Note.Doc, Path: r.Note.Path, Anchor: r.Anchor}
+	case r.Asset != nil:
+		return markdown.Target{Path: r.Asset.Path}
+	}
+	return markdown.Target{Broken: true}
+}
+
+// Href returns the URL of a resolved target relative to the page.
+func (c pageContext) Href(_ *markdown.Doc, t markdown.Target) string {
+	u := ""
+	if t.Doc != nil {
+		n := c.s.v.NoteOf(t.Doc)
+		if n == nil {
+			return ""
+		}
+		target := c.s.pages[n]
+		if target != c.page {
+			u = rel(c.page, target)
+		}
+	} else if t.Path != "" {
+		u = rel(c.page, t.Path)
+	}
+	if t.Anchor != "" {
+		u += "#" + t.Anchor
+	}
+	if u == "" {
+		u = "#"
+	}
+	return u
+}
+
+// TagHref returns the URL of a tag page relative to the page.
+func (c pageContext) TagHref(_ *markdown.Doc, tag string) string {
+	return rel(c.page, tagPage(tag))
+}
+
+// contentHTML renders a note's body for a page.
+func (s *site) contentHTML(n *vault.Note, page string) (template.HTML, error) {
+	var buf bytes.Buffer
+	buf.Grow(len(n.Doc.Source) * 2)
+	if err := s.eng.RenderHTML(&buf, n.Doc, pageContext{s: s, page: page}); err != nil {
+		return "", fmt.Errorf("rendering %s: %w", n.Path, err)
+	}
+	return template.HTML(buf.String()), nil //nolint:gosec // produced by our escaping renderer
+}
+
+func (s *site) renderNote(n *vault.Note) error {
+	page := s.pages[n]
+	content, err := s.contentHTML(n, page)
+	if err != nil {
+		return err
+	}
+	d := pageData{Page: s.pageInfo(n, page)}
+	d.Page.Content = content
+	if err := s.render(page, "note.html", d); err != nil {
+		return err
+	}
+	return s.write(twinPath(page), s.twin(n, page))
+}
+
+// pageInfo fills what every note page shows around the content.
+func (s *site) pageInfo(n *vault.Note, page string) pageInfo {
+	p := pageInfo{
+		Kind:         string(n.Kind),
+		KindLabel:    n.Kind.Label(),
+		Title:        n.Title,
+		Description:  description(n.Doc),
+		MarkdownTwin: path.Base(twinPath(page)),
+		Updated:      n.Date,
+		Source:       n.Source,
+		TOC:          toc(n.Doc.Headings),
+		Breadcrumbs:  s.breadcrumbs(page, n.Title),
+	}
+	for _, t := range n.Doc.Tags {
+		p.Tags = append(p.Tags, link{Name: t, URL: rel(page, tagPage(t))})
+	}
+	for _, b := range s.v.Backlinks(n) {
+		if u, ok := s.pages[b]; ok {
+			p.Backlinks = append(p.Backlinks, link{Title: b.Title, URL: rel(page, u)})
+		}
+	}
+	return p
+}
+
+// description is the first ~160 characters of the note's text, for
+// search engines and link previews.
+func description(d *markdown.Doc) string {
+	t := strings.Join(strings.Fields(d.PlainText()), " ")
+	t = strings.TrimPrefix(t, d.Title)
+	t = strings.TrimSpace(t)
+	if len([]rune(t)) > 160 {
+		r := []rune(t)[:157]
+		t = strings.TrimSpace(string(r)) + "…"
+	}
+	return t
+}
+
+// toc renders headings of levels 2 to 4 as nested lists.
+func toc(hs []markdown.Heading) template.HTML {
+	var items []markdown.Heading
+	for _, h := range hs {
+		if h.Level >= 2 && h.Level <= 4 {
+			items = append(items, h)
+		}
+	}
+	if len(items) < 2 {
+		return ""
+	}
+	var b strings.Builder
+	depth := 0
+	base := items[0].Level
+	for _, h := range items {
+		if h.Level < base {
+			base = h.Level
+		}
+	}
+	for i, h := range items {
+		level := h.Level - base + 1
+		switch {
+		case level > depth:
+			for ; depth < level; depth++ {
+				b.WriteString("<ol>")
+				if depth+1 < level {
+					b.WriteString("<li>")
+				}
+			}
+		case level < depth:
+			for ; depth > level; depth-- {
+				b.WriteString("</li></ol>")
+			}
+			b.WriteString("</li>")
+		default:
+			if i > 0 {
+				b.WriteString("</li>")
+			}
+		}
+		fmt.Fprintf(&b, `<li><a href="#%s">%s</a>`, template.HTMLEscapeString(h.ID), template.HTMLEscapeString(h.Text))
+	}
+	for ; depth > 0; depth-- {
+		b.WriteString("</li></ol>")
+	}
+	return template.HTML(b.String()) //nolint:gosec // every piece is escaped above
+}
+
+// breadcrumbs links the home page and each folder above the page.
+func (s *site) breadcrumbs(page, title string) []link {
+	if page == "index.html" {
+		return nil
+	}
+	crumbs := []link{{Title: "Home", URL: rel(page, "index.html")}}
+	dir := folderOf(page)
+	if dir != "" {
+		parts := strings.Split(dir, "/")
+		for i := range parts {
+			f := strings.Join(parts[:i+1], "/")
+			title := parts[i]
+			if fo := s.folders[f]; fo != nil {
+				title = fo.Title
+			}
+			crumbs = append(crumbs, link{Title: title, URL: rel(page, f+"/index.html")})
+		}
+	}
+	return append(crumbs, link{Title: title})
+}

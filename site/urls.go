@@ -1,0 +1,110 @@
+package site
+
+import (
+	"fmt"
+	"path"
+	"strconv"
+	"strings"
+	"unicode"
+
+	"github.com/dreamwiki/dreamwiki/vault"
+)
+
+// slug makes one path segment safe for URLs and every file system:
+// lower-case, spaces to '-', "&" to "and", URL-reserved and control
+// characters dropped. Letters of every script are kept.
+func slug(seg string) string {
+	var b strings.Builder
+	dash := false
+	emit := func(s string) {
+		if dash && b.Len() > 0 {
+			b.WriteByte('-')
+		}
+		dash = false
+		b.WriteString(s)
+	}
+	for _, r := range seg {
+		switch {
+		case r == '&':
+			dash = true
+			emit("and")
+			dash = true
+		case r == '.' || r == '_':
+			emit(string(r))
+		case unicode.IsLetter(r) || unicode.IsDigit(r) || unicode.Is(unicode.Mn, r):
+			emit(string(unicode.ToLower(r)))
+		default:
+			// Spaces, punctuation and symbols separate words.
+			dash = true
+		}
+	}
+	s := strings.Trim(b.String(), "-.")
+	if s == "" {
+		return "untitled"
+	}
+	return s
+}
+
+// slugPath slugs every segment of a slash path.
+func slugPath(p string) string {
+	segs := strings.Split(p, "/")
+	for i, s := range segs {
+		segs[i] = slug(s)
+	}
+	return strings.Join(segs, "/")
+}
+
+// urlsFor assigns every published note its page path ("topics/gateway.html"),
+// keeping them unique after slugging.
+func urlsFor(notes []*vault.Note) map[*vault.Note]string {
+	out := make(map[*vault.Note]string, len(notes))
+	taken := map[string]bool{"404.html": true, "search.html": true}
+	for _, n := range notes {
+		base := strings.TrimSuffix(n.Path, path.Ext(n.Path))
+		if n.Kind == vault.KindIndex && n.Path == "index.md" {
+			base = "index"
+		} else {
+			base = slugPath(base)
+		}
+		u := base + ".html"
+		for i := 2; taken[u]; i++ {
+			u = base + "-" + strconv.Itoa(i) + ".html"
+		}
+		taken[u] = true
+		out[n] = u
+	}
+	return out
+}
+
+// rootPrefix is the relative path from a page back to the site root.
+func rootPrefix(page string) string {
+	return strings.Repeat("../", strings.Count(page, "/"))
+}
+
+// rel returns the URL of target (a root-relative path) as seen from page.
+func rel(page, target string) string {
+	return rootPrefix(page) + escapePath(target)
+}
+
+// escapePath percent-escapes what must be escaped in a URL path while
+// keeping letters of every script readable.
+func escapePath(p string) string {
+	var b strings.Builder
+	for i := 0; i < len(p); i++ {
+		c := p[i]
+		switch {
+		case c >= 0x80, c >= 'a' && c <= 'z', c >= 'A' && c <= 'Z', c >= '0' && c <= '9',
+			strings.IndexByte("-._~/!$'()*,;=:@", c) >= 0:
+			b.WriteByte(c)
+		default:
+			fmt.Fprintf(&b, "%%%02X", c)
+		}
+	}
+	return b.String()
+}
+
+// twinPath is the Markdown twin of a page: x.html -> x.md.
+func twinPath(page string) string { return strings.TrimSuffix(page, ".html") + ".md" }
+
+// tagPage is the page of a tag; nested tags nest folders (a/b -> tags/a/b.html).
+func tagPage(tag string) string { return "tags/" + slugPath(tag) + ".html" }

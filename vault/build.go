@@ -1,0 +1,309 @@
+package vault
+
+import (
+	"fmt"
+	"path"
+	"runtime"
+	"sort"
+	"strings"
+	"sync"
+
+	"github.com/dreamwiki/dreamwiki/internal/diag"
+	"github.com/dreamwiki/dreamwiki/internal/markdown"
+)
+
+// Vault is the parsed, link-resolved set of notes.
+type Vault struct {
+	// Notes are sorted by Path.
+	Notes []*Note
+	// Assets are sorted by Path.
+	Assets []*Asset
+	// Names resolves link targets by Obsidian's rules.
+	Names *markdown.NameIndex
+
+	byPath    map[string]*Note
+	byDoc     map[*markdown.Doc]*Note
+	assets    map[string]*Asset
+	backlinks map[*Note][]*Note
+	links     map[*markdown.Link]*Resolution
+
+	// Diagnostics holds the problems found while parsing and resolving
+	// (broken links, bad front matter), with workspace file and line.
+	Diagnostics diag.List
+}
+
+// Note returns the note at a vault path, nil when there is none.
+func (v *Vault) Note(p string) *Note { return v.byPath[p] }
+
+// NoteOf returns the note a parsed document belongs to.
+func (v *Vault) NoteOf(d *markdown.Doc) *Note { return v.byDoc[d] }
+
+// Resolution returns where a link of some note points; ok is false for a
+// link that is not part of the vault.
+func (v *Vault) Resolution(l *markdown.Link) (Resolution, bool) {
+	r, ok := v.links[l]
+	if !ok {
+		return Resolution{}, false
+	}
+	return *r, true
+}
+
+// Backlinks returns the notes that link to or embed n, sorted by path.
+func (v *Vault) Backlinks(n *Note) []*Note { return v.backlinks[n] }
+
+// Build parses every input once and resolves every link. Inputs with the
+// same path are disambiguated with a numeric suffix and reported.
+func Build(eng *markdown.Engine, inputs []Input, assets []*Asset) *Vault {
+	v := &Vault{
+		byPath:    make(map[string]*Note, len(inputs)),
+		byDoc:     make(map[*markdown.Doc]*Note, len(inputs)),
+		assets:    make(map[string]*Asset, len(assets)),
+		backlinks: map[*Note][]*Note{},
+		links:     map[*markdown.Link]*Resolution{},
+	}
+	inputs = uniquePaths(inputs, &v.Diagnostics)
+	v.Notes = parseAll(eng, inputs)
+	sort.Slice(v.Notes, func(i, j int) bool { return v.Notes[i].Path < v.Notes[j].Path })
+
+	v.Assets = append(v.Assets, assets...)
+	sort.Slice(v.Assets, func(i, j int) bool { return v.Assets[i].Path < v.Assets[j].Path })
+
+	entries := make([]markdown.IndexEntry, 0, len(v.Notes)+len(v.Assets))
+	for _, n := range v.Notes {
+		v.byPath[n.Path] = n
+		v.byDoc[n.Doc] = n
+		e := markdown.IndexEntry{Path: n.Path, Aliases: n.Doc.Meta.Aliases}
+		if n.Source != "" && n.Source != n.Path {
+			e.AltPaths = []string{n.Source}
+		}
+		entries = append(entries, e)
+		v.Diagnostics = append(v.Diagnostics, n.Doc.Diagnostics...)
+	}
+	for _, a := range v.Assets {
+		v.assets[a.Path] = a
+		e := markdown.IndexEntry{Path: a.Path}
+		if a.Source != "" && a.Source != a.Path {
+			e.AltPaths = []string{a.Source}
+		}
+		entries = append(entries, e)
+	}
+	v.Names = markdown.NewNameIndex(entries)
+	v.resolveAll()
+	v.Diagnostics.Sort()
+	return v
+}
+
+// uniquePaths gives every input its own path: a later input whose path is
+// taken gets "-2", "-3"... before ".md".
+func uniquePaths(inputs []Input, diags *diag.List) []Input {
+	seen := make(map[string]bool, len(inputs))
+	out := make([]Input, 0, len(inputs))
+	for _, in := range inputs {
+		p := in.Path
+		for i := 2; seen[strings.ToLower(p)]; i++ {
+			p = fmt.Sprintf("%s-%d.md", strings.TrimSuffix(in.Path, ".md"), i)
+		}
+		if p != in.Path {
+			diags.Add(diag.Diagnostic{Severity: diag.Info, Code: "duplicate-path", File: in.Source,
+				Message: fmt.Sprintf("vault path %s is taken; this note is written as %s", in.Path, p)})
+			in.Path = p
+		}
+		seen[strings.ToLower(p)] = true
+		out = append(out, in)
+	}
+	return out
+}
+
+// parseAll parses inputs on every core; the result is in input order.
+func parseAll(eng *markdown.Engine, inputs []Input) []*Note {
+	notes := make([]*Note, len(inputs))
+	var wg sync.WaitGroup
+	next := make(chan int, len(inputs))
+	for i := range inputs {
+		next <- i
+	}
+	close(next)
+	for w := 0; w < runtime.GOMAXPROCS(0); w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range next {
+				notes[i] = newNote(eng, inputs[i])
+			}
+		}()
+	}
+	wg.Wait()
+	return notes
+}
+
+func newNote(eng *markdown.Engine, in Input) *Note {
+	file := in.Source
+	if file == "" {
+		file = in.Path
+	}
+	doc := eng.Parse(file, []byte(in.Text))
+	doc.Path = in.Path
+	n := &Note{
+		Path:    in.Path,
+		Kind:    in.Kind,
+		Source:  in.Source,
+		Title:   doc.Title,
+		Date:    in.Date,
+		Private: in.Private || doc.Meta.Private || (doc.Meta.Publish != nil && !*doc.Meta.Publish),
+		Doc:     doc,
+	}
+	if n.Date == "" {
+		n.Date = firstNonEmpty(doc.Meta.Updated, doc.Meta.Date, doc.Meta.Created)
+	}
+	n.Props = normaliseProps(n, in.Props)
+	return n
+}
+
+// normaliseProps builds the front matter written into the vault: the
+// builder's own keys first, then the note's keys in their original order.
+func normaliseProps(n *Note, extra Props) Props {
+	var p Props
+	m := n.Doc.Meta
+	if m.Title != "" {
+		p.Set("title", m.Title)
+	}
+	p.Set("type", string(n.Kind))
+	if len(m.Aliases) > 0 {
+		p.Set("aliases", m.Aliases)
+	}
+	if len(n.Doc.Tags) > 0 {
+		p.Set("tags", n.Doc.Tags)
+	}
+	if n.Date != "" {
+		p.Set("date", n.Date)
+	}
+	if n.Source != "" {
+		p.Set("source", n.Source)
+	}
+	handled := map[string]bool{"title": true, "aliases": true, "alias": true, "tags": true, "tag": true, "type": true, "source": true}
+	for _, k := range m.Keys {
+		if handled[k] {
+			continue
+		}
+		if k == "date" && n.Date != "" {
+			continue
+		}
+		p.Set(k, m.Fields[k])
+	}
+	for _, kv := range extra {
+		p.Set(kv.Key, kv.Value)
+	}
+	return p
+}
+
+func firstNonEmpty(ss ...string) string {
+	for _, s := range ss {
+		if s != "" {
+			return s
+		}
+	}
+	return ""
+}
+
+// resolveAll resolves every link of every note and records backlinks.
+func (v *Vault) resolveAll() {
+	for _, n := range v.Notes {
+		n.Links = make([]Resolution, len(n.Doc.Links))
+		for i, l := range n.Doc.Links {
+			r := v.resolve(n, l)
+			n.Links[i] = r
+			v.links[l] = &n.Links[i]
+			if r.Broken {
+				v.Diagnostics.Add(diag.Diagnostic{Severity: diag.Warning, Code: "broken-link",
+					File: fileOf(n), Line: l.Line,
+					Message: fmt.Sprintf("link %s points to nothing", linkText(l)),
+					Hint:    "create the note or fix the name"})
+			}
+			if r.Note != nil && r.Note != n {
+				v.backlinks[r.Note] = append(v.backlinks[r.Note], n)
+			}
+		}
+	}
+	for target, srcs := range v.backlinks {
+		v.backlinks[target] = uniqueNotes(srcs)
+	}
+}
+
+// resolve finds where one link points. Relative targets are resolved from
+// the note's workspace path (that is where its author wrote them).
+func (v *Vault) resolve(n *Note, l *markdown.Link) Resolution {
+	r := Resolution{Link: l}
+	if l.Target == "" {
+		r.Note = n
+	} else {
+		from := n.Path
+		if n.Source != "" {
+			from = n.Source
+		}
+		p, ok := v.Names.Lookup(from, l.Target)
+		if !ok {
+			r.Broken = true
+			return r
+		}
+		if t := v.byPath[p]; t != nil {
+			r.Note = t
+		} else if a := v.assets[p]; a != nil {
+			r.Asset = a
+		} else {
+			r.Broken = true
+			return r
+		}
+	}
+	if l.Fragment != "" && r.Note != nil {
+		id, ok := r.Note.Doc.Anchor(l.Fragment)
+		if !ok {
+			v.Diagnostics.Add(diag.Diagnostic{Severity: diag.Warning, Code: "broken-anchor",
+				File: fileOf(n), Line: l.Line,
+				Message: fmt.Sprintf("link %s: %s has no heading or block %q", linkText(l), r.Note.Path, l.Fragment),
+				Hint:    "the link goes to the top of the note"})
+		}
+		r.Anchor = id
+	}
+	return r
+}
+
+func fileOf(n *Note) string {
+	if n.Source != "" {
+		return n.Source
+	}
+	return n.Path
+}
+
+func linkText(l *markdown.Link) string {
+	t := l.Target
+	if l.Fragment != "" {
+		t += "#" + l.Fragment
+	}
+	if l.Wiki {
+		if l.Embed {
+			return "![[" + t + "]]"
+		}
+		return "[[" + t + "]]"
+	}
+	return "(" + t + ")"
+}
+
+func uniqueNotes(ns []*Note) []*Note {
+	sort.Slice(ns, func(i, j int) bool { return ns[i].Path < ns[j].Path })
+	out := ns[:0]
+	for i, n := range ns {
+		if i == 0 || n != ns[i-1] {
+			out = append(out, n)
+		}
+	}
+	return out
+}
+
+// Folder returns the vault folder of a path ("" for the root).
+func Folder(p string) string {
+	d := path.Dir(p)
+	if d == "." {
+		return ""
+	}
+	return d
+}

@@ -1,0 +1,118 @@
+package vault
+
+import (
+	"path"
+	"strings"
+
+	"github.com/dreamwiki/dreamwiki/internal/workspace"
+)
+
+// Layout maps workspace files onto the vault layout of DESIGN 4.1:
+//
+//	MEMORY.md                          -> index.md
+//	memory/<topic>.md, memory/**/x.md  -> topics/<topic>.md, topics/**/x.md
+//	memory/YYYY-MM-DD*.md              -> sources/daily/YYYY-MM-DD*.md
+//	archives/<channel>/<group>/...     -> sources/conversations/<channel>/<group>/...
+//	memory/dream-log.md, DREAMS.md     -> dreams/dream-log.md, dreams/DREAMS.md
+//	memory/dreaming/<phase>/DATE.md    -> dreams/<phase>/DATE.md
+//	memory/archive/YYYY-MM.md          -> archive/YYYY-MM.md
+//	USER.md, AGENTS.md, ...            -> profile/USER.md, ...
+//	anything else                      -> the same path
+//
+// It returns the vault path for a workspace file of the given kind.
+func Layout(f *workspace.File) string {
+	p := f.Path
+	base := path.Base(p)
+	switch f.Kind {
+	case workspace.KindMemory:
+		return "index.md"
+	case workspace.KindTopic:
+		return "topics/" + strings.TrimPrefix(p, "memory/")
+	case workspace.KindDaily:
+		return "sources/daily/" + base
+	case workspace.KindConversation:
+		return "sources/conversations/" + strings.TrimPrefix(p, "archives/")
+	case workspace.KindDreamLog:
+		return "dreams/dream-log.md"
+	case workspace.KindDreams:
+		return "dreams/DREAMS.md"
+	case workspace.KindPhase:
+		return "dreams/" + strings.TrimPrefix(p, "memory/dreaming/")
+	case workspace.KindArchive:
+		return "archive/" + strings.TrimPrefix(p, "memory/archive/")
+	case workspace.KindBootstrap:
+		return "profile/" + base
+	}
+	return p
+}
+
+// kindOf maps a workspace file kind to the vault note kind.
+func kindOf(k workspace.Kind) Kind {
+	switch k {
+	case workspace.KindMemory:
+		return KindIndex
+	case workspace.KindTopic:
+		return KindTopic
+	case workspace.KindDaily:
+		return KindDaily
+	case workspace.KindConversation:
+		return KindConversation
+	case workspace.KindDreamLog, workspace.KindDreams, workspace.KindPhase:
+		return KindDream
+	case workspace.KindArchive:
+		return KindArchive
+	case workspace.KindBootstrap:
+		return KindBootstrap
+	}
+	return KindNote
+}
+
+// FromWorkspace returns a vault input for every Markdown file of the
+// workspace, placed by Layout, and the workspace's assets. Files matching
+// the configuration's private globs are marked private.
+func FromWorkspace(ws *workspace.Workspace) ([]Input, []*Asset) {
+	dates := map[string]string{}
+	for _, d := range ws.Daily {
+		dates[d.File.Path] = d.Date.Format("2006-01-02")
+	}
+	for _, p := range ws.Phases {
+		if !p.Date.IsZero() {
+			dates[p.File.Path] = p.Date.Format("2006-01-02")
+		}
+	}
+	var inputs []Input
+	for _, f := range ws.Files {
+		if f.Kind == workspace.KindData || !isMarkdown(f.Path) {
+			continue
+		}
+		inputs = append(inputs, Input{
+			Path:    Layout(f),
+			Kind:    kindOf(f.Kind),
+			Source:  f.Path,
+			Text:    f.Content,
+			Date:    dates[f.Path],
+			Private: isPrivate(ws.Config.Private, f.Path),
+		})
+	}
+	assets := make([]*Asset, 0, len(ws.Assets))
+	for _, a := range ws.Assets {
+		src := a.Path
+		assets = append(assets, &Asset{Path: src, Source: src, Size: a.Size, Hash: a.Hash,
+			Read: func() ([]byte, error) { return ws.ReadAsset(src) }})
+	}
+	return inputs, assets
+}
+
+func isMarkdown(p string) bool {
+	ext := strings.ToLower(path.Ext(p))
+	return ext == ".md" || ext == ".markdown"
+}
+
+func isPrivate(globs []string, p string) bool {
+	for _, g := range globs {
+		if workspace.MatchGlob(g, p) {
+			return true
+		}
+	}
+	return false
+}

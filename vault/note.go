@@ -1,0 +1,109 @@
+package vault
+
+import (
+	"github.com/dreamwiki/dreamwiki/internal/markdown"
+)
+
+// Kind is what a vault note is; the site picks layouts and the search
+// index picks filters by it.
+type Kind string
+
+// Note kinds of the vault layout (DESIGN 4.1).
+const (
+	KindIndex        Kind = "index"        // index.md, from MEMORY.md
+	KindClaim        Kind = "claim"        // claims/<slug>.md
+	KindTopic        Kind = "topic"        // topics/<topic>.md, from L2 files
+	KindDaily        Kind = "daily"        // sources/daily/<date>.md
+	KindConversation Kind = "conversation" // sources/conversations/...
+	KindDream        Kind = "dream"        // dreams/...
+	KindReport       Kind = "report"       // reports/...
+	KindArchive      Kind = "archive"      // archive/<month>.md
+	KindBootstrap    Kind = "bootstrap"    // profile/USER.md, ...
+	KindNote         Kind = "note"         // any other note, at its workspace path
+)
+
+// Label is the human name of a kind, as shown on pages.
+func (k Kind) Label() string {
+	switch k {
+	case KindIndex:
+		return "Memory index"
+	case KindClaim:
+		return "Claim"
+	case KindTopic:
+		return "Topic"
+	case KindDaily:
+		return "Daily log"
+	case KindConversation:
+		return "Conversation"
+	case KindDream:
+		return "Dream"
+	case KindReport:
+		return "Report"
+	case KindArchive:
+		return "Archive"
+	case KindBootstrap:
+		return "Profile"
+	default:
+		return "Note"
+	}
+}
+
+// Input is one note to put in the vault, before parsing.
+type Input struct {
+	// Path is the vault path, forward slashes, ending in ".md".
+	Path string
+	Kind Kind
+	// Source is the workspace path the note comes from; "" for notes the
+	// builder generates.
+	Source string
+	// Text is the whole note as Markdown, front matter included.
+	Text string
+	// Props are properties the builder sets on top of the note's own front
+	// matter (they win over keys of the same name).
+	Props Props
+	// Date is the note's date (YYYY-MM-DD) when it has one: a daily log's
+	// date, a dream's date.
+	Date string
+	// Private notes stay in the vault but are never published.
+	Private bool
+}
+
+// Note is one parsed vault note.
+type Note struct {
+	Path    string
+	Kind    Kind
+	Source  string
+	Title   string
+	Date    string
+	Private bool
+	// Props are the normalised front matter written into the vault.
+	Props Props
+	// Doc is the note's one parse; every output is made from it.
+	Doc *markdown.Doc
+	// Links are the resolutions of Doc.Links, index for index.
+	Links []Resolution
+}
+
+// Resolution is where one link of a note points.
+type Resolution struct {
+	Link *markdown.Link
+	// Note is the note linked to; nil for assets and broken links.
+	Note *Note
+	// Asset is the file linked to when it is not a note.
+	Asset *Asset
+	// Anchor is the HTML id of the fragment in the target, "" for none.
+	Anchor string
+	// Broken is true when nothing by that name exists (or the fragment
+	// names no heading or block of the target).
+	Broken bool
+}
+
+// Asset is a non-Markdown file (image, PDF) published beside the notes.
+type Asset struct {
+	Path   string // vault path
+	Source string // workspace path
+	Size   int64
+	Hash   string
+	// Read returns the bytes; assets are read only when written.
+	Read func() ([]byte, error)
+}

@@ -1,0 +1,149 @@
+package vault
+
+import (
+	"encoding/json"
+	"fmt"
+	"net/url"
+	"path"
+	"strings"
+
+	"github.com/dreamwiki/dreamwiki/internal/markdown"
+	"github.com/dreamwiki/dreamwiki/internal/output"
+)
+
+// Write writes the vault: every note as Markdown with normalised front
+// matter, every asset, and Obsidian's settings in .obsidian/.
+func (v *Vault) Write(w output.Writer) error {
+	for _, n := range v.Notes {
+		if err := w.WriteFile(n.Path, v.Markdown(n)); err != nil {
+			return err
+		}
+	}
+	for _, a := range v.Assets {
+		data, err := a.Read()
+		if err != nil {
+			return fmt.Errorf("copying %s: %w", a.Source, err)
+		}
+		if err := w.WriteFile(a.Path, data); err != nil {
+			return err
+		}
+	}
+	return v.writeSettings(w)
+}
+
+// Markdown returns the note as written into the vault.
+func (v *Vault) Markdown(n *Note) []byte {
+	body := markdown.RewriteLinks(n.Doc, func(l *markdown.Link) (string, bool) {
+		return v.vaultLink(n, l)
+	})
+	fm := n.Props.Marshal()
+	out := make([]byte, 0, len(fm)+len(body)+1)
+	out = append(out, fm...)
+	out = append(out, body...)
+	if len(out) > 0 && out[len(out)-1] != '\n' {
+		out = append(out, '\n')
+	}
+	return out
+}
+
+// vaultLink rewrites a link whose target moved (a path into memory/ that
+// now lives under topics/, say) so it resolves in the vault. Links that
+// already resolve to the same note, and broken links, are left as written.
+func (v *Vault) vaultLink(n *Note, l *markdown.Link) (string, bool) {
+	r, ok := v.links[l]
+	if !ok || r.Broken || l.Target == "" {
+		return "", false
+	}
+	targetPath := ""
+	switch {
+	case r.Note != nil:
+		targetPath = r.Note.Path
+	case r.Asset != nil:
+		targetPath = r.Asset.Path
+	}
+	if p, ok := v.Names.Lookup(n.Path, l.Target); ok && p == targetPath && l.Wiki {
+		return "", false
+	}
+	target := v.shortestTarget(targetPath)
+	frag := ""
+	if l.Fragment != "" {
+		frag = "#" + l.Fragment
+	}
+	if !l.Wiki {
+		rel := relPath(path.Dir(n.Path), targetPath)
+		if frag != "" {
+			frag = "#" + url.PathEscape(l.Fragment)
+		}
+		bang := ""
+		if l.Embed {
+			bang = "!"
+		}
+		return fmt.Sprintf("%s[%s](<%s%s>)", bang, l.Display, rel, frag), true
+	}
+	var b strings.Builder
+	if l.Embed {
+		b.WriteByte('!')
+	}
+	b.WriteString("[[")
+	b.WriteString(target)
+	b.WriteString(frag)
+	if l.Width > 0 {
+		fmt.Fprintf(&b, "|%d", l.Width)
+		if l.Height > 0 {
+			fmt.Fprintf(&b, "x%d", l.Height)
+		}
+	} else if l.Display != "" && l.Display != l.Target+frag && l.Display != l.Target {
+		b.WriteString("|" + l.Display)
+	}
+	b.WriteString("]]")
+	return b.String(), true
+}
+
+// shortestTarget is how Obsidian writes a link with "shortest path when
+// possible": the bare name when it is unique in the vault, else the path.
+func (v *Vault) shortestTarget(p string) string {
+	name := strings.TrimSuffix(path.Base(p), ".md")
+	if q, ok := v.Names.Lookup("", name); ok && q == p {
+		return name
+	}
+	return strings.TrimSuffix(p, ".md")
+}
+
+// relPath returns the path of target relative to the folder dir.
+func relPath(dir, target string) string {
+	if dir == "." {
+		dir = ""
+	}
+	from := strings.Split(dir, "/")
+	if dir == "" {
+		from = nil
+	}
+	to := strings.Split(target, "/")
+	i := 0
+	for i < len(from) && i < len(to)-1 && from[i] == to[i] {
+		i++
+	}
+	var parts []string
+	for range from[i:] {
+		parts = append(parts, "..")
+	}
+	parts = append(parts, to[i:]...)
+	return strings.Join(parts, "/")
+}
+
+// writeSettings writes .obsidian/app.json so the vault opens with links
+// shown and kept as wikilinks.
+func (v *Vault) writeSettings(w output.Writer) error {
+	app := map[string]any{
+		"alwaysUpdateLinks":    true,
+		"newLinkFormat":        "shortest",
+		"useMarkdownLinks":     false,
+		"showFrontmatter":      true,
+		"propertiesInDocument": "visible",
+	}
+	data, err := json.MarshalIndent(app, "", "  ")
+	if err != nil {
+		return err
+	}
+	return w.WriteFile(".obsidian/app.json", append(data, '\n'))
+}
