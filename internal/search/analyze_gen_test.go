@@ -84,6 +84,10 @@ var letterFolds = map[rune]string{
 	'ƚ': "l", 'ɏ': "y", 'ƶ': "z", 'ȥ': "z", 'ȷ': "j",
 	// Unicode hyphens join like '-' ("ERR‐502").
 	'\u2010': "-", '\u2011': "-",
+	// These Cyrillic letters decompose, but they are letters of their own
+	// with their own keys, not accented ones: й is not и. (ё is folded: it
+	// is commonly written е.)
+	'й': "й", 'ї': "ї", 'ў': "ў", 'ѓ': "ѓ", 'ќ': "ќ",
 }
 
 func inRanges(r rune, rs [][2]rune) bool {

@@ -64,6 +64,7 @@ var asciiClass = func() (t [128]uint8) {
 
 func isWordClass(c uint8) bool { return c >= clsLower && c <= clsOther }
 func isJoinClass(c uint8) bool { return c >= clsJoin1 }
+func isDigitByte(c byte) bool  { return '0' <= c && c <= '9' }
 
 // lookupRange finds the range holding a non-ASCII rune.
 func lookupRange(r rune) *runeRange {
@@ -244,6 +245,13 @@ scan:
 	// Joiners after the last word character are not part of the compound.
 	s.units = s.units[:lastWord+1]
 	s.fold = s.fold[:s.units[lastWord].fb]
+	// A t between digits cuts like '.', so that an ISO 8601 timestamp
+	// (2026-10-21T08:10:37Z) yields its date.
+	for k := 1; k+1 < len(s.units); k++ {
+		if u := &s.units[k]; u.fb-u.fa == 1 && s.fold[u.fa] == 't' && s.units[k-1].cls == clsDigit && s.units[k+1].cls == clsDigit {
+			u.cls = clsJoin2
+		}
+	}
 	s.cutLeaves()
 	s.emitNode(0, len(s.leaves))
 	return s.units[lastWord].end
@@ -262,6 +270,9 @@ func (s *segmenter) simpleWord(i int) (end int, ok bool) {
 			return 0, false
 		}
 		cls := asciiClass[c]
+		if c == 't' && isDigitByte(text[j-1]) && j+1 < len(text) && isDigitByte(text[j+1]) {
+			return 0, false // a t between digits cuts the word
+		}
 		if cls == clsLower || cls == clsDigit {
 			j++
 			continue
