@@ -212,6 +212,8 @@ func parseDreamItem(block string, line int, s string) *DreamItem {
 				j++
 			case strings.HasPrefix(s[j:], "："):
 				j += len("：")
+			case key != "evidence" && key != "status" && j > k+len(key) && j < len(s) && isDigit(s[j]):
+				// "confidence 0.5", "recalls 3"
 			default:
 				continue
 			}

@@ -1,0 +1,159 @@
+package workspace
+
+import (
+	"reflect"
+	"testing"
+	"time"
+)
+
+func TestDaily_FileNameFormsAndOrder(t *testing.T) {
+	ws := loadTxtar(t, `
+-- memory/2026-04-07.md --
+- plain
+-- memory/2026-04-07-0810.md --
+- hhmm
+-- memory/2026-04-06-gateway-move.md --
+- slug
+-- memory/daily/2026-04-05.md --
+- under daily/
+-- memory/daily/readme.md --
+not a log
+-- memory/2026-13-45.md --
+- impossible date: a topic file
+-- memory/research/2026-04-01-notes.md --
+- research folder: a note
+`)
+	type got struct{ path, date, suffix string }
+	var logs []got
+	for _, d := range ws.Daily {
+		logs = append(logs, got{d.File.Path, d.Date.Format("2006-01-02"), d.Suffix})
+		if d.File.Kind != KindDaily {
+			t.Errorf("%s has kind %s", d.File.Path, d.File.Kind)
+		}
+	}
+	want := []got{
+		{"memory/daily/2026-04-05.md", "2026-04-05", ""},
+		{"memory/2026-04-06-gateway-move.md", "2026-04-06", "gateway-move"},
+		{"memory/2026-04-07-0810.md", "2026-04-07", "0810"},
+		{"memory/2026-04-07.md", "2026-04-07", ""},
+	}
+	if !reflect.DeepEqual(logs, want) {
+		t.Errorf("Daily = %v\nwant %v", logs, want)
+	}
+	if got := paths(ws.Notes); !equalStrings(got, []string{"memory/daily/readme.md", "memory/research/2026-04-01-notes.md"}) {
+		t.Errorf("Notes = %v", got)
+	}
+	if len(ws.Topics) != 1 || ws.Topics[0].File.Path != "memory/2026-13-45.md" {
+		t.Errorf("Topics = %v", ws.Topics)
+	}
+}
+
+func TestDaily_SessionHeaderIsMetadataNotItems(t *testing.T) {
+	ws := loadTxtar(t, `
+-- memory/2026-04-07-0810.md --
+# Session: 2026-04-07 08:10:37 UTC
+
+- **Session Key**: agent:main:telegram:direct:48213377
+- **Session ID**: 5b0f3c7e
+- **Source**: telegram
+
+## Conversation Summary
+
+user: can you move the gateway to the mac mini
+assistant: Yes, after the cutover on 2026-04-15.
+`)
+	d := ws.Daily[0]
+	want := &SessionHeader{
+		Started: time.Date(2026, 4, 7, 8, 10, 37, 0, time.UTC),
+		Key:     "agent:main:telegram:direct:48213377",
+		Fields:  map[string]string{"Session ID": "5b0f3c7e", "Source": "telegram"},
+		EndLine: 5,
+	}
+	if d.Session == nil || !d.Session.Started.Equal(want.Started) || d.Session.Key != want.Key ||
+		!reflect.DeepEqual(d.Session.Fields, want.Fields) || d.Session.EndLine != want.EndLine {
+		t.Errorf("Session = %+v\nwant %+v", d.Session, want)
+	}
+	var texts []string
+	for _, it := range d.Items {
+		texts = append(texts, it.Text)
+		if it.Section != "Conversation Summary" {
+			t.Errorf("item %q in section %q", it.Text, it.Section)
+		}
+	}
+	wantTexts := []string{"user: can you move the gateway to the mac mini", "assistant: Yes, after the cutover on 2026-04-15."}
+	if !equalStrings(texts, wantTexts) {
+		t.Errorf("Items = %q", texts)
+	}
+}
+
+func TestDaily_SleepBlocksAreKeptApartFromItems(t *testing.T) {
+	ws := loadTxtar(t, `
+-- memory/2026-09-17.md --
+# 2026-09-17
+
+## Work
+- Kickoff for the Kubernetes migration.
+
+## Light Sleep
+- candidate: Sam is tech lead
+### details
+- nested under light sleep
+
+## REM Sleep
+- theme: migrations
+
+## Evening
+- Went running.
+`)
+	d := ws.Daily[0]
+	want := []Block{
+		{Name: "light", StartLine: 6, EndLine: 9, Content: "- candidate: Sam is tech lead\n### details\n- nested under light sleep"},
+		{Name: "rem", StartLine: 11, EndLine: 12, Content: "- theme: migrations"},
+	}
+	if !reflect.DeepEqual(d.Sleep, want) {
+		t.Errorf("Sleep = %+v\nwant %+v", d.Sleep, want)
+	}
+	var texts, sections []string
+	for _, it := range d.Items {
+		texts = append(texts, it.Text)
+		sections = append(sections, it.Section)
+	}
+	if !equalStrings(texts, []string{"Kickoff for the Kubernetes migration.", "Went running."}) ||
+		!equalStrings(sections, []string{"Work", "Evening"}) {
+		t.Errorf("Items %q in sections %q", texts, sections)
+	}
+}
+
+func TestDaily_ItemsAreListItemsAndShortParagraphs(t *testing.T) {
+	long := ""
+	for i := 0; i < 60; i++ {
+		long += "narrative "
+	}
+	ws := loadTxtar(t, `
+-- memory/2026-04-01.md --
+A short paragraph about the day. #health
+
+`+long+`
+
+- first item
+  continued on the next line
+  - a nested item stays with its parent
+1. numbered item
+`+"```"+`
+- code is not an item
+`+"```"+`
+`)
+	var got []LogItem
+	for _, it := range ws.Daily[0].Items {
+		it.Raw = ""
+		got = append(got, it)
+	}
+	want := []LogItem{
+		{Line: 1, EndLine: 1, Text: "A short paragraph about the day. #health", Tags: []string{"health"}},
+		{Line: 5, EndLine: 7, Text: "first item continued on the next line a nested item stays with its parent"},
+		{Line: 8, EndLine: 8, Text: "numbered item"},
+	}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("Items = %+v\nwant %+v", got, want)
+	}
+}
