@@ -149,15 +149,19 @@ func (s *site) renderHome() error {
 	const page = "index.html"
 	d := pageData{Page: pageInfo{Kind: "home", Title: s.opts.Title}}
 	for _, n := range s.notes {
-		if s.pages[n] == page {
-			content, err := s.contentHTML(n, page)
-			if err != nil {
-				return err
-			}
-			d.Page = s.pageInfo(n, page)
-			d.Page.Kind = "home"
-			d.Page.Title = s.opts.Title
-			d.Page.Content = content
+		if s.pages[n] != page {
+			continue
+		}
+		content, err := s.contentHTML(n, page)
+		if err != nil {
+			return err
+		}
+		d.Page = s.pageInfo(n, page)
+		d.Page.Kind = "home"
+		d.Page.Title = s.opts.Title
+		d.Page.Content = content
+		if err := s.write(twinPath(page), s.twin(n, page)); err != nil {
+			return err
 		}
 	}
 	root := s.folders[""]

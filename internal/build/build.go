@@ -77,7 +77,10 @@ func Load(ctx context.Context, opts Options) (*Model, error) {
 	progress(opts, "assembling the vault")
 	eng := markdown.New()
 	inputs, assets := vault.FromWorkspace(ws)
+	redacted := vault.Redact(inputs)
 	v := vault.Build(eng, inputs, assets)
+	v.Diagnostics = append(v.Diagnostics, redacted...)
+	v.Diagnostics.Sort()
 	return &Model{Workspace: ws, Vault: v, Engine: eng}, nil
 }
 
