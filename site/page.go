@@ -84,6 +84,7 @@ func (s *site) renderNote(n *vault.Note) error {
 	}
 	d := pageData{Page: s.pageInfo(n, page)}
 	d.Page.Content = content
+	d.Page.ContentHasTitle = strings.HasPrefix(string(content), "<h1")
 	if err := s.render(page, "note.html", d); err != nil {
 		return err
 	}

@@ -173,8 +173,11 @@ type pageInfo struct {
 	Tags         []link
 	Breadcrumbs  []link
 	Content      template.HTML
-	TOC          template.HTML
-	Backlinks    []link
+	// ContentHasTitle is set when the note opens with its own H1, so the
+	// layout does not print the title twice.
+	ContentHasTitle bool
+	TOC             template.HTML
+	Backlinks       []link
 }
 
 type link struct {
