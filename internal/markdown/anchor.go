@@ -24,6 +24,13 @@ func (d *Doc) Anchor(fragment string) (id string, ok bool) {
 		}
 		return "", false
 	}
+	// A heading whose text has a '#' in it ("C# tips") is matched whole
+	// before the fragment is read as a path.
+	if strings.IndexByte(fragment, '#') >= 0 {
+		if i := d.findHeading(fragment, 0, len(d.Headings), 0); i >= 0 {
+			return d.Headings[i].ID, true
+		}
+	}
 	// Walk the path: each part must be found after the previous one and
 	// inside its section (before the next heading at its level or above).
 	from, end, level := 0, len(d.Headings), 0

@@ -41,7 +41,7 @@ type mdCase struct {
 	name, page, input, want string
 }
 
-func readCases(t *testing.T) []mdCase {
+func readCases(t testing.TB) []mdCase {
 	t.Helper()
 	raw, err := os.ReadFile(casesTxt)
 	if err != nil {
@@ -82,7 +82,7 @@ func readCases(t *testing.T) []mdCase {
 	return cases
 }
 
-func writeCases(t *testing.T, cases []mdCase) {
+func writeCases(t testing.TB, cases []mdCase) {
 	t.Helper()
 	var b strings.Builder
 	b.WriteString("# dreamwiki's Markdown dialect, as data. See cases_test.go for the format.\n")

@@ -14,7 +14,7 @@ import (
 func (d *Doc) index(pc parser.Context) {
 	src := d.Source
 	ends, _ := pc.Get(linkEndsKey).(map[ast.Node]int)
-	ids := headingIDs{}
+	var ids headingIDs
 	for _, t := range d.Meta.Tags {
 		d.Tags = appendUniqueFold(d.Tags, t)
 	}

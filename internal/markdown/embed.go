@@ -1,7 +1,6 @@
 package markdown
 
 import (
-	"bytes"
 	"path"
 	"strconv"
 	"strings"
@@ -58,7 +57,7 @@ func (embedParser) Parse(_ ast.Node, block text.Reader, _ parser.Context) ast.No
 	if len(line) < 5 || line[1] != '[' || line[2] != '[' {
 		return nil
 	}
-	stop := bytes.Index(line[3:], []byte("]]"))
+	stop := closingBrackets(line, 3) - 3
 	if stop < 0 {
 		return nil // must close on the same line, as wikilinks do
 	}

@@ -1,6 +1,7 @@
 package markdown
 
 import (
+	"bytes"
 	"fmt"
 	"strconv"
 	"strings"
@@ -79,6 +80,9 @@ func parseFrontMatter(src []byte, file string, diags *diag.List) (fm FrontMatter
 	var root yaml.Node
 	if err := safeYAMLUnmarshal(src, &root); err != nil {
 		line, msg := yamlErrorLine(err.Error())
+		// yaml may place an error at the end of the stream, one line
+		// past the block: report it on the closing fence then.
+		line = min(line, bytes.Count(src, []byte{'\n'})+1)
 		diags.Add(diag.Diagnostic{Severity: diag.Warning, Code: "frontmatter", File: file, Line: line + 1,
 			Message: fmt.Sprintf("front matter is not valid YAML (%s)", msg),
 			Hint:    "the note was rendered without it"})
@@ -103,7 +107,7 @@ func parseFrontMatter(src []byte, file string, diags *diag.List) (fm FrontMatter
 		}
 		var val any
 		if err := v.Decode(&val); err == nil {
-			fm.Fields[key] = val
+			fm.Fields[key] = plainYAML(val)
 		} else {
 			fm.Fields[key] = nil
 		}
@@ -139,6 +143,33 @@ func parseFrontMatter(src []byte, file string, diags *diag.List) (fm FrontMatter
 		}
 	}
 	return fm
+}
+
+// plainYAML replaces the time.Time values yaml decodes timestamps into
+// with strings (YYYY-MM-DD for dates, RFC 3339 otherwise), so Fields hold
+// only strings, numbers, bools, lists and maps, and print the same
+// everywhere.
+func plainYAML(v any) any {
+	switch v := v.(type) {
+	case time.Time:
+		if v.Hour() == 0 && v.Minute() == 0 && v.Second() == 0 && v.Nanosecond() == 0 && v.Location() == time.UTC {
+			return v.Format("2006-01-02")
+		}
+		return v.Format(time.RFC3339Nano)
+	case map[string]any:
+		for k, x := range v {
+			v[k] = plainYAML(x)
+		}
+	case map[any]any:
+		for k, x := range v {
+			v[k] = plainYAML(x)
+		}
+	case []any:
+		for i, x := range v {
+			v[i] = plainYAML(x)
+		}
+	}
+	return v
 }
 
 // safeYAMLUnmarshal guards against a panic inside the YAML library: a bad

@@ -30,17 +30,30 @@ func slugify(s string) string {
 }
 
 // headingIDs hands out unique ids within one note: the second "Notes"
-// heading gets "notes-1", as on GitHub.
-type headingIDs map[string]bool
+// heading gets "notes-1", as on GitHub. next remembers the last suffix
+// given for each base, so a note of many equal headings stays linear.
+type headingIDs struct {
+	used map[string]bool
+	next map[string]int
+}
 
-func (ids headingIDs) unique(base string) string {
+func (ids *headingIDs) unique(base string) string {
 	if base == "" {
 		base = "section"
 	}
-	id := base
-	for i := 1; ids[id]; i++ {
-		id = base + "-" + strconv.Itoa(i)
+	if ids.used == nil {
+		ids.used, ids.next = map[string]bool{}, map[string]int{}
 	}
-	ids[id] = true
-	return id
+	if !ids.used[base] {
+		ids.used[base] = true
+		return base
+	}
+	for i := ids.next[base] + 1; ; i++ {
+		id := base + "-" + strconv.Itoa(i)
+		if !ids.used[id] {
+			ids.used[id] = true
+			ids.next[base] = i
+			return id
+		}
+	}
 }

@@ -29,7 +29,7 @@ func (wikilinkParser) Trigger() []byte { return []byte{'['} }
 
 func (wikilinkParser) Parse(parent ast.Node, block text.Reader, pc parser.Context) ast.Node {
 	line, seg := block.PeekLine()
-	if len(line) < 2 || line[1] != '[' {
+	if len(line) < 2 || line[1] != '[' || closingBrackets(line, 2) < 0 {
 		return nil
 	}
 	var lib wikilink.Parser
@@ -51,9 +51,6 @@ func (wikilinkParser) Parse(parent ast.Node, block text.Reader, pc parser.Contex
 		return n
 	}
 	inner := src[start+2 : start+stop]
-	if bytes.Contains(inner, []byte("[[")) {
-		return nil // "[[a [[b]]": only the inner one can be a link
-	}
 	if i := bytes.IndexByte(inner, '|'); i >= 0 {
 		inner = inner[:i]
 	}
@@ -68,6 +65,22 @@ func (wikilinkParser) Parse(parent ast.Node, block text.Reader, pc parser.Contex
 		return nil
 	}
 	return wl
+}
+
+// closingBrackets returns the index of the "]]" closing a link that opens
+// before from, or -1 when the line has none or another "[[" comes first
+// ("[[a [[b]]": only the inner one can be a link). Stopping at "[[" keeps
+// a line of many "[[" linear.
+func closingBrackets(line []byte, from int) int {
+	for i := from; i+1 < len(line); i++ {
+		if line[i] == line[i+1] && (line[i] == ']' || line[i] == '[') {
+			if line[i] == ']' {
+				return i
+			}
+			return -1
+		}
+	}
+	return -1
 }
 
 // wikilinkEnd returns the end offset of the wikilink starting at start.
