@@ -32,7 +32,8 @@ export interface Token {
 
 // BEGIN GENERATED TABLES (go test ./internal/search -run TestAnalyzeTablesUpToDate -update-analysis)
 // Derived from Unicode 15.0.0 by internal/search/analyze_gen_test.go.
-const TABLES_UNICODE_VERSION = "15.0.0";
+/** The Unicode version the tables were derived from. */
+export const TABLES_UNICODE_VERSION = "15.0.0";
 // Ranges: varints (see VARINT_DIGITS) of lo delta, class*4+kind, and arg (zigzag) unless kind is ALT_PAIR.
 const RANGES =
   "000BdB801B401B001g0aB001005B001cC0q001B001002B80100180q00BfkEh1002401004gHv20018BQe1003gIf1kEl1005d0" +
@@ -146,6 +147,7 @@ const CLS_JOIN1 = 8;
 const FOLD_DELTA = 0;
 const FOLD_STRING = 1;
 const FOLD_ALT_PAIR = 2;
+const FOLD_ALT_STRING = 3;
 
 const JOIN_LEVEL_CAMEL = 4;
 const MAX_JOIN_LEVEL = 5;
@@ -262,10 +264,22 @@ function decode(text: string, i: number, out: Decoded): void {
   const kind = info & 3;
   const odd = (r - t.lo[lo]) & 1;
   out.cls = kind >= FOLD_ALT_PAIR && odd ? CLS_LOWER : info >> 2;
-  if (out.cls === CLS_SEP || out.cls === CLS_IGNORE) out.fold = "";
-  else if (kind === FOLD_DELTA) out.fold = String.fromCodePoint(r + t.arg[lo]);
-  else if (kind === FOLD_ALT_PAIR) out.fold = String.fromCodePoint(odd ? r : r + 1);
-  else out.fold = t.strs[t.arg[lo]];
+  if (out.cls === CLS_SEP || out.cls === CLS_IGNORE) {
+    out.fold = "";
+    return;
+  }
+  switch (kind) {
+    case FOLD_DELTA:
+      out.fold = String.fromCodePoint(r + t.arg[lo]);
+      break;
+    case FOLD_ALT_PAIR:
+      out.fold = String.fromCodePoint(odd ? r : r + 1);
+      break;
+    case FOLD_STRING:
+    case FOLD_ALT_STRING:
+      out.fold = t.strs[t.arg[lo]];
+      break;
+  }
 }
 
 function utf8Length(cp: number): number {

@@ -41,8 +41,9 @@ type Token struct {
 // diacritic marks this leaves behind (combining diacritics, Hebrew points,
 // Arabic harakat; not the marks of Indic and other scripts, which spell
 // different words); letters that do not decompose are mapped to what a
-// reader types (ł→l, ø→o, đ ð→d, ß→ss, æ→ae, œ→oe, þ→th, ı→i, ħ→h, ...);
-// decimal digits of every script become ASCII digits (٣→3). CJK is never
+// reader types (ł→l, ø→o, đ ð→d, ß→ss, æ→ae, œ→oe, þ→th, ı→i, ħ→h, ...),
+// while the Cyrillic letters й ї ў ѓ ќ, which have keys of their own, are
+// not decomposed (ё is: it is commonly written е); decimal digits of every script become ASCII digits (٣→3). CJK is never
 // decomposed, only half-width forms are widened (ｶﾀｶﾅ→カタカナ). Code points
 // that are default-ignorable (soft hyphen, ZWJ, ZWNJ, variation selectors,
 // bidi controls) or Arabic tatweel are invisible: they never split a word
@@ -53,7 +54,8 @@ type Token struct {
 // of the Han, Hiragana, Katakana and Hangul scripts, plus ー and the kana
 // repeat marks), a joiner (/ \ @ : then . then _ - and their full-width
 // forms and ‐ ‑), or a separator (everything else: spaces, punctuation,
-// symbols, emoji, unassigned code points). Separators are dropped.
+// symbols, emoji, code points unassigned in Unicode 15.0, invalid UTF-8).
+// Separators are dropped.
 //
 // Compounds. A compound is a maximal run of word characters and joiners
 // that starts and ends with a word character: W+ (J+ W+)*. Joiners at its
@@ -65,7 +67,9 @@ type Token struct {
 // letter (camel|Case, mac|OS), and before the last upper-case letter of a
 // run of upper-case letters or digits when two lower-case letters follow
 // it (HTTP|Server, HTTP2|Response, 3D|Model; but URLs, IPv6, 2FA stay
-// whole). Letter-digit transitions are not boundaries (sha256, v1).
+// whole). Letter-digit transitions are not boundaries (sha256, v1). A t
+// between two digits cuts at level 2, so that an ISO 8601 timestamp
+// (2026-10-21T08:10:37Z) yields its date.
 //
 // A compound with one leaf is one term. Otherwise Analyze emits the whole
 // compound, then recursively each part between the most major cuts inside
@@ -95,12 +99,15 @@ type Token struct {
 // an agent's memory is full of identifiers, and predictable matching
 // beats recall of inflections there.
 func Analyze(text string) []string {
-	var s segmenter
+	s := getSegmenter()
+	defer s.release()
 	s.run(text)
 	terms := make([]string, len(s.toks))
 	all := string(s.buf)
+	from := 0
 	for i, t := range s.toks {
-		terms[i] = all[t.a:t.b]
+		terms[i] = all[from:t.termEnd]
+		from = t.termEnd
 	}
 	return terms
 }
@@ -109,12 +116,17 @@ func Analyze(text string) []string {
 // Tokens are ordered by Start, then by End descending; the terms of one
 // call share one backing string.
 func AnalyzeTokens(text string) []Token {
-	var s segmenter
+	s := getSegmenter()
+	defer s.release()
 	s.run(text)
 	toks := make([]Token, len(s.toks))
 	all := string(s.buf)
+	from := 0
 	for i, t := range s.toks {
-		toks[i] = Token{Term: all[t.a:t.b], Start: t.start, End: t.end, Pos: t.pos}
+		tk := &toks[i]
+		tk.Term = all[from:t.termEnd]
+		tk.Start, tk.End, tk.Pos = t.start, t.end, t.pos
+		from = t.termEnd
 	}
 	return toks
 }

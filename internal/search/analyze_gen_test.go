@@ -450,7 +450,7 @@ func renderTSTables(d derivedTables) string {
 	var b strings.Builder
 	b.WriteString(tsBeginMark + "\n")
 	fmt.Fprintf(&b, "// Derived from Unicode %s by internal/search/analyze_gen_test.go.\n", d.version)
-	fmt.Fprintf(&b, "const TABLES_UNICODE_VERSION = %q;\n", d.version)
+	fmt.Fprintf(&b, "/** The Unicode version the tables were derived from. */\nexport const TABLES_UNICODE_VERSION = %q;\n", d.version)
 	b.WriteString("// Ranges: varints (see VARINT_DIGITS) of lo delta, class*4+kind, and arg (zigzag) unless kind is ALT_PAIR.\n")
 	b.WriteString("const RANGES =\n")
 	const width = 100

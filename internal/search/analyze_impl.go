@@ -1,6 +1,7 @@
 package search
 
 import (
+	"sync"
 	"unicode/utf8"
 )
 
@@ -112,20 +113,25 @@ func (e *runeRange) foldRune(r rune) rune {
 	return x
 }
 
-// tokSpan is a token whose term is buf[a:b] of its segmenter.
+// tokSpan is a token whose term ends at termEnd in the segmenter's buf and
+// starts where the term before it ends. Unlike Token it holds no pointer,
+// so that the garbage collector neither scans it nor needs write barriers
+// while it grows.
 type tokSpan struct {
-	a, b       int
+	termEnd    int
 	start, end int
 	pos        int
 }
 
-// unit is one code point of a compound being cut into leaves: its source
-// span (extended over the invisible code points after it), its folded form
-// (fold[fa:fb] of the segmenter) and its class.
+// unit is one code point of a compound being cut into leaves: where its
+// source ends (after the invisible code points it absorbed), where its
+// folded form ends in the segmenter's fold, and its class. Units are
+// contiguous, so each starts where the one before ends; units[0] of a
+// compound is a separator marking where the first one starts.
 type unit struct {
-	start, end int
-	fa, fb     int
-	cls        uint8
+	end int
+	fb  int
+	cls uint8
 }
 
 // leaf is a run of units [u0, u1) of a compound, and the level of the cut
@@ -146,7 +152,7 @@ type cjkRune struct {
 type segmenter struct {
 	text   string
 	buf    []byte    // the terms, back to back
-	toks   []tokSpan // terms as spans of buf
+	toks   []tokSpan // the tokens, with their terms as spans of buf
 	pos    int       // position of the next leaf or bigram
 	units  []unit
 	fold   []byte // folded form of the current compound
@@ -167,11 +173,28 @@ func (s *segmenter) decode(i int) (cls uint8, r rune, size int, e *runeRange) {
 	return e.classOf(r), r, size, e
 }
 
+// segmenters recycles the scratch slices of segmenters. A build analyses
+// every note, and without reuse most of the cost of analysis is allocating
+// and collecting these slices; callers only get fresh, exactly sized
+// results.
+var segmenters = sync.Pool{New: func() any { return new(segmenter) }}
+
+// maxPooledTokens bounds what a pooled segmenter keeps, so that one huge
+// text does not pin its scratch memory for the rest of the process.
+const maxPooledTokens = 1 << 16
+
+func getSegmenter() *segmenter { return segmenters.Get().(*segmenter) }
+
+func (s *segmenter) release() {
+	s.text = ""
+	if cap(s.toks) <= maxPooledTokens && cap(s.buf) <= maxPooledTokens*8 {
+		segmenters.Put(s)
+	}
+}
+
 func (s *segmenter) run(text string) {
 	s.text = text
-	// A term every six bytes is typical of prose; growing is cheap anyway.
-	s.toks = make([]tokSpan, 0, len(text)/6+1)
-	s.buf = make([]byte, 0, len(text)+len(text)/4)
+	s.toks, s.buf, s.pos = s.toks[:0], s.buf[:0], 0
 	for i := 0; i < len(text); {
 		c := text[i]
 		if c < utf8.RuneSelf {
@@ -203,9 +226,8 @@ func (s *segmenter) emit(term []byte, start, end, pos int) {
 		}
 		term = term[:n]
 	}
-	a := len(s.buf)
 	s.buf = append(s.buf, term...)
-	s.toks = append(s.toks, tokSpan{a: a, b: len(s.buf), start: start, end: end, pos: pos})
+	s.toks = append(s.toks, tokSpan{termEnd: len(s.buf), start: start, end: end, pos: pos})
 }
 
 // compound analyses the compound starting at i (a word character) and
@@ -215,14 +237,13 @@ func (s *segmenter) compound(i int) int {
 		return end
 	}
 	text := s.text
-	s.units, s.fold = s.units[:0], s.fold[:0]
-	lastWord := 0 // index of the last word unit: joiners after it are pending
+	s.units, s.fold = append(s.units[:0], unit{end: i}), s.fold[:0]
+	lastWord := 1 // index of the last word unit: joiners after it are pending
 scan:
 	for j := i; j < len(text); {
 		cls, r, size, e := s.decode(j)
 		switch {
 		case isWordClass(cls) || isJoinClass(cls):
-			fa := len(s.fold)
 			if e == nil {
 				if cls == clsUpper {
 					r += 'a' - 'A'
@@ -234,7 +255,7 @@ scan:
 			if isWordClass(cls) {
 				lastWord = len(s.units)
 			}
-			s.units = append(s.units, unit{start: j, end: j + size, fa: fa, fb: len(s.fold), cls: cls})
+			s.units = append(s.units, unit{end: j + size, fb: len(s.fold), cls: cls})
 		case cls == clsIgnore:
 			s.units[len(s.units)-1].end = j + size
 		default:
@@ -247,8 +268,9 @@ scan:
 	s.fold = s.fold[:s.units[lastWord].fb]
 	// A t between digits cuts like '.', so that an ISO 8601 timestamp
 	// (2026-10-21T08:10:37Z) yields its date.
-	for k := 1; k+1 < len(s.units); k++ {
-		if u := &s.units[k]; u.fb-u.fa == 1 && s.fold[u.fa] == 't' && s.units[k-1].cls == clsDigit && s.units[k+1].cls == clsDigit {
+	for k := 2; k+1 < len(s.units); k++ {
+		u, prev := &s.units[k], &s.units[k-1]
+		if u.fb-prev.fb == 1 && s.fold[prev.fb] == 't' && prev.cls == clsDigit && s.units[k+1].cls == clsDigit {
 			u.cls = clsJoin2
 		}
 	}
@@ -303,7 +325,7 @@ func (s *segmenter) simpleWord(i int) (end int, ok bool) {
 	if c := s.buf[a]; 'A' <= c && c <= 'Z' {
 		s.buf[a] = c + 'a' - 'A'
 	}
-	s.toks = append(s.toks, tokSpan{a: a, b: len(s.buf), start: i, end: j, pos: s.pos})
+	s.toks = append(s.toks, tokSpan{termEnd: len(s.buf), start: i, end: j, pos: s.pos})
 	s.pos++
 	return j, true
 }
@@ -315,7 +337,7 @@ func (s *segmenter) cutLeaves() {
 	u := s.units
 	s.leaves = s.leaves[:0]
 	cut := uint8(0) // the first leaf has no cut before it
-	for k := 0; k < len(u); {
+	for k := 1; k < len(u); {
 		start := k
 		for k++; k < len(u) && isWordClass(u[k].cls); k++ {
 			if camelBoundary(u, k) {
@@ -333,7 +355,7 @@ func (s *segmenter) cutLeaves() {
 }
 
 // camelBoundary reports whether a camelCase boundary falls before word
-// unit k, whose predecessor is a word unit: lower|Upper, or before the last
+// unit k, whose predecessor is a word unit or the start of the compound: lower|Upper, or before the last
 // upper-case letter of a run of upper case and digits when two lower-case
 // letters follow it (HTTP|Server, v2|Beta, but URLs, IPv6).
 func camelBoundary(u []unit, k int) bool {
@@ -353,8 +375,8 @@ func camelBoundary(u []unit, k int) bool {
 // form when there is more than one, then, recursively, the parts between
 // the most major cuts inside them.
 func (s *segmenter) emitNode(a, b int) {
-	first, last := &s.units[s.leaves[a].u0], &s.units[s.leaves[b-1].u1-1]
-	s.emit(s.fold[first.fa:last.fb], first.start, last.end, s.pos)
+	before, last := &s.units[s.leaves[a].u0-1], &s.units[s.leaves[b-1].u1-1]
+	s.emit(s.fold[before.fb:last.fb], before.end, last.end, s.pos)
 	if b-a == 1 {
 		s.pos++
 		return
