@@ -36,8 +36,9 @@ type Doc struct {
 	// Links are wikilinks, embeds and Markdown links to non-URL targets, in
 	// document order. Links inside code are not links.
 	Links []*Link
-	// Tags are the note's tags (front matter and inline), without '#',
-	// deduplicated, in first-seen order.
+	// Tags are the note's tags (front matter first, then inline), without
+	// '#', deduplicated ignoring case (the first spelling wins), in
+	// first-seen order.
 	Tags     []string
 	BlockIDs []BlockID
 	// Diagnostics carry original-file line numbers.

@@ -2,12 +2,14 @@ package markdown
 
 import (
 	"path"
+	"slices"
 	"strconv"
 	"strings"
 
 	"github.com/yuin/goldmark/ast"
 	"github.com/yuin/goldmark/parser"
 	"github.com/yuin/goldmark/text"
+	"github.com/yuin/goldmark/util"
 )
 
 // Embeds: ![[note]], ![[note#Heading]], ![[note#^block]],
@@ -121,3 +123,178 @@ func attachmentKind(name string) string {
 }
 
 func isAttachment(name string) bool { return attachmentKind(name) != "" }
+
+func (r *nodeRenderer) renderEmbed(w util.BufWriter, _ []byte, node ast.Node, entering bool) (ast.WalkStatus, error) {
+	if !entering {
+		return ast.WalkContinue, nil
+	}
+	n := node.(*Embed)
+	st := stateOf(w)
+	l := st.link(n)
+	if l == nil {
+		writeEscaped(w, obsidianDisplay(n.Target, n.Fragment))
+		return ast.WalkSkipChildren, nil
+	}
+	t := st.resolve(l)
+	switch {
+	case t.Plain:
+		writeEscaped(w, l.Display)
+		return ast.WalkSkipChildren, nil
+	case isBroken(t):
+		writeBroken(w, l, "")
+		writeEscaped(w, l.Display)
+		_, _ = w.WriteString("</span>")
+		return ast.WalkSkipChildren, nil
+	}
+	kind := attachmentKind(t.Path)
+	if kind == "" && t.Doc == nil {
+		kind = attachmentKind(l.Target)
+	}
+	href := st.href(t)
+	switch {
+	case kind == "image":
+		_, _ = w.WriteString(`<img src="`)
+		writeEscaped(w, href)
+		_, _ = w.WriteString(`" alt="`)
+		writeEscaped(w, l.Display)
+		_ = w.WriteByte('"')
+		writeSize(w, n.Width, n.Height)
+		_, _ = w.WriteString(` loading="lazy">`)
+	case kind == "audio":
+		_, _ = w.WriteString(`<audio controls preload="metadata" src="`)
+		writeEscaped(w, href)
+		_, _ = w.WriteString(`"></audio>`)
+	case kind == "video":
+		_, _ = w.WriteString(`<video controls preload="metadata" src="`)
+		writeEscaped(w, href)
+		_ = w.WriteByte('"')
+		writeSize(w, n.Width, n.Height)
+		_, _ = w.WriteString(`></video>`)
+	case t.Doc == nil:
+		// A PDF or any other file: link to it.
+		writeInternal(w, href, t.Path, l.Display)
+	default:
+		if err := r.embedNote(st, l, t, href); err != nil {
+			return ast.WalkStop, err
+		}
+	}
+	return ast.WalkSkipChildren, nil
+}
+
+func writeSize(w util.BufWriter, width, height int) {
+	if width > 0 {
+		_, _ = w.WriteString(` width="` + strconv.Itoa(width) + `"`)
+	}
+	if height > 0 {
+		_, _ = w.WriteString(` height="` + strconv.Itoa(height) + `"`)
+	}
+}
+
+func embedKey(d *Doc, anchor string) string {
+	return d.Path + "#" + strings.ToLower(anchor)
+}
+
+// embedNote transcludes the note (or the section or block) t names: the
+// target's own AST rendered with its own Source, through the same
+// renderer and state, so links inside resolve from the target and URLs
+// stay relative to the page.
+func (r *nodeRenderer) embedNote(st *renderState, l *Link, t Target, href string) error {
+	target := t.Doc
+	anchor := t.Anchor
+	if anchor == "" && l.Fragment != "" {
+		anchor, _ = target.Anchor(l.Fragment)
+	}
+	openBox := func(class string) {
+		_, _ = st.WriteString(`<div class="` + class + `" data-path="`)
+		writeEscaped(st, t.Path)
+		_, _ = st.WriteString(`"><div class="embed-title">`)
+		writeInternal(st, href, t.Path, target.Title)
+		_, _ = st.WriteString(`</div>`)
+	}
+	key := embedKey(target, anchor)
+	if slices.Contains(st.stack, key) {
+		openBox("embed embed-cycle")
+		_, _ = st.WriteString(`<div class="embed-content"><p>Embed cycle: this note is already being shown here.</p></div></div>` + "\n")
+		return nil
+	}
+	if len(st.stack) > maxEmbedDepth {
+		openBox("embed embed-too-deep")
+		_, _ = st.WriteString(`<div class="embed-content"><p>Embeds are nested too deeply to show this one.</p></div></div>` + "\n")
+		return nil
+	}
+	nodes := target.section(anchor)
+	if l.Fragment != "" && nodes == nil {
+		writeBroken(st, l, "No section “"+l.Fragment+"” in “"+target.Title+"”")
+		writeEscaped(st, l.Display)
+		_, _ = st.WriteString("</span>")
+		return nil
+	}
+	openBox("embed")
+	_, _ = st.WriteString(`<div class="embed-content">` + "\n")
+	st.stack = append(st.stack, key)
+	prev := st.cur
+	st.cur = target
+	var err error
+	if nodes == nil {
+		err = r.engine.renderer.Render(st, target.Source, target.AST)
+	} else {
+		for _, n := range nodes {
+			if err = r.renderBlock(st, target.Source, n); err != nil {
+				break
+			}
+		}
+	}
+	st.cur = prev
+	st.stack = st.stack[:len(st.stack)-1]
+	_, _ = st.WriteString("</div></div>\n")
+	return err
+}
+
+// renderBlock renders one block of an embedded section; a list item alone
+// gets its list element around it.
+func (r *nodeRenderer) renderBlock(st *renderState, source []byte, n ast.Node) error {
+	if li, ok := n.(*ast.ListItem); ok {
+		tag := "ul"
+		if list, ok := li.Parent().(*ast.List); ok && list.IsOrdered() {
+			tag = "ol"
+		}
+		_, _ = st.WriteString("<" + tag + ">\n")
+		if err := r.engine.renderer.Render(st, source, n); err != nil {
+			return err
+		}
+		_, _ = st.WriteString("</" + tag + ">\n")
+		return nil
+	}
+	return r.engine.renderer.Render(st, source, n)
+}
+
+// section returns the blocks an anchor names: a heading and everything up
+// to the next heading of the same or a higher level, or the block carrying
+// a block id. It returns nil for the whole note (anchor "") or when the
+// anchor is not found.
+func (d *Doc) section(anchor string) []ast.Node {
+	if anchor == "" {
+		return nil
+	}
+	if id, ok := strings.CutPrefix(anchor, "^"); ok {
+		if b, ok := d.blockAt[strings.ToLower(id)]; ok && b.node != nil {
+			return []ast.Node{b.node}
+		}
+		return nil
+	}
+	for i, h := range d.Headings {
+		if h.ID != anchor || i >= len(d.headingAt) {
+			continue
+		}
+		start := d.headingAt[i]
+		nodes := []ast.Node{start}
+		for n := start.NextSibling(); n != nil; n = n.NextSibling() {
+			if hn, ok := n.(*ast.Heading); ok && hn.Level <= h.Level {
+				break
+			}
+			nodes = append(nodes, n)
+		}
+		return nodes
+	}
+	return nil
+}

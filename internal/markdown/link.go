@@ -1,12 +1,15 @@
 package markdown
 
 import (
+	"bytes"
 	"net/url"
 	"strings"
 
 	"github.com/yuin/goldmark/ast"
 	"github.com/yuin/goldmark/parser"
+	"github.com/yuin/goldmark/renderer/html"
 	"github.com/yuin/goldmark/text"
+	"github.com/yuin/goldmark/util"
 )
 
 // Markdown links and images: goldmark parses them; this file remembers
@@ -140,4 +143,148 @@ func isDangerousURL(u string) bool {
 		n++
 	}
 	return false
+}
+
+func (r *nodeRenderer) renderLink(w util.BufWriter, _ []byte, node ast.Node, entering bool) (ast.WalkStatus, error) {
+	n := node.(*ast.Link)
+	st := stateOf(w)
+	if !entering {
+		if st == nil {
+			_, _ = w.WriteString("</a>")
+		} else {
+			_, _ = w.WriteString(st.pop())
+		}
+		return ast.WalkContinue, nil
+	}
+	if l := st.link(n); l != nil {
+		t := st.resolve(l)
+		switch {
+		case t.Plain:
+			st.push("")
+		case isBroken(t):
+			writeBroken(w, l, "")
+			st.push("</span>")
+		default:
+			_, _ = w.WriteString(`<a class="internal" href="`)
+			writeEscaped(w, st.href(t))
+			_, _ = w.WriteString(`" data-path="`)
+			writeEscaped(w, t.Path)
+			_ = w.WriteByte('"')
+			writeTitle(w, n.Title)
+			_ = w.WriteByte('>')
+			st.push("</a>")
+		}
+		return ast.WalkContinue, nil
+	}
+	dest := linkDestination(n.Destination)
+	_, _ = w.WriteString("<a ")
+	if hasScheme(string(dest)) && !isDangerousURL(string(dest)) {
+		_, _ = w.WriteString(`class="external" `)
+	}
+	_, _ = w.WriteString(`href="`)
+	writeURL(w, dest)
+	_ = w.WriteByte('"')
+	writeTitle(w, n.Title)
+	_ = w.WriteByte('>')
+	if st != nil {
+		st.push("</a>")
+	}
+	return ast.WalkContinue, nil
+}
+
+// writeURL writes a destination (already unescaped, see linkDestination)
+// as an attribute value: unsafe schemes become "#", the rest is
+// percent-escaped as goldmark does and then HTML-escaped.
+func writeURL(w util.BufWriter, dest []byte) {
+	if isDangerousURL(string(dest)) {
+		_ = w.WriteByte('#')
+		return
+	}
+	html.DefaultWriter.RawWrite(w, util.URLEscape(dest, false))
+}
+
+func writeTitle(w util.BufWriter, title []byte) {
+	if len(title) == 0 {
+		return
+	}
+	_, _ = w.WriteString(` title="`)
+	html.DefaultWriter.Write(w, title)
+	_ = w.WriteByte('"')
+}
+
+// writeBroken opens the span a broken link renders as; text follows.
+func writeBroken(w util.BufWriter, l *Link, what string) {
+	_, _ = w.WriteString(`<span class="broken-link" title="`)
+	switch {
+	case what != "":
+		writeEscaped(w, what)
+	case l.Target == "":
+		writeEscaped(w, "No heading “"+l.Fragment+"” in this note")
+	case l.Embed && isAttachment(l.Target):
+		writeEscaped(w, "No file named “"+l.Target+"”")
+	default:
+		writeEscaped(w, "No note named “"+l.Target+"”")
+	}
+	_, _ = w.WriteString(`">`)
+}
+
+func (r *nodeRenderer) renderImage(w util.BufWriter, source []byte, node ast.Node, entering bool) (ast.WalkStatus, error) {
+	if !entering {
+		return ast.WalkContinue, nil
+	}
+	n := node.(*ast.Image)
+	st := stateOf(w)
+	alt := inlineText(n, source)
+	var src string
+	if l := st.link(n); l != nil {
+		t := st.resolve(l)
+		switch {
+		case t.Plain:
+			writeEscaped(w, alt)
+			return ast.WalkSkipChildren, nil
+		case isBroken(t):
+			writeBroken(w, l, "No file named “"+l.Target+"”")
+			writeEscaped(w, alt)
+			_, _ = w.WriteString("</span>")
+			return ast.WalkSkipChildren, nil
+		}
+		src = st.href(t)
+	} else {
+		dest := linkDestination(n.Destination)
+		if isDangerousURL(string(dest)) {
+			writeEscaped(w, alt)
+			return ast.WalkSkipChildren, nil
+		}
+		src = string(util.URLEscape(dest, false))
+	}
+	_, _ = w.WriteString(`<img src="`)
+	writeEscaped(w, src)
+	_, _ = w.WriteString(`" alt="`)
+	writeEscaped(w, alt)
+	_ = w.WriteByte('"')
+	writeTitle(w, n.Title)
+	_, _ = w.WriteString(` loading="lazy">`)
+	return ast.WalkSkipChildren, nil
+}
+
+func (r *nodeRenderer) renderAutoLink(w util.BufWriter, source []byte, node ast.Node, entering bool) (ast.WalkStatus, error) {
+	if !entering {
+		return ast.WalkContinue, nil
+	}
+	n := node.(*ast.AutoLink)
+	url := n.URL(source)
+	label := n.Label(source)
+	if n.AutoLinkType == ast.AutoLinkEmail && !bytes.HasPrefix(bytes.ToLower(url), []byte("mailto:")) {
+		url = append([]byte("mailto:"), url...)
+	}
+	if isDangerousURL(string(url)) {
+		_, _ = w.WriteString(`<a href="#">`)
+	} else {
+		_, _ = w.WriteString(`<a class="external" href="`)
+		writeURL(w, url)
+		_, _ = w.WriteString(`">`)
+	}
+	html.DefaultWriter.RawWrite(w, label)
+	_, _ = w.WriteString("</a>")
+	return ast.WalkSkipChildren, nil
 }

@@ -96,3 +96,36 @@ func wikilinkEnd(src []byte, start int) int {
 func wikilinkHasLabel(src []byte, start, end int) bool {
 	return end-2 > start+2 && bytes.IndexByte(src[start+2:end-2], '|') >= 0
 }
+
+func (r *nodeRenderer) renderWikilink(w util.BufWriter, _ []byte, node ast.Node, entering bool) (ast.WalkStatus, error) {
+	st := stateOf(w)
+	l := st.link(node)
+	if l == nil {
+		return ast.WalkContinue, nil // the label text renders as text
+	}
+	if !entering {
+		return ast.WalkContinue, nil
+	}
+	t := st.resolve(l)
+	switch {
+	case t.Plain:
+		writeEscaped(w, l.Display)
+	case isBroken(t):
+		writeBroken(w, l, "")
+		writeEscaped(w, l.Display)
+		_, _ = w.WriteString("</span>")
+	default:
+		writeInternal(w, st.href(t), t.Path, l.Display)
+	}
+	return ast.WalkSkipChildren, nil
+}
+
+func writeInternal(w util.BufWriter, href, path, text string) {
+	_, _ = w.WriteString(`<a class="internal" href="`)
+	writeEscaped(w, href)
+	_, _ = w.WriteString(`" data-path="`)
+	writeEscaped(w, path)
+	_, _ = w.WriteString(`">`)
+	writeEscaped(w, text)
+	_, _ = w.WriteString("</a>")
+}
