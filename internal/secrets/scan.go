@@ -47,8 +47,8 @@ func (s *scanner) run() {
 		}
 		switch c {
 		case '-':
-			// Private key blocks start with dashes, which are never at a
-			// word start in the sense below, so they are checked anywhere.
+			// Private key blocks are looked for at any position: the
+			// dashes may follow a quote, a "\n" escape or anything else.
 			if strings.HasPrefix(t[i:], "-----BEGIN ") {
 				if start, end := privateKey(t, i); end > 0 {
 					if s.add(start, end, KindPrivateKey) {
