@@ -1,12 +1,3 @@
-// Package markdown is dreamwiki's Markdown engine: goldmark with GFM,
-// footnotes and the Obsidian dialect (wikilinks, embeds, callouts,
-// highlights, comments, tags, block ids, YAML front matter).
-//
-// One parse of a note (Parse) serves every output: the vault writer reads
-// Doc's front matter and links, the site renders Doc's AST to HTML
-// (RenderHTML), the Markdown twin rewrites its links (RewriteLinks) and the
-// search index takes its text (PlainText). The engine never reads files and
-// never fails: problems become diagnostics on the Doc.
 package markdown
 
 import (
