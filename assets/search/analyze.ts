@@ -141,7 +141,9 @@ const CLS_DIGIT = 4;
 const CLS_OTHER = 5;
 const CLS_CJK = 6;
 const CLS_VOICE = 7;
-const CLS_JOIN1 = 8;
+const CLS_JOIN1 = 8; // / \ @ :
+const CLS_JOIN2 = 9; // .
+const CLS_JOIN3 = 10; // _ -
 
 // Fold kinds of a range, as in analyze_impl.go.
 const FOLD_DELTA = 0;
@@ -223,9 +225,9 @@ const ASCII_CLASS = ((): Uint8Array => {
     else if (c >= 0x30 && c <= 0x39) t[c] = CLS_DIGIT;
   }
   for (const c of "/\\@:") t[c.charCodeAt(0)] = CLS_JOIN1;
-  t[0x2e] = CLS_JOIN1 + 1; // .
-  t[0x5f] = CLS_JOIN1 + 2; // _
-  t[0x2d] = CLS_JOIN1 + 2; // -
+  t[0x2e] = CLS_JOIN2; // .
+  t[0x5f] = CLS_JOIN3; // _
+  t[0x2d] = CLS_JOIN3; // -
   return t;
 })();
 
@@ -398,7 +400,7 @@ class Segmenter {
     for (let k = 1; k + 1 < units.length; k++) {
       const u = units[k];
       if (u.fb - u.fa === 1 && fold[u.fa] === "t" && units[k - 1].cls === CLS_DIGIT && units[k + 1].cls === CLS_DIGIT) {
-        u.cls = CLS_JOIN1 + 1;
+        u.cls = CLS_JOIN2;
       }
     }
     this.units = units;
@@ -426,6 +428,7 @@ class Segmenter {
       leaves.push({ u0: start, u1: k, cut });
       cut = MAX_JOIN_LEVEL;
       for (; k < u.length && isJoinClass(u[k].cls); k++) {
+        // Join classes are numbered from the most major level up.
         cut = Math.min(cut, u[k].cls - CLS_JOIN1 + 1);
       }
     }

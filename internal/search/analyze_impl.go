@@ -67,8 +67,13 @@ func isWordClass(c uint8) bool { return c >= clsLower && c <= clsOther }
 func isJoinClass(c uint8) bool { return c >= clsJoin1 }
 func isDigitByte(c byte) bool  { return '0' <= c && c <= '9' }
 
-// lookupRange finds the range holding a non-ASCII rune.
-func lookupRange(r rune) *runeRange {
+// lookupRange finds the index of the range holding a rune, trying hint
+// first: text in one script stays in one range for long stretches (all of
+// CJK Unified Ideographs is one), and the check saves a binary search.
+func lookupRange(r rune, hint int) int {
+	if hint+1 < len(runeRanges) && runeRanges[hint].lo <= r && r < runeRanges[hint+1].lo {
+		return hint
+	}
 	lo, hi := 0, len(runeRanges)
 	for hi-lo > 1 {
 		m := int(uint(lo+hi) >> 1)
@@ -78,7 +83,7 @@ func lookupRange(r rune) *runeRange {
 			hi = m
 		}
 	}
-	return &runeRanges[lo]
+	return lo
 }
 
 // classOf returns the class of r in its range e.
@@ -150,14 +155,16 @@ type cjkRune struct {
 // segmenter holds the state of one analysis; its slices are reused from
 // compound to compound so that analysis allocates per text, not per rune.
 type segmenter struct {
-	text   string
-	buf    []byte    // the terms, back to back
-	toks   []tokSpan // the tokens, with their terms as spans of buf
-	pos    int       // position of the next leaf or bigram
-	units  []unit
-	fold   []byte // folded form of the current compound
-	leaves []leaf
-	cjk    []cjkRune
+	text string
+	buf  []byte    // the terms, back to back
+	toks []tokSpan // the tokens, with their terms as spans of buf
+	pos  int       // position of the next leaf or bigram
+	// lastRange is the index of the range of the last non-ASCII rune.
+	lastRange int
+	units     []unit
+	fold      []byte // folded form of the current compound
+	leaves    []leaf
+	cjk       []cjkRune
 }
 
 // decode returns the class of the code point at i, its size and, for
@@ -169,7 +176,8 @@ func (s *segmenter) decode(i int) (cls uint8, r rune, size int, e *runeRange) {
 		return asciiClass[c], rune(c), 1, nil
 	}
 	r, size = utf8.DecodeRuneInString(s.text[i:])
-	e = lookupRange(r)
+	s.lastRange = lookupRange(r, s.lastRange)
+	e = &runeRanges[s.lastRange]
 	return e.classOf(r), r, size, e
 }
 

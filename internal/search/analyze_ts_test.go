@@ -282,7 +282,7 @@ func classifyRune(r rune, dst []byte) (uint8, []byte) {
 		}
 		return cls, dst
 	}
-	e := lookupRange(r)
+	e := &runeRanges[lookupRange(r, 0)]
 	cls := e.classOf(r)
 	if cls == clsSep || cls == clsIgnore {
 		return cls, dst
