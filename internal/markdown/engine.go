@@ -56,7 +56,6 @@ func New() *Engine {
 			extension.TaskList,
 			extension.Linkify,
 			extension.Footnote,
-			codeHighlighting(),
 			&obsidian{engine: e},
 		),
 		// Obsidian shows a single newline as a line break (its default

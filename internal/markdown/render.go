@@ -113,6 +113,7 @@ type nodeRenderer struct {
 
 func (r *nodeRenderer) RegisterFuncs(reg renderer.NodeRendererFuncRegisterer) {
 	reg.Register(ast.KindHeading, r.renderHeading)
+	reg.Register(ast.KindFencedCodeBlock, r.renderFencedCodeBlock)
 	reg.Register(ast.KindParagraph, r.renderParagraph)
 	reg.Register(ast.KindLink, r.renderLink)
 	reg.Register(ast.KindImage, r.renderImage)
@@ -148,22 +149,22 @@ func (r *nodeRenderer) renderHeading(w util.BufWriter, _ []byte, node ast.Node, 
 // renderParagraph is goldmark's, except that a paragraph holding an
 // embedded note loses its <p>: a <p> cannot contain the embed's <div>.
 func (r *nodeRenderer) renderParagraph(w util.BufWriter, _ []byte, node ast.Node, entering bool) (ast.WalkStatus, error) {
-	tag := "p"
+	open, end := "<p", "</p>\n"
 	if hasNoteEmbed(node) {
-		if node.Attributes() == nil {
+		if node.Attributes() == nil || inEmbed(w) {
 			return ast.WalkContinue, nil
 		}
-		tag = "div"
+		open, end = "<div", "</div>\n"
 	}
-	if entering {
-		_, _ = w.WriteString("<" + tag)
-		if node.Attributes() != nil && !inEmbed(w) {
-			html.RenderAttributes(w, node, html.ParagraphAttributeFilter)
-		}
-		_ = w.WriteByte('>')
-	} else {
-		_, _ = w.WriteString("</" + tag + ">\n")
+	if !entering {
+		_, _ = w.WriteString(end)
+		return ast.WalkContinue, nil
 	}
+	_, _ = w.WriteString(open)
+	if node.Attributes() != nil && !inEmbed(w) {
+		html.RenderAttributes(w, node, html.ParagraphAttributeFilter)
+	}
+	_ = w.WriteByte('>')
 	return ast.WalkContinue, nil
 }
 
