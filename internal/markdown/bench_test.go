@@ -9,9 +9,9 @@ import (
 	"github.com/yuin/goldmark/text"
 )
 
-// benchNote is a realistic memory note of about 3 KB: front matter,
-// headings, lists with block ids, wikilinks, tags, a callout, a table, a
-// code block, a comment and an embed.
+// benchNote is a realistic memory note of about 3 KB (3,010 bytes): front
+// matter, headings, lists with block ids, wikilinks, tags, callouts, a
+// table, a code block, a comment, a footnote and an embed.
 const benchNote = `---
 title: Gateway and deployment notes
 aliases: [Gateway notes, Deploy]
@@ -60,11 +60,34 @@ Rule: never deploy on Fridays after 16:00.
 Why: nobody is around to roll back.
 How: the deploy script refuses; override with ` + "`--force`" + ` only with approval.
 
+### Certificates
+
+The gateway certificate comes from the internal CA and expires every 90
+days. The renewal job runs on the build box at 03:00 and copies the new
+certificate over; if it fails, the gateway keeps serving the old one until
+it expires, so check the job's log after each renewal. Owner: the platform
+team (see [[Platform team#On call]]).
+
 ### Rollback
 
 If the health check fails, run the previous bundle: ==do not debug in
 production==. The rollback steps are in [[Rollback runbook|the runbook]] and
 the [checklist](checklists/rollback.md#Before%20you%20start).
+
+## Decisions
+
+**[feedback] Keep deploys boring (04-27)**
+> Prefer the scripted path over hand-run commands, even when it is slower.
+> The user said so twice after the March incident. ^fb-boring
+
+- 2026-03-31: gateway moved to the Mac mini (source: [[memory/2026-03-31]])
+- 2026-04-02: backups stay on the NUC until June ~~May~~ ^dec-backups
+- 2026-04-14: health check added to the deploy script, see ` + "`deploy.sh`" + `
+- Permission: *you may deploy on weekdays* without asking, until 2026-06-30
+
+> [!warning]- Known issue
+> The health endpoint answers 200 before the cache is warm; wait ten
+> seconds after a restart before trusting it. #known-issue
 
 ## Related
 

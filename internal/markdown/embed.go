@@ -105,9 +105,9 @@ func parseSize(s string) (w, h int, ok bool) {
 	return w, h, true
 }
 
-// attachmentKind classifies a file by extension: "image", "audio",
-// "video", "pdf", or "" for notes and unknown extensions.
-func attachmentKind(name string) string {
+// AttachmentKind classifies a file by its extension the way embeds do:
+// "image", "audio", "video", "pdf", or "" for notes and anything else.
+func AttachmentKind(name string) string {
 	ext := strings.ToLower(path.Ext(name))
 	switch ext {
 	case ".png", ".jpg", ".jpeg", ".gif", ".webp", ".svg", ".bmp", ".avif", ".ico", ".tif", ".tiff":
@@ -122,7 +122,7 @@ func attachmentKind(name string) string {
 	return ""
 }
 
-func isAttachment(name string) bool { return attachmentKind(name) != "" }
+func isAttachment(name string) bool { return AttachmentKind(name) != "" }
 
 func (r *nodeRenderer) renderEmbed(w util.BufWriter, _ []byte, node ast.Node, entering bool) (ast.WalkStatus, error) {
 	if !entering {
@@ -146,9 +146,9 @@ func (r *nodeRenderer) renderEmbed(w util.BufWriter, _ []byte, node ast.Node, en
 		_, _ = w.WriteString("</span>")
 		return ast.WalkSkipChildren, nil
 	}
-	kind := attachmentKind(t.Path)
+	kind := AttachmentKind(t.Path)
 	if kind == "" && t.Doc == nil {
-		kind = attachmentKind(l.Target)
+		kind = AttachmentKind(l.Target)
 	}
 	href := st.href(t)
 	switch {
