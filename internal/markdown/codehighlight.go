@@ -24,11 +24,8 @@ import (
 // with half the allocations (BenchmarkRender). The output is chroma's
 // tokens without its per-line wrappers, which nothing here uses.
 
-// codeFormatter is shared by every render: it keeps no per-call state.
-var codeFormatter = chromahtml.New(chromahtml.WithClasses(true), chromahtml.PreventSurroundingPre(true))
-
 // codeStyle only matters for chroma's bookkeeping: with classes, colours
-// come from HighlightCSS.
+// come from HighlightCSS. (Never modified: chroma styles are values.)
 var codeStyle = styles.Get("github")
 
 func (r *nodeRenderer) renderFencedCodeBlock(w util.BufWriter, source []byte, node ast.Node, entering bool) (ast.WalkStatus, error) {
@@ -49,7 +46,7 @@ func (r *nodeRenderer) renderFencedCodeBlock(w util.BufWriter, source []byte, no
 				_, _ = w.WriteString(`<pre class="chroma" data-lang="`)
 				writeEscaped(w, lang)
 				_, _ = w.WriteString(`"><code>`)
-				if err := codeFormatter.Format(w, codeStyle, it); err == nil {
+				if err := r.engine.code.Format(w, codeStyle, it); err == nil {
 					_, _ = w.WriteString("</code></pre>\n")
 					return ast.WalkSkipChildren, nil
 				}

@@ -170,7 +170,7 @@ func (r *nodeRenderer) renderEmbed(w util.BufWriter, _ []byte, node ast.Node, en
 		_ = w.WriteByte('"')
 		writeSize(w, n.Width, n.Height)
 		_, _ = w.WriteString(`></video>`)
-	case t.Doc == nil:
+	case t.Doc == nil || t.Doc.AST == nil:
 		// A PDF or any other file: link to it.
 		writeInternal(w, href, t.Path, l.Display)
 	default:

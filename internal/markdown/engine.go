@@ -5,6 +5,9 @@ import (
 	"fmt"
 	"path"
 	"strings"
+	"sync"
+
+	chromahtml "github.com/alecthomas/chroma/v2/formatters/html"
 
 	"github.com/yuin/goldmark"
 	"github.com/yuin/goldmark/ast"
@@ -23,13 +26,21 @@ import (
 type Engine struct {
 	parser   parser.Parser
 	renderer renderer.Renderer
+	// states recycles the per-call render state (and its buffer).
+	states sync.Pool
+	// code highlights code blocks; it keeps no per-call state (its style
+	// cache is locked), so all renders share it.
+	code *chromahtml.Formatter
 }
 
 // New returns an Engine with GFM (tables, strikethrough, task lists,
 // linkify), footnotes, code highlighting and the Obsidian dialect. It is
 // safe for concurrent use.
 func New() *Engine {
-	e := &Engine{}
+	e := &Engine{
+		states: sync.Pool{New: newRenderState},
+		code:   chromahtml.New(chromahtml.WithClasses(true), chromahtml.PreventSurroundingPre(true)),
+	}
 	// Our own parser list rather than goldmark's default: the link parser
 	// is wrapped so Markdown links remember where they end in the source
 	// (RewriteLinks needs whole spans), and goldmark's heading-id

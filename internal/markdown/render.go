@@ -4,7 +4,6 @@ import (
 	"bufio"
 	"fmt"
 	"io"
-	"sync"
 
 	wikilink "github.com/abhinav/goldmark-wikilink"
 	"github.com/yuin/goldmark/ast"
@@ -25,7 +24,7 @@ func (e *Engine) RenderHTML(w io.Writer, doc *Doc, ctx RenderContext) (err error
 	if doc == nil || doc.AST == nil {
 		return nil
 	}
-	st := statePool.Get().(*renderState)
+	st := e.states.Get().(*renderState)
 	st.Writer.Reset(w)
 	st.ctx, st.page, st.cur = ctx, doc, doc
 	st.stack = append(st.stack[:0], embedKey(doc, ""))
@@ -36,7 +35,7 @@ func (e *Engine) RenderHTML(w io.Writer, doc *Doc, ctx RenderContext) (err error
 		st.ctx, st.page, st.cur = nil, nil, nil
 		st.stack, st.closers = st.stack[:0], st.closers[:0]
 		st.Writer.Reset(io.Discard)
-		statePool.Put(st)
+		e.states.Put(st)
 	}()
 	return e.renderer.Render(st, doc.Source, doc.AST)
 }
@@ -56,9 +55,9 @@ type renderState struct {
 	closers []string
 }
 
-var statePool = sync.Pool{New: func() any {
+func newRenderState() any {
 	return &renderState{Writer: bufio.NewWriterSize(io.Discard, 8<<10)}
-}}
+}
 
 // stateOf returns the per-call state, or nil when our node renderers run
 // under some other goldmark renderer call.
