@@ -161,10 +161,13 @@ type segmenter struct {
 	pos  int       // position of the next leaf or bigram
 	// lastRange is the index of the range of the last non-ASCII rune.
 	lastRange int
-	units     []unit
-	fold      []byte // folded form of the current compound
-	leaves    []leaf
-	cjk       []cjkRune
+	// noFastPath makes tests take the general path for every compound, to
+	// check that simpleWord agrees with it.
+	noFastPath bool
+	units      []unit
+	fold       []byte // folded form of the current compound
+	leaves     []leaf
+	cjk        []cjkRune
 }
 
 // decode returns the class of the code point at i, its size and, for
@@ -241,8 +244,10 @@ func (s *segmenter) emit(term []byte, start, end, pos int) {
 // compound analyses the compound starting at i (a word character) and
 // returns where it ends.
 func (s *segmenter) compound(i int) int {
-	if end, ok := s.simpleWord(i); ok {
-		return end
+	if !s.noFastPath {
+		if end, ok := s.simpleWord(i); ok {
+			return end
+		}
 	}
 	text := s.text
 	s.units, s.fold = append(s.units[:0], unit{end: i}), s.fold[:0]
@@ -288,29 +293,33 @@ scan:
 }
 
 // simpleWord handles the common case of a compound that is one leaf of
-// ASCII letters and digits, upper case at most at its start, and returns
-// its end. It declines (ok false) whenever the general path could cut,
-// fold or extend the word differently.
+// ASCII letters and digits with no camelCase boundary (lower case after
+// an optional capital, or no lower case at all) and returns its end. It
+// declines (ok false) whenever the general path could cut, fold or extend
+// the word differently.
 func (s *segmenter) simpleWord(i int) (end int, ok bool) {
 	text := s.text
+	var lower, upper bool // letters seen after the first byte
 	j := i + 1
-	for j < len(text) {
+	for ; j < len(text); j++ {
 		c := text[j]
 		if c >= utf8.RuneSelf {
 			return 0, false
 		}
-		cls := asciiClass[c]
-		if c == 't' && isDigitByte(text[j-1]) && j+1 < len(text) && isDigitByte(text[j+1]) {
+		if c|0x20 == 't' && isDigitByte(text[j-1]) && j+1 < len(text) && isDigitByte(text[j+1]) {
 			return 0, false // a t between digits cuts the word
 		}
-		if cls == clsLower || cls == clsDigit {
-			j++
-			continue
+		cls := asciiClass[c]
+		if cls == clsLower {
+			lower = true
+		} else if cls == clsUpper {
+			upper = true
+		} else if cls != clsDigit {
+			break
 		}
-		if cls == clsUpper {
-			return 0, false
-		}
-		break
+	}
+	if upper && (lower || asciiClass[text[i]] == clsLower) {
+		return 0, false
 	}
 	// A joiner run continues the compound unless an ASCII separator or
 	// the end of the text follows it.
@@ -330,8 +339,12 @@ func (s *segmenter) simpleWord(i int) (end int, ok bool) {
 	a := len(s.buf)
 	n := min(j-i, MaxTermBytes) // ASCII: every byte is a rune boundary
 	s.buf = append(s.buf, text[i:i+n]...)
-	if c := s.buf[a]; 'A' <= c && c <= 'Z' {
-		s.buf[a] = c + 'a' - 'A'
+	if upper || asciiClass[text[i]] == clsUpper {
+		for k := a; k < len(s.buf); k++ {
+			if c := s.buf[k]; 'A' <= c && c <= 'Z' {
+				s.buf[k] = c + 'a' - 'A'
+			}
+		}
 	}
 	s.toks = append(s.toks, tokSpan{termEnd: len(s.buf), start: i, end: j, pos: s.pos})
 	s.pos++

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"math/rand/v2"
 	"os"
 	"reflect"
 	"strings"
@@ -222,6 +223,34 @@ func TestAnalyze_InvalidUTF8IsASeparator(t *testing.T) {
 	}
 }
 
+// analyzeGeneral is AnalyzeTokens without the ASCII fast path.
+func analyzeGeneral(text string) []tokSpan {
+	s := segmenter{noFastPath: true}
+	s.run(text)
+	return s.toks
+}
+
+func analyzeFast(text string) []tokSpan {
+	var s segmenter
+	s.run(text)
+	return s.toks
+}
+
+func TestAnalyze_FastPathAgreesWithGeneralPath(t *testing.T) {
+	rng := rand.New(rand.NewPCG(1, 2))
+	const alphabet = "aAbBtTzZ0123456789 .-_/:@\\,!é"
+	for range 20000 {
+		b := make([]byte, 1+rng.IntN(12))
+		for i := range b {
+			b[i] = alphabet[rng.IntN(len(alphabet))]
+		}
+		text := string(b)
+		if fast, general := analyzeFast(text), analyzeGeneral(text); !reflect.DeepEqual(fast, general) {
+			t.Fatalf("%q: the fast path gives %v, the general path %v", text, fast, general)
+		}
+	}
+}
+
 func FuzzAnalyze(f *testing.F) {
 	for _, v := range readVectors(f) {
 		f.Add(v.text(f))
@@ -231,6 +260,9 @@ func FuzzAnalyze(f *testing.F) {
 	f.Fuzz(func(t *testing.T, text string) {
 		toks := AnalyzeTokens(text)
 		checkTokens(t, text, toks)
+		if fast, general := analyzeFast(text), analyzeGeneral(text); !reflect.DeepEqual(fast, general) {
+			t.Fatalf("%q: the fast path gives %v, the general path %v", text, fast, general)
+		}
 		terms := Analyze(text)
 		if len(terms) != len(toks) {
 			t.Fatalf("Analyze and AnalyzeTokens disagree on %q", text)

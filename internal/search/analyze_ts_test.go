@@ -158,8 +158,18 @@ func TestAnalyzeTSMatchesVectors(t *testing.T) {
 func TestAnalyzeTSMatchesGoOnRandomText(t *testing.T) {
 	run := nodeRunner(t)
 	rng := rand.New(rand.NewPCG(20261021, 4031))
-	inputs := make([]string, 600)
+	inputs := make([]string, 1000)
 	for i := range inputs {
+		if i%3 == 0 {
+			// Identifier-like ASCII, where the cutting rules are busiest.
+			const alphabet = "aAbBsStTxXzZ0123456789 .-_/:@\\"
+			b := make([]byte, 1+rng.IntN(16))
+			for k := range b {
+				b[k] = alphabet[rng.IntN(len(alphabet))]
+			}
+			inputs[i] = string(b)
+			continue
+		}
 		inputs[i] = randomText(rng, 1+rng.IntN(40))
 	}
 	file := filepath.Join(t.TempDir(), "inputs.json")
