@@ -152,8 +152,9 @@ type cjkRune struct {
 	start, end int
 }
 
-// segmenter holds the state of one analysis; its slices are reused from
-// compound to compound so that analysis allocates per text, not per rune.
+// segmenter holds the state of one analysis. Its slices are reused from
+// compound to compound, and through segmenters from text to text, so that
+// analysis allocates per text, not per rune.
 type segmenter struct {
 	text string
 	buf  []byte    // the terms, back to back
@@ -190,19 +191,21 @@ func (s *segmenter) decode(i int) (cls uint8, r rune, size int, e *runeRange) {
 // results.
 var segmenters = sync.Pool{New: func() any { return new(segmenter) }}
 
-// maxPooledTokens bounds what a pooled segmenter keeps, so that one huge
+// maxPooled bounds the length of the slices a pooled segmenter keeps (in
+// elements; bytes for buf and fold are counted in eights), so that one huge
 // text does not pin its scratch memory for the rest of the process.
-const maxPooledTokens = 1 << 16
+const maxPooled = 1 << 16
 
 func getSegmenter() *segmenter { return segmenters.Get().(*segmenter) }
 
 func (s *segmenter) release() {
 	s.text = ""
-	if cap(s.toks) <= maxPooledTokens && cap(s.buf) <= maxPooledTokens*8 {
+	if max(cap(s.toks), cap(s.units), cap(s.leaves), cap(s.cjk), cap(s.buf)/8, cap(s.fold)/8) <= maxPooled {
 		segmenters.Put(s)
 	}
 }
 
+// run analyses text into s.toks and s.buf.
 func (s *segmenter) run(text string) {
 	s.text = text
 	s.toks, s.buf, s.pos = s.toks[:0], s.buf[:0], 0
@@ -376,7 +379,7 @@ func (s *segmenter) cutLeaves() {
 }
 
 // camelBoundary reports whether a camelCase boundary falls before word
-// unit k, whose predecessor is a word unit or the start of the compound: lower|Upper, or before the last
+// unit k, whose predecessor is a word unit: lower|Upper, or before the last
 // upper-case letter of a run of upper case and digits when two lower-case
 // letters follow it (HTTP|Server, v2|Beta, but URLs, IPv6).
 func camelBoundary(u []unit, k int) bool {
