@@ -8,6 +8,7 @@ import (
 	"os"
 	"reflect"
 	"strings"
+	"sync"
 	"testing"
 	"unicode/utf8"
 )
@@ -249,6 +250,28 @@ func TestAnalyze_FastPathAgreesWithGeneralPath(t *testing.T) {
 			t.Fatalf("%q: the fast path gives %v, the general path %v", text, fast, general)
 		}
 	}
+}
+
+// Builds analyse notes in parallel; pooled scratch must never be shared.
+func TestAnalyze_ConcurrentCallsAgree(t *testing.T) {
+	texts := []string{"E_AUTH_4031 at 10.0.0.1:8080", "東京タワーに行きました", "Łódź camelCaseName", strings.Repeat("word ", 500)}
+	want := make([][]Token, len(texts))
+	for i, text := range texts {
+		want[i] = AnalyzeTokens(text)
+	}
+	var wg sync.WaitGroup
+	for g := range 8 {
+		wg.Go(func() {
+			for k := range 200 {
+				i := (g + k) % len(texts)
+				if got := AnalyzeTokens(texts[i]); !reflect.DeepEqual(got, want[i]) {
+					t.Errorf("concurrent AnalyzeTokens(%q) differs", texts[i])
+					return
+				}
+			}
+		})
+	}
+	wg.Wait()
 }
 
 func FuzzAnalyze(f *testing.F) {

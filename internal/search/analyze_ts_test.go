@@ -113,7 +113,7 @@ func nodeRunner(t *testing.T) func(args ...string) ([]byte, error) {
 			Loader:     api.LoaderTS,
 		},
 		Bundle:   true,
-		Format:   api.FormatCommonJS,
+		Format:   api.FormatESModule,
 		Platform: api.PlatformNode,
 		Target:   api.ES2020,
 		Write:    false,
@@ -123,7 +123,7 @@ func nodeRunner(t *testing.T) func(args ...string) ([]byte, error) {
 		msgs := api.FormatMessages(res.Errors, api.FormatMessagesOptions{Kind: api.ErrorMessage})
 		t.Fatalf("esbuild could not bundle %s:\n%s", tablesTSFile, strings.Join(msgs, "\n"))
 	}
-	script := filepath.Join(t.TempDir(), "analyze_runner.cjs")
+	script := filepath.Join(t.TempDir(), "analyze_runner.mjs")
 	if err := os.WriteFile(script, res.OutputFiles[0].Contents, 0o644); err != nil {
 		t.Fatal(err)
 	}
