@@ -1,0 +1,219 @@
+package memory
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"strings"
+)
+
+// object is a JSON object that remembers the order of its keys, so that
+// rewriting memory-meta.json or the recall store changes only the values a
+// dream or a recall touched: a person diffing the file sees those and
+// nothing else.
+type object struct {
+	keys []string
+	vals map[string]json.RawMessage
+}
+
+func newObject() *object { return &object{vals: map[string]json.RawMessage{}} }
+
+// parseObject decodes raw, which must hold a JSON object.
+func parseObject(raw []byte) (*object, error) {
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	dec.UseNumber()
+	t, err := dec.Token()
+	if err != nil {
+		return nil, err
+	}
+	if d, ok := t.(json.Delim); !ok || d != '{' {
+		return nil, errors.New("not a JSON object")
+	}
+	o := newObject()
+	for dec.More() {
+		t, err := dec.Token()
+		if err != nil {
+			return nil, err
+		}
+		k, _ := t.(string)
+		var v json.RawMessage
+		if err := dec.Decode(&v); err != nil {
+			return nil, err
+		}
+		if _, dup := o.vals[k]; !dup {
+			o.keys = append(o.keys, k)
+		}
+		o.vals[k] = v
+	}
+	if _, err := dec.Token(); err != nil {
+		return nil, err
+	}
+	return o, nil
+}
+
+// parseArray decodes raw, which must hold a JSON array, into its elements.
+func parseArray(raw []byte) ([]json.RawMessage, error) {
+	var out []json.RawMessage
+	if err := json.Unmarshal(raw, &out); err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+func (o *object) has(k string) bool { _, ok := o.vals[k]; return ok }
+
+// first returns the first of keys present with a non-null value, and that key.
+func (o *object) first(keys ...string) (json.RawMessage, string) {
+	for _, k := range keys {
+		if v, ok := o.vals[k]; ok && !isNull(v) {
+			return v, k
+		}
+	}
+	return nil, ""
+}
+
+// present returns the first of keys present at all (even as null).
+func (o *object) present(keys ...string) string {
+	for _, k := range keys {
+		if o.has(k) {
+			return k
+		}
+	}
+	return ""
+}
+
+// set stores v (marshalled without HTML escaping) under k, appending k when
+// it is new.
+func (o *object) set(k string, v any) {
+	o.setRaw(k, marshal(v))
+}
+
+func (o *object) setRaw(k string, raw json.RawMessage) {
+	if _, ok := o.vals[k]; !ok {
+		o.keys = append(o.keys, k)
+	}
+	o.vals[k] = raw
+}
+
+func (o *object) del(k string) {
+	if _, ok := o.vals[k]; !ok {
+		return
+	}
+	delete(o.vals, k)
+	for i, key := range o.keys {
+		if key == k {
+			o.keys = append(o.keys[:i], o.keys[i+1:]...)
+			break
+		}
+	}
+}
+
+// MarshalJSON writes the object compactly, keys in their order.
+func (o *object) MarshalJSON() ([]byte, error) {
+	var b bytes.Buffer
+	b.WriteByte('{')
+	for i, k := range o.keys {
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		b.Write(marshal(k))
+		b.WriteByte(':')
+		v := o.vals[k]
+		if len(v) == 0 {
+			v = json.RawMessage("null")
+		}
+		b.Write(v)
+	}
+	b.WriteByte('}')
+	return b.Bytes(), nil
+}
+
+// marshal encodes v without escaping <, > and &, which are common in notes
+// and would only make the file harder to read.
+func marshal(v any) json.RawMessage {
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(v); err != nil {
+		return json.RawMessage("null")
+	}
+	return json.RawMessage(bytes.TrimRight(b.Bytes(), "\n"))
+}
+
+// indent formats compact JSON with two-space indentation and a final newline,
+// the layout the files are written in by OpenClaw and the seeds' scripts.
+func indent(compact []byte) []byte {
+	var b bytes.Buffer
+	if err := json.Indent(&b, compact, "", "  "); err != nil {
+		return append(compact, '\n')
+	}
+	b.WriteByte('\n')
+	return b.Bytes()
+}
+
+func isNull(v json.RawMessage) bool { return strings.TrimSpace(string(v)) == "null" }
+
+// rawString decodes a JSON string; other values give their text (numbers,
+// booleans) or "".
+func rawString(v json.RawMessage) string {
+	if len(v) == 0 || isNull(v) {
+		return ""
+	}
+	var s string
+	if json.Unmarshal(v, &s) == nil {
+		return s
+	}
+	t := strings.TrimSpace(string(v))
+	if t == "true" || t == "false" || len(t) > 0 && (t[0] == '-' || t[0] >= '0' && t[0] <= '9') {
+		return t
+	}
+	return ""
+}
+
+// rawFloat decodes a number (or a numeric string); anything else is 0.
+func rawFloat(v json.RawMessage) float64 {
+	if len(v) == 0 || isNull(v) {
+		return 0
+	}
+	var f float64
+	if json.Unmarshal(v, &f) == nil {
+		return f
+	}
+	var s string
+	if json.Unmarshal(v, &s) == nil {
+		var g float64
+		if json.Unmarshal([]byte(strings.TrimSpace(s)), &g) == nil {
+			return g
+		}
+	}
+	return 0
+}
+
+func rawBool(v json.RawMessage) bool {
+	switch strings.TrimSpace(string(v)) {
+	case "true", `"true"`, "1":
+		return true
+	}
+	return false
+}
+
+// rawStrings decodes an array of strings (a single string counts as one).
+func rawStrings(v json.RawMessage) []string {
+	if len(v) == 0 || isNull(v) {
+		return nil
+	}
+	var ss []any
+	if json.Unmarshal(v, &ss) == nil {
+		out := make([]string, 0, len(ss))
+		for _, e := range ss {
+			if s, ok := e.(string); ok && s != "" {
+				out = append(out, s)
+			}
+		}
+		return out
+	}
+	if s := rawString(v); s != "" {
+		return []string{s}
+	}
+	return nil
+}

@@ -1,0 +1,443 @@
+package memory
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"slices"
+	"strings"
+	"time"
+	"unicode"
+)
+
+// RecallDoc is memory/.dreams/short-term-recall.json held for editing:
+// {"version":1,"entries":{KEY:{path,startLine,endLine,snippet,recallCount,...}}}.
+// Entries the caller does not touch are written back byte for byte (up to
+// indentation), with their keys in the original order.
+type RecallDoc struct {
+	top     *object
+	list    bool // entries were an array
+	Entries []*RecallRecord
+	byKey   map[string]*RecallRecord
+	bare    bool // no final newline in the file read
+}
+
+// RecallRecord is one entry of the recall store.
+type RecallRecord struct {
+	Key             string
+	Path            string
+	StartLine       int
+	EndLine         int
+	Snippet         string
+	RecallCount     int
+	DailyCount      int
+	GroundedCount   int
+	TotalScore      float64
+	MaxScore        float64
+	FirstRecalledAt time.Time
+	LastRecalledAt  time.Time
+	PromotedAt      time.Time
+	QueryHashes     []string
+	RecallDays      []string
+	ConceptTags     []string
+
+	obj   *object
+	dirty bool
+}
+
+// NewRecallDoc returns an empty recall store.
+func NewRecallDoc() *RecallDoc {
+	top := newObject()
+	top.set("version", 1)
+	top.setRaw("entries", json.RawMessage("{}"))
+	return &RecallDoc{top: top, byKey: map[string]*RecallRecord{}}
+}
+
+// ParseRecallDoc reads short-term-recall.json. An error means the caller
+// must leave the file alone.
+func ParseRecallDoc(src []byte) (*RecallDoc, error) {
+	if strings.TrimSpace(string(src)) == "" {
+		return NewRecallDoc(), nil
+	}
+	top, err := parseObject(src)
+	if err != nil {
+		return nil, err
+	}
+	d := &RecallDoc{top: top, byKey: map[string]*RecallRecord{}, bare: !strings.HasSuffix(string(src), "\n")}
+	raw, ok := top.vals["entries"]
+	if !ok || isNull(raw) {
+		top.setRaw("entries", json.RawMessage("{}"))
+		return d, nil
+	}
+	switch t := strings.TrimSpace(string(raw)); {
+	case strings.HasPrefix(t, "{"):
+		m, err := parseObject(raw)
+		if err != nil {
+			return nil, err
+		}
+		for _, k := range m.keys {
+			o, err := parseObject(m.vals[k])
+			if err != nil {
+				return nil, fmt.Errorf("recall entry %q is not an object", k)
+			}
+			d.add(readRecall(o, k))
+		}
+	case strings.HasPrefix(t, "["):
+		d.list = true
+		items, err := parseArray(raw)
+		if err != nil {
+			return nil, err
+		}
+		for i, it := range items {
+			o, err := parseObject(it)
+			if err != nil {
+				return nil, fmt.Errorf("recall entry %d is not an object", i+1)
+			}
+			d.add(readRecall(o, rawString(o.vals["key"])))
+		}
+	default:
+		return nil, errors.New(`"entries" is neither an object nor an array`)
+	}
+	return d, nil
+}
+
+func (d *RecallDoc) add(r *RecallRecord) {
+	d.Entries = append(d.Entries, r)
+	if r.Key != "" && d.byKey[r.Key] == nil {
+		d.byKey[r.Key] = r
+	}
+}
+
+func readRecall(o *object, key string) *RecallRecord {
+	r := &RecallRecord{Key: key, obj: o}
+	r.Path = rawString(o.vals["path"])
+	r.StartLine = int(rawFloat(o.vals["startLine"]))
+	r.EndLine = int(rawFloat(o.vals["endLine"]))
+	if r.Path == "" || r.StartLine == 0 {
+		if p, a, b, ok := splitRecallKey(key); ok {
+			if r.Path == "" {
+				r.Path = p
+			}
+			if r.StartLine == 0 && r.EndLine == 0 {
+				r.StartLine, r.EndLine = a, b
+			}
+		}
+	}
+	r.Snippet = rawString(o.vals["snippet"])
+	r.RecallCount = int(rawFloat(o.vals["recallCount"]))
+	r.DailyCount = int(rawFloat(o.vals["dailyCount"]))
+	r.GroundedCount = int(rawFloat(o.vals["groundedCount"]))
+	r.TotalScore = rawFloat(o.vals["totalScore"])
+	r.MaxScore = rawFloat(o.vals["maxScore"])
+	r.FirstRecalledAt = rawTime(o.vals["firstRecalledAt"])
+	r.LastRecalledAt = rawTime(o.vals["lastRecalledAt"])
+	r.PromotedAt = rawTime(o.vals["promotedAt"])
+	r.QueryHashes = rawStrings(o.vals["queryHashes"])
+	r.RecallDays = rawStrings(o.vals["recallDays"])
+	r.ConceptTags = rawStrings(o.vals["conceptTags"])
+	return r
+}
+
+// splitRecallKey reads "source:path:start:end[:claimHash]".
+func splitRecallKey(key string) (path string, start, end int, ok bool) {
+	parts := strings.Split(key, ":")
+	num := func(s string) (int, bool) {
+		var n int
+		_, err := fmt.Sscanf(s, "%d", &n)
+		return n, err == nil && fmt.Sprint(n) == s
+	}
+	for cut := len(parts); cut >= 3; cut-- {
+		a, ok1 := num(parts[cut-2])
+		b, ok2 := num(parts[cut-1])
+		if ok1 && ok2 && cut-2 >= 2 {
+			return strings.Join(parts[1:cut-2], ":"), a, b, true
+		}
+	}
+	return "", 0, 0, false
+}
+
+// RecallKey is the store key of a line range: "memory:PATH:START:END".
+func RecallKey(path string, start, end int) string {
+	return fmt.Sprintf("memory:%s:%d:%d", path, start, end)
+}
+
+// Get returns the record with the key, or nil.
+func (d *RecallDoc) Get(key string) *RecallRecord { return d.byKey[key] }
+
+// Record counts one recall of a line range found by a query: recallCount,
+// totalScore and maxScore grow, the query's hash and the day join their
+// lists (once), dailyCount counts the distinct days, groundedCount grows
+// when the match was confirmed against the text itself (grounded), and the
+// first and last recall times move. A new range gets its snippet and up to
+// six concept tags from the snippet.
+func (d *RecallDoc) Record(m Match, queryHash string, grounded bool, at time.Time) *RecallRecord {
+	key := RecallKey(m.Path, m.StartLine, m.EndLine)
+	r := d.byKey[key]
+	if r == nil {
+		r = &RecallRecord{Key: key, Path: m.Path, StartLine: m.StartLine, EndLine: m.EndLine, obj: newObject()}
+		d.add(r)
+	}
+	r.dirty = true
+	if r.Snippet == "" {
+		r.Snippet = m.Text
+	}
+	if len(r.ConceptTags) == 0 {
+		r.ConceptTags = ConceptTags(m.Text, 6)
+	}
+	r.RecallCount++
+	r.TotalScore = round3(r.TotalScore + m.Score)
+	r.MaxScore = max(r.MaxScore, round3(m.Score))
+	if grounded {
+		r.GroundedCount++
+	}
+	at = at.UTC()
+	if r.FirstRecalledAt.IsZero() || at.Before(r.FirstRecalledAt) {
+		r.FirstRecalledAt = at
+	}
+	if at.After(r.LastRecalledAt) {
+		r.LastRecalledAt = at
+	}
+	if queryHash != "" && !slices.Contains(r.QueryHashes, queryHash) {
+		r.QueryHashes = append(r.QueryHashes, queryHash)
+	}
+	if day := at.Format(time.DateOnly); !slices.Contains(r.RecallDays, day) {
+		r.RecallDays = append(r.RecallDays, day)
+		r.DailyCount++
+	}
+	if d.top != nil {
+		d.top.set("updatedAt", stamp(at))
+	}
+	return r
+}
+
+// MarkPromoted records that a dream promoted the range.
+func (d *RecallDoc) MarkPromoted(key string, at time.Time) {
+	if r := d.byKey[key]; r != nil {
+		r.PromotedAt = at.UTC()
+		r.dirty = true
+	}
+}
+
+// Bytes encodes the store with two-space indentation.
+func (d *RecallDoc) Bytes() []byte {
+	entries := newObject()
+	var list []json.RawMessage
+	for _, r := range d.Entries {
+		if r.dirty {
+			r.write()
+		}
+		raw, _ := r.obj.MarshalJSON()
+		if d.list {
+			list = append(list, raw)
+		} else {
+			entries.setRaw(r.Key, raw)
+		}
+	}
+	if d.list {
+		var b strings.Builder
+		b.WriteByte('[')
+		for i, raw := range list {
+			if i > 0 {
+				b.WriteByte(',')
+			}
+			b.Write(raw)
+		}
+		b.WriteByte(']')
+		d.top.setRaw("entries", json.RawMessage(b.String()))
+	} else {
+		raw, _ := entries.MarshalJSON()
+		d.top.setRaw("entries", raw)
+	}
+	raw, _ := d.top.MarshalJSON()
+	b := indent(raw)
+	if d.bare {
+		b = b[:len(b)-1]
+	}
+	return b
+}
+
+func (r *RecallRecord) write() {
+	o := r.obj
+	if o.present("key") != "" || len(o.keys) == 0 && r.Key == "" {
+		o.set("key", r.Key)
+	}
+	o.set("path", r.Path)
+	o.set("startLine", r.StartLine)
+	o.set("endLine", r.EndLine)
+	o.set("snippet", r.Snippet)
+	o.set("recallCount", r.RecallCount)
+	o.set("dailyCount", r.DailyCount)
+	o.set("groundedCount", r.GroundedCount)
+	o.set("totalScore", r.TotalScore)
+	o.set("maxScore", r.MaxScore)
+	o.set("firstRecalledAt", stampOrNil(r.FirstRecalledAt))
+	o.set("lastRecalledAt", stampOrNil(r.LastRecalledAt))
+	o.set("queryHashes", nonNil(r.QueryHashes))
+	o.set("recallDays", nonNil(r.RecallDays))
+	o.set("conceptTags", nonNil(r.ConceptTags))
+	if !r.PromotedAt.IsZero() || o.has("promotedAt") {
+		o.set("promotedAt", stampOrNil(r.PromotedAt))
+	}
+	r.dirty = false
+}
+
+func nonNil(s []string) []string {
+	if s == nil {
+		return []string{}
+	}
+	return s
+}
+
+// stamp formats a time as OpenClaw does: UTC with milliseconds.
+func stamp(t time.Time) string { return t.UTC().Format("2006-01-02T15:04:05.000Z") }
+
+func stampOrNil(t time.Time) any {
+	if t.IsZero() {
+		return nil
+	}
+	return stamp(t)
+}
+
+// QueryHash is the hash a query is recorded under: the first 12 hex digits
+// of the SHA-256 of the query, lower-cased with blanks collapsed, so the
+// same question asked twice counts as one unique query.
+func QueryHash(q string) string {
+	sum := sha256.Sum256([]byte(strings.Join(strings.Fields(strings.ToLower(q)), " ")))
+	return hex.EncodeToString(sum[:])[:12]
+}
+
+// RecallEvent returns the events.jsonl line (with its newline) of a
+// memory.recall.recorded event.
+func RecallEvent(query string, results []Match, at time.Time) []byte {
+	type result struct {
+		Path      string  `json:"path"`
+		StartLine int     `json:"startLine"`
+		EndLine   int     `json:"endLine"`
+		Score     float64 `json:"score"`
+	}
+	ev := struct {
+		Type        string   `json:"type"`
+		TS          string   `json:"ts"`
+		Query       string   `json:"query"`
+		ResultCount int      `json:"resultCount"`
+		Results     []result `json:"results"`
+	}{Type: "memory.recall.recorded", TS: stamp(at), Query: query, ResultCount: len(results), Results: []result{}}
+	for _, m := range results {
+		ev.Results = append(ev.Results, result{m.Path, m.StartLine, m.EndLine, round3(m.Score)})
+	}
+	return append(marshal(ev), '\n')
+}
+
+// Event returns an events.jsonl line (with its newline) of any other type,
+// such as "memory.promotion.applied" or "memory.dream.completed"; fields
+// are written in sorted order after type and ts.
+func Event(typ string, at time.Time, fields map[string]any) []byte {
+	o := newObject()
+	o.set("type", typ)
+	o.set("ts", stamp(at))
+	keys := make([]string, 0, len(fields))
+	for k := range fields {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	for _, k := range keys {
+		o.set(k, fields[k])
+	}
+	raw, _ := o.MarshalJSON()
+	return append(raw, '\n')
+}
+
+// ConceptTags derives up to max concept tags from a text: its distinct
+// content words of four letters or more (lower-case, stop words left out),
+// in order of first appearance. Explicit #tags come first.
+func ConceptTags(text string, max int) []string {
+	var out []string
+	seen := map[string]bool{}
+	addTag := func(w string) {
+		if len(out) < max && !seen[w] {
+			seen[w] = true
+			out = append(out, w)
+		}
+	}
+	for _, f := range strings.Fields(text) {
+		if strings.HasPrefix(f, "#") && len(f) > 1 {
+			addTag(strings.ToLower(strings.TrimRight(f[1:], ".,;:!?)")))
+		}
+	}
+	for _, w := range Words(text) {
+		if len([]rune(w)) >= 4 && !stopWords[w] && !isNumberish(w) {
+			addTag(w)
+		}
+	}
+	return out
+}
+
+// Words splits text into lower-case words: runs of letters and digits
+// (with inner '-', '_', '.' and '\'' kept, so "sqlite-vec", "10.0.0.12" and
+// "don't" stay whole); each CJK character is a word of its own.
+func Words(text string) []string {
+	var out []string
+	var cur []rune
+	flush := func() {
+		for len(cur) > 0 && strings.ContainsRune("-_.'", cur[len(cur)-1]) {
+			cur = cur[:len(cur)-1]
+		}
+		if len(cur) > 0 {
+			out = append(out, string(cur))
+		}
+		cur = cur[:0]
+	}
+	for _, r := range strings.ToLower(text) {
+		switch {
+		case isCJK(r):
+			flush()
+			out = append(out, string(r))
+		case unicode.IsLetter(r) || unicode.IsDigit(r):
+			cur = append(cur, r)
+		case len(cur) > 0 && strings.ContainsRune("-_.'", r):
+			cur = append(cur, r)
+		default:
+			flush()
+		}
+	}
+	flush()
+	return out
+}
+
+func isCJK(r rune) bool {
+	return unicode.In(r, unicode.Han, unicode.Hiragana, unicode.Katakana, unicode.Hangul)
+}
+
+func isNumberish(w string) bool {
+	for _, r := range w {
+		if unicode.IsLetter(r) {
+			return false
+		}
+	}
+	return true
+}
+
+// StopWord reports a word (lower-case, as Words returns it) that says
+// nothing about what a line is about: articles, pronouns, auxiliaries,
+// relative day words and the like, in English and Chinese.
+func StopWord(w string) bool { return stopWords[w] }
+
+// stopWords are left out of concept tags and word overlap: they say
+// nothing about what a line is about.
+var stopWords = func() map[string]bool {
+	m := map[string]bool{}
+	for _, w := range strings.Fields(`a an the and or but if then else of to in on at by for with from into onto over under
+	about after before since until than that this these those there here it its is are was were be been being
+	do does did done has have had having will would shall should can could may might must not no yes so too very
+	just also only even still again now new old more most less least some any all each every both either neither
+	i me my mine we us our you your he him his she her they them their what which who whom whose when where why how
+	as up out off down per via vs etc one two three four five six seven eight nine ten first last next
+	today yesterday tomorrow week weeks month months year years day days time times
+	user agent please thanks ok okay said says say asked ask told tell wants want need needs get got make made
+	的 了 是 在 和 也 就 都 而 及 与 着 或 一 个 我 你 他 她 它 们 这 那 有 不 没 会 要 说`) {
+		m[w] = true
+	}
+	return m
+}()

@@ -1,0 +1,78 @@
+package memory
+
+import (
+	"os"
+	"strings"
+	"testing"
+	"time"
+)
+
+func TestRecallDoc_RoundTripIsByteIdentical(t *testing.T) {
+	src, err := os.ReadFile("../demo/workspace/memory/.dreams/short-term-recall.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	d, err := ParseRecallDoc(src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := string(d.Bytes()); got != string(src) {
+		t.Errorf("round trip changed the file:\n%s", firstDiff(string(src), got))
+	}
+}
+
+func TestRecallDoc_RecordCountsRecallsQueriesAndDays(t *testing.T) {
+	d := NewRecallDoc()
+	m := Match{Line: Line{Path: "memory/2026-04-10.md", StartLine: 3, EndLine: 3, Text: "Dev server: user@203.0.113.10 #homelab"}, Score: 0.9}
+	t1 := time.Date(2026, 4, 12, 9, 0, 0, 0, time.UTC)
+	d.Record(m, QueryHash("dev server IP"), true, t1)
+	d.Record(m, QueryHash("Dev  server ip"), true, t1.Add(time.Hour)) // same query, same day
+	r := d.Record(m, QueryHash("where is the dev box"), false, t1.Add(26*time.Hour))
+	if r.RecallCount != 3 || len(r.QueryHashes) != 2 || r.DailyCount != 2 || len(r.RecallDays) != 2 || r.GroundedCount != 2 {
+		t.Errorf("counts: %+v", r)
+	}
+	if r.TotalScore != 2.7 || r.MaxScore != 0.9 || !r.FirstRecalledAt.Equal(t1) || !r.LastRecalledAt.Equal(t1.Add(26*time.Hour)) {
+		t.Errorf("scores/times: %+v", r)
+	}
+	if got := strings.Join(r.ConceptTags, ","); got != "homelab,server,user,203.0.113.10" && !strings.HasPrefix(got, "homelab,") {
+		t.Errorf("concept tags %q", got)
+	}
+	again, err := ParseRecallDoc(d.Bytes())
+	if err != nil {
+		t.Fatal(err)
+	}
+	g := again.Get(RecallKey("memory/2026-04-10.md", 3, 3))
+	if g == nil || g.RecallCount != 3 || g.Path != "memory/2026-04-10.md" || len(g.RecallDays) != 2 {
+		t.Errorf("reparsed %+v", g)
+	}
+}
+
+func TestRecallEvent_IsOneJSONLine(t *testing.T) {
+	at := time.Date(2026, 11, 20, 17, 40, 6, 0, time.UTC)
+	got := string(RecallEvent("dev server IP", []Match{{Line: Line{Path: "MEMORY.md", StartLine: 4, EndLine: 4}, Score: 1}}, at))
+	want := `{"type":"memory.recall.recorded","ts":"2026-11-20T17:40:06.000Z","query":"dev server IP","resultCount":1,"results":[{"path":"MEMORY.md","startLine":4,"endLine":4,"score":1}]}` + "\n"
+	if got != want {
+		t.Errorf("got  %s want %s", got, want)
+	}
+}
+
+func TestMatchRecall_StagesExactThenSubstringThenOverlap(t *testing.T) {
+	lines := []Line{
+		{Path: "MEMORY.md", StartLine: 3, EndLine: 3, Text: "Dev server: user@203.0.113.10"},
+		{Path: "MEMORY.md", StartLine: 4, EndLine: 4, Text: "Dev server backups run nightly to the NAS"},
+		{Path: "memory/2026-04-10.md", StartLine: 5, EndLine: 5, Text: "Moved the dev server to the rack"},
+	}
+	if m := MatchRecall("dev server: USER@203.0.113.10.", lines, 0); len(m) != 1 || m[0].How != "exact" || m[0].StartLine != 3 {
+		t.Errorf("exact: %+v", m)
+	}
+	if m := MatchRecall("backups run nightly", lines, 0); len(m) != 1 || m[0].How != "substring" || m[0].StartLine != 4 {
+		t.Errorf("substring: %+v", m)
+	}
+	m := MatchRecall("the dev server moved to a rack", lines, 0)
+	if len(m) != 1 || m[0].How != "overlap" || m[0].Path != "memory/2026-04-10.md" {
+		t.Errorf("overlap: %+v", m)
+	}
+	if m := MatchRecall("something else entirely", lines, 0); len(m) != 0 {
+		t.Errorf("no match expected: %+v", m)
+	}
+}
