@@ -375,7 +375,7 @@ func ConceptTags(text string, max int) []string {
 }
 
 // Words splits text into lower-case words: runs of letters and digits
-// (with inner '-', '_', '.' and '\” kept, so "sqlite-vec", "10.0.0.12" and
+// (with inner hyphens, underscores, dots and apostrophes kept, so "sqlite-vec", "10.0.0.12" and
 // "don't" stay whole); each CJK character is a word of its own.
 func Words(text string) []string {
 	var out []string
