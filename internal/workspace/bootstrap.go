@@ -22,10 +22,11 @@ func parseBootstrap(f *File, name string) *BootstrapFile {
 		if k < 0 {
 			continue
 		}
-		e := strings.Index(l[k:], "-->")
+		e := strings.Index(l[k+4:], "-->")
 		if e < 0 {
 			continue
 		}
+		e += 4
 		inner := l[k+4 : k+e]
 		obs, ok := observedComment(inner)
 		if !ok {

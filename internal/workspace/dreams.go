@@ -2,6 +2,7 @@ package workspace
 
 import (
 	"fmt"
+	"sort"
 	"strconv"
 	"strings"
 	"time"
@@ -48,7 +49,7 @@ func parseDreams(f *File, diags *diag.List) *DreamsDiary {
 // dreamingEdge recognises "<!-- openclaw:dreaming:diary:start -->".
 func dreamingEdge(l string) (name, edge string, ok bool) {
 	t := strings.TrimSpace(l)
-	if !strings.HasPrefix(t, "<!--") || !strings.HasSuffix(t, "-->") {
+	if len(t) < 7 || !strings.HasPrefix(t, "<!--") || !strings.HasSuffix(t, "-->") {
 		return "", "", false
 	}
 	inner := strings.TrimSpace(t[4 : len(t)-3])
@@ -224,12 +225,7 @@ func parseDreamItem(block string, line int, s string) *DreamItem {
 		it.Text = tidyText(stripInline(s))
 		return it
 	}
-	// Order by position.
-	for i := 1; i < len(found); i++ {
-		for j := i; j > 0 && found[j].start < found[j-1].start; j-- {
-			found[j], found[j-1] = found[j-1], found[j]
-		}
-	}
+	sort.Slice(found, func(i, j int) bool { return found[i].start < found[j].start })
 	text := s[:found[0].start]
 	text = strings.TrimRight(text, " —–-|·,;([*_")
 	it.Text = tidyText(stripInline(text))

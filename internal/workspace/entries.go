@@ -169,7 +169,10 @@ func (p *entryParser) line(n int, s, next string) bool {
 	}
 
 	if strings.HasPrefix(trim, "<!--") {
-		end := strings.Index(trim, "-->")
+		end := strings.Index(trim[4:], "-->")
+		if end >= 0 {
+			end += 4
+		}
 		if end < 0 {
 			p.inComment = true
 			p.comment = []srcLine{{n, s}}
@@ -756,16 +759,17 @@ func dedupePointers(ps []SourcePointer) []SourcePointer {
 	if len(ps) < 2 {
 		return ps
 	}
+	type key struct {
+		kind             PointerKind
+		path             string
+		start, end, line int
+	}
+	seen := make(map[key]bool, len(ps))
 	out := ps[:0:0]
 	for _, p := range ps {
-		dup := false
-		for _, q := range out {
-			if q.Kind == p.Kind && q.Path == p.Path && q.StartLine == p.StartLine && q.EndLine == p.EndLine && q.Line == p.Line {
-				dup = true
-				break
-			}
-		}
-		if !dup {
+		k := key{p.Kind, p.Path, p.StartLine, p.EndLine, p.Line}
+		if !seen[k] {
+			seen[k] = true
 			out = append(out, p)
 		}
 	}

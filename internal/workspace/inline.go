@@ -1,10 +1,110 @@
 package workspace
 
 import (
+	"sort"
 	"strings"
 	"unicode"
 	"unicode/utf8"
 )
+
+// Inline constructs are looked for within a bounded window, so that no
+// line, however long and however many brackets it holds, costs more than
+// linear time.
+const (
+	maxLinkLen   = 1024 // [[target|alias]], [text](dest)
+	maxBracket   = 512  // [score=... source=...]
+	maxTagWindow = 20   // [feedback]
+)
+
+// window is s cut to at most n bytes, for bounded searches of ASCII
+// delimiters.
+func window(s string, n int) string {
+	if len(s) > n {
+		return s[:n]
+	}
+	return s
+}
+
+// nextIndex answers "where is the next sep at or after i" for a scan
+// that asks at increasing positions, searching each byte at most once.
+type nextIndex struct {
+	s, sep string
+	fold   bool // sep is lower-case ASCII; match ignoring ASCII case
+	pos    int  // last answer; -1 when there is none left
+	known  bool
+}
+
+func (n *nextIndex) from(i int) int {
+	if n.known && (n.pos < 0 || n.pos >= i) {
+		return n.pos
+	}
+	n.known = true
+	if i > len(n.s) {
+		n.pos = -1
+		return -1
+	}
+	var k int
+	if n.fold {
+		k = indexFold(n.s[i:], n.sep)
+	} else {
+		k = strings.Index(n.s[i:], n.sep)
+	}
+	if k < 0 {
+		n.pos = -1
+	} else {
+		n.pos = i + k
+	}
+	return n.pos
+}
+
+// mdLink is a "[text](dest)" span: s[open+1:close] is the text and
+// s[close+2:end-1] the destination.
+type mdLink struct{ close, end int }
+
+// mdLinks finds the Markdown links of s in one pass, keyed by the offset
+// of their '['. Brackets nest; backslash escapes are honoured.
+func mdLinks(s string) map[int]mdLink {
+	if !strings.Contains(s, "](") {
+		return nil
+	}
+	out := map[int]mdLink{}
+	var stack []int
+	paren := nextIndex{s: s, sep: ")"}
+	for i := 0; i < len(s); i++ {
+		switch s[i] {
+		case '\\':
+			i++
+		case '[':
+			stack = append(stack, i)
+		case ']':
+			if len(stack) == 0 {
+				continue
+			}
+			open := stack[len(stack)-1]
+			stack = stack[:len(stack)-1]
+			if i+1 < len(s) && s[i+1] == '(' && i-open <= maxLinkLen {
+				if e := paren.from(i + 2); e >= 0 && e-i <= maxLinkLen {
+					out[open] = mdLink{close: i, end: e + 1}
+				}
+			}
+		}
+	}
+	return out
+}
+
+// linkDest is the destination of a link: "<dest>" or the first word.
+func linkDest(s string, l mdLink) string {
+	inner := strings.TrimSpace(s[l.close+2 : l.end-1])
+	if strings.HasPrefix(inner, "<") {
+		if k := strings.IndexByte(inner, '>'); k > 0 {
+			return inner[1:k]
+		}
+	}
+	if k := strings.IndexAny(inner, " \t"); k >= 0 {
+		return inner[:k]
+	}
+	return inner
+}
 
 // stripInline reduces inline Markdown to its text: wikilinks and links to
 // their display text, images to their alt text, autolinks to their URL, and
@@ -13,6 +113,9 @@ func stripInline(s string) string {
 	if !strings.ContainsAny(s, "[*_~=`<") {
 		return s
 	}
+	links := mdLinks(s)
+	wikiEnd := nextIndex{s: s, sep: "]]"}
+	angle := nextIndex{s: s, sep: ">"}
 	var b strings.Builder
 	b.Grow(len(s))
 	for i := 0; i < len(s); {
@@ -21,37 +124,39 @@ func stripInline(s string) string {
 		case c == '!' && strings.HasPrefix(s[i+1:], "[["):
 			i++ // embed: keep the target name
 		case c == '[' && strings.HasPrefix(s[i:], "[["):
-			end := strings.Index(s[i+2:], "]]")
-			if end < 0 {
+			end := wikiEnd.from(i + 2)
+			if end < 0 || end-i > maxLinkLen {
 				b.WriteByte(c)
 				i++
 				continue
 			}
-			inner := s[i+2 : i+2+end]
-			b.WriteString(wikiDisplay(inner))
-			i += 2 + end + 2
-		case c == '[' || (c == '!' && i+1 < len(s) && s[i+1] == '['):
-			start := i
-			if c == '!' {
-				start++
+			b.WriteString(wikiDisplay(s[i+2 : end]))
+			i = end + 2
+		case c == '!' && i+1 < len(s) && s[i+1] == '[' && links != nil:
+			if _, ok := links[i+1]; ok {
+				i++ // image: keep the alt text
+				continue
 			}
-			text, consumed, ok := mdLinkAt(s[start:])
+			b.WriteByte(c)
+			i++
+		case c == '[' && links != nil:
+			l, ok := links[i]
 			if !ok {
 				b.WriteByte(c)
 				i++
 				continue
 			}
-			b.WriteString(text)
-			i = start + consumed
+			b.WriteString(s[i+1 : l.close])
+			i = l.end
 		case c == '<' && (strings.HasPrefix(s[i:], "<http://") || strings.HasPrefix(s[i:], "<https://")):
-			end := strings.IndexByte(s[i:], '>')
-			if end < 0 {
+			end := angle.from(i)
+			if end < 0 || end-i > maxLinkLen {
 				b.WriteByte(c)
 				i++
 				continue
 			}
-			b.WriteString(s[i+1 : i+end])
-			i += end + 1
+			b.WriteString(s[i+1 : end])
+			i = end + 1
 		case (c == '*' || c == '_' || c == '~' || c == '=') && i+1 < len(s) && s[i+1] == c:
 			i += 2
 		case c == '`':
@@ -65,7 +170,7 @@ func stripInline(s string) string {
 }
 
 // wikiDisplay is what Obsidian shows for [[inner]]: the alias, else the
-// target without its folder-less fragment marker.
+// target, else the fragment.
 func wikiDisplay(inner string) string {
 	if k := strings.IndexByte(inner, '|'); k >= 0 {
 		return strings.TrimSpace(inner[k+1:])
@@ -78,57 +183,6 @@ func wikiDisplay(inner string) string {
 		return strings.TrimSpace(t)
 	}
 	return strings.TrimSpace(inner)
-}
-
-// mdLinkAt parses "[text](dest)" at the start of s.
-func mdLinkAt(s string) (text string, consumed int, ok bool) {
-	if !strings.HasPrefix(s, "[") {
-		return "", 0, false
-	}
-	depth := 0
-	close := -1
-	for i := 0; i < len(s); i++ {
-		switch s[i] {
-		case '\\':
-			i++
-		case '[':
-			depth++
-		case ']':
-			depth--
-			if depth == 0 {
-				close = i
-			}
-		}
-		if close >= 0 {
-			break
-		}
-	}
-	if close < 0 || close+1 >= len(s) || s[close+1] != '(' {
-		return "", 0, false
-	}
-	end := strings.IndexByte(s[close+1:], ')')
-	if end < 0 {
-		return "", 0, false
-	}
-	return s[1:close], close + 1 + end + 1, true
-}
-
-// mdLinkDest returns the destination of "[text](dest "title")".
-func mdLinkDest(s string) (text, dest string, consumed int, ok bool) {
-	text, consumed, ok = mdLinkAt(s)
-	if !ok {
-		return
-	}
-	inner := s[len(text)+3 : consumed-1]
-	inner = strings.TrimSpace(inner)
-	if strings.HasPrefix(inner, "<") {
-		if k := strings.IndexByte(inner, '>'); k > 0 {
-			inner = inner[1:k]
-		}
-	} else if k := strings.IndexAny(inner, " \t"); k >= 0 {
-		inner = inner[:k]
-	}
-	return text, inner, consumed, true
 }
 
 // indexFold is strings.Index for an ASCII lower-case needle, ignoring
@@ -188,45 +242,43 @@ var memoryTypes = map[string]string{
 // takeTypeTags removes "[feedback]"-style tags, "#type/x" and "type: x"
 // from s, returning the first type found and s without them.
 func takeTypeTags(s string) (string, string) {
-	typ := ""
+	var cuts []span
 	// [type]
-	for i := 0; i < len(s); {
-		k := strings.IndexByte(s[i:], '[')
+	for from := 0; from < len(s); {
+		k := strings.IndexByte(s[from:], '[')
 		if k < 0 {
 			break
 		}
-		k += i
-		end := strings.IndexByte(s[k:], ']')
-		if end < 0 || end > 16 || strings.HasPrefix(s[k:], "[[") {
-			i = k + 1
+		k += from
+		from = k + 1
+		end := strings.IndexByte(window(s[k:], maxTagWindow), ']')
+		if end < 0 || strings.HasPrefix(s[k:], "[[") {
 			continue
 		}
 		word := strings.ToLower(strings.TrimSpace(s[k+1 : k+end]))
 		if t, ok := memoryTypes[word]; ok && (k+end+1 >= len(s) || s[k+end+1] != '(') {
-			if typ == "" {
-				typ = t
-			}
-			s = s[:k] + s[k+end+1:]
-			i = k
-			continue
+			cuts = append(cuts, span{k, k + end + 1, t})
+			from = k + end + 1
 		}
-		i = k + 1
 	}
 	// #type/x
-	for {
-		k := strings.Index(s, "#type/")
-		if k < 0 || !wordBoundaryBefore(s, k) {
+	for from := 0; ; {
+		k := strings.Index(s[from:], "#type/")
+		if k < 0 {
 			break
 		}
+		k += from
 		j := k + len("#type/")
 		e := j
 		for e < len(s) && isTagByte(s[e]) {
 			e++
 		}
-		if t, ok := memoryTypes[strings.ToLower(s[j:e])]; ok && typ == "" {
-			typ = t
+		from = e
+		if !wordBoundaryBefore(s, k) {
+			continue
 		}
-		s = s[:k] + s[e:]
+		t := memoryTypes[strings.ToLower(s[j:e])]
+		cuts = append(cuts, span{k, e, t})
 	}
 	// type: x
 	for from := 0; ; {
@@ -254,17 +306,49 @@ func takeTypeTags(s string) (string, string) {
 		for e < len(s) && isTagByte(s[e]) && s[e] != '/' {
 			e++
 		}
-		t, ok := memoryTypes[strings.ToLower(s[j:e])]
-		if !ok {
+		if t, ok := memoryTypes[strings.ToLower(s[j:e])]; ok {
+			cuts = append(cuts, span{k, e, t})
+			from = e
+		}
+	}
+	if len(cuts) == 0 {
+		return "", s
+	}
+	sort.SliceStable(cuts, func(i, j int) bool { return cuts[i].start < cuts[j].start })
+	typ := ""
+	for _, c := range cuts {
+		if c.val != "" {
+			typ = c.val
+			break
+		}
+	}
+	return typ, cutSpans(s, cuts)
+}
+
+// span is a byte range of a line to cut, with what was read from it.
+type span struct {
+	start, end int
+	val        string
+}
+
+// cutSpans returns s without the given spans (sorted by start; overlaps
+// are merged), in one pass.
+func cutSpans(s string, cuts []span) string {
+	var b strings.Builder
+	b.Grow(len(s))
+	last := 0
+	for _, c := range cuts {
+		if c.start < last {
+			if c.end > last {
+				last = c.end
+			}
 			continue
 		}
-		if typ == "" {
-			typ = t
-		}
-		s = s[:k] + s[e:]
-		from = k
+		b.WriteString(s[last:c.start])
+		last = c.end
 	}
-	return typ, s
+	b.WriteString(s[last:])
+	return b.String()
 }
 
 func isTagByte(c byte) bool {
@@ -430,9 +514,9 @@ func lifecycleWord(s string) string {
 		}
 	}
 	if strings.Contains(s, "**") {
-		for w, st := range finalStates {
+		for _, w := range finalWords {
 			if indexFold(s, "**"+w+"**") >= 0 {
-				return st
+				return finalStates[w]
 			}
 		}
 	}
@@ -471,6 +555,11 @@ func lifecycleWord(s string) string {
 	}
 	return ""
 }
+
+// finalWords are the keys of finalStates in a fixed order, so that text
+// with two markers always gives the same status.
+var finalWords = []string{"done", "closed", "archived", "superseded", "resolved", "completed", "cancelled", "canceled",
+	"obsolete", "deprecated", "expired", "lapsed", "wontfix", "snoozed", "snowed"}
 
 // finalStates are the lifecycle words that mark work as finished or
 // replaced; they are recognised even outside brackets, after a dash.

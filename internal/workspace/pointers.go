@@ -3,6 +3,7 @@ package workspace
 import (
 	"net/url"
 	"path"
+	"sort"
 	"strconv"
 	"strings"
 	"time"
@@ -12,6 +13,9 @@ import (
 
 // dailyPath is the daily log a date pointer names.
 func dailyPath(t time.Time) string { return "memory/" + t.Format("2006-01-02") + ".md" }
+
+// maxRefLen bounds a path written in prose; longer runs are no path.
+const maxRefLen = 256
 
 var pointerExts = []string{".markdown", ".jsonl", ".json", ".md", ".txt"}
 
@@ -36,6 +40,7 @@ func refAt(s string) (p SourcePointer, n int, ok bool) {
 		return SourcePointer{Path: dailyPath(t), Date: t}, dn, true
 	}
 	e := 0
+	s = window(s, maxRefLen)
 	for e < len(s) {
 		r, size := utf8.DecodeRuneInString(s[e:])
 		if isPathStop(r) && r != '#' {
@@ -44,6 +49,9 @@ func refAt(s string) (p SourcePointer, n int, ok bool) {
 		e += size
 	}
 	tok := s[:e]
+	if strings.IndexByte(tok, '.') < 0 {
+		return SourcePointer{}, 0, false
+	}
 	k := extEnd(tok)
 	if k <= 0 {
 		return SourcePointer{}, 0, false
@@ -185,18 +193,43 @@ func extractMeta(s string, line int) lineMeta {
 }
 
 func (m *lineMeta) takeComments(s string, line int) string {
-	for {
-		k := strings.Index(s, "<!--")
+	var cuts []span
+	for from := 0; from < len(s); {
+		k := strings.Index(s[from:], "<!--")
 		if k < 0 {
-			return s
+			break
 		}
+		k += from
 		inner, end := s[k+4:], len(s)
 		if e := strings.Index(s[k+4:], "-->"); e >= 0 {
 			inner, end = s[k+4:k+4+e], k+4+e+3
 		}
 		m.comment(strings.TrimSpace(inner), s[k:end], line)
-		s = s[:k] + " " + s[end:]
+		cuts = append(cuts, span{start: k, end: end})
+		from = end
 	}
+	return spaceCuts(s, cuts)
+}
+
+// spaceCuts is cutSpans leaving a space where each span was, so that the
+// words on either side stay apart.
+func spaceCuts(s string, cuts []span) string {
+	if len(cuts) == 0 {
+		return s
+	}
+	var b strings.Builder
+	b.Grow(len(s))
+	last := 0
+	for _, c := range cuts {
+		if c.start < last {
+			continue
+		}
+		b.WriteString(s[last:c.start])
+		b.WriteByte(' ')
+		last = c.end
+	}
+	b.WriteString(s[last:])
+	return b.String()
 }
 
 // comment parses the inside of an HTML comment found on an entry.
@@ -334,25 +367,29 @@ var fillerWords = map[string]bool{
 // takeScoreBracket parses and removes "[score=0.835 recalls=0 avg=0.620
 // source=memory/2026-04-17.md:7-7]".
 func (m *lineMeta) takeScoreBracket(s string, line int) string {
+	var cuts []span
+	closeAt := nextIndex{s: s, sep: "]"}
 	for from := 0; from < len(s); {
 		k := strings.IndexByte(s[from:], '[')
 		if k < 0 {
-			return s
+			break
 		}
 		k += from
-		e := strings.IndexByte(s[k:], ']')
-		if e < 0 {
-			return s
+		from = k + 1
+		head := strings.TrimLeft(window(s[k+1:], 16), " ")
+		if !(strings.HasPrefix(head, "score=") || strings.HasPrefix(head, "source=") || strings.HasPrefix(head, "recalls=") || strings.HasPrefix(head, "avg=")) {
+			continue
 		}
-		e += k
-		inner := s[k+1 : e]
-		if !(strings.Contains(inner, "score=") || strings.Contains(inner, "source=") || strings.Contains(inner, "recalls=")) {
-			from = k + 1
+		e := closeAt.from(k)
+		if e < 0 {
+			break
+		}
+		if e-k > maxBracket {
 			continue
 		}
 		var pr Promotion
 		known := false
-		for _, tok := range strings.Fields(inner) {
+		for _, tok := range strings.Fields(s[k+1 : e]) {
 			key, val, ok := strings.Cut(tok, "=")
 			if !ok {
 				continue
@@ -376,39 +413,42 @@ func (m *lineMeta) takeScoreBracket(s string, line int) string {
 			}
 		}
 		if !known {
-			from = k + 1
 			continue
 		}
-		m.promo = &pr
+		if m.promo == nil {
+			m.promo = &pr
+		}
 		m.promoted = true
-		s = s[:k] + s[e+1:]
-		from = k
+		cuts = append(cuts, span{start: k, end: e + 1})
+		from = e + 1
 	}
-	return s
+	return cutSpans(s, cuts)
 }
 
 // takeSourceNotes parses and removes "(source: 2026-03-31)" notes and
 // "Source: memory/x.md#L3-L6" footers. A "Source:" naming no file or date
 // ("Source: the user") is left alone.
 func (m *lineMeta) takeSourceNotes(s string, line int) string {
+	var cuts []span
+	latin, cjk := nextIndex{s: s, sep: "source", fold: true}, nextIndex{s: s, sep: "来源"}
 	for from := 0; from < len(s); {
-		k, labelLen := sourceLabel(s, from)
+		k, labelLen := sourceLabel(s, from, &latin, &cjk)
 		if k < 0 {
-			return s
+			break
 		}
 		from = k + labelLen
-		paren := byte(0)
+		paren := false
 		start := k
 		if k > 0 && s[k-1] == '(' {
-			paren, start = ')', k-1
+			paren, start = true, k-1
 		} else if k >= len("（") && strings.HasSuffix(s[:k], "（") {
-			paren, start = ')', k-len("（")
+			paren, start = true, k-len("（")
 		} else if !wordBoundaryBefore(s, k) {
 			continue
 		}
 		body := s[k+labelLen:]
-		if paren != 0 {
-			e := strings.IndexAny(body, ")）")
+		if paren {
+			e := strings.IndexAny(window(body, maxBracket), ")）")
 			if e < 0 {
 				continue
 			}
@@ -426,8 +466,8 @@ func (m *lineMeta) takeSourceNotes(s string, line int) string {
 				p.Kind, p.Line, p.Text = sourceKind(p), line, raw
 				m.ptrs = append(m.ptrs, p)
 			}
-			s = s[:start] + s[end:]
-			from = start
+			cuts = append(cuts, span{start: start, end: end})
+			from = end
 			continue
 		}
 		ps, n := refListAt(body)
@@ -443,23 +483,22 @@ func (m *lineMeta) takeSourceNotes(s string, line int) string {
 			}
 			m.ptrs = append(m.ptrs, p)
 		}
-		s = s[:start] + s[end:]
-		from = start
+		cuts = append(cuts, span{start: start, end: end})
+		from = end
 	}
-	return s
+	return cutSpans(s, cuts)
 }
 
 // sourceLabel finds "source:", "sources:", "source=" (any case) or "来源："
 // at or after from, returning its offset and length.
-func sourceLabel(s string, from int) (int, int) {
+func sourceLabel(s string, from int, latin, cjk *nextIndex) (int, int) {
 	for from < len(s) {
-		k := indexFold(s[from:], "source")
-		c := strings.Index(s[from:], "来源")
+		k := latin.from(from)
+		c := cjk.from(from)
 		if k < 0 && c < 0 {
 			return -1, 0
 		}
 		if c >= 0 && (k < 0 || c < k) {
-			c += from
 			j := c + len("来源")
 			if strings.HasPrefix(s[j:], "：") {
 				return c, j + len("：") - c
@@ -470,7 +509,6 @@ func sourceLabel(s string, from int) (int, int) {
 			from = j
 			continue
 		}
-		k += from
 		j := k + len("source")
 		if j < len(s) && (s[j] == 's' || s[j] == 'S') {
 			j++
@@ -490,31 +528,40 @@ func sourceLabel(s string, from int) (int, int) {
 // "详见 daily notes 2026-03-31", [[wikilinks]], [links](memory/x.md) and
 // bare workspace paths.
 func navPointers(s string, line int) []SourcePointer {
-	var out []SourcePointer
-	var spans [][2]int
-	inSpan := func(i int) bool {
-		for _, sp := range spans {
-			if i >= sp[0] && i < sp[1] {
-				return true
-			}
+	var found []posPointer
+	var covered []bool // bytes already taken by a pointer, allocated on first use
+	cover := func(a, b int) {
+		if covered == nil {
+			covered = make([]bool, len(s))
 		}
-		return false
+		for i := a; i < b && i < len(s); i++ {
+			covered[i] = true
+		}
 	}
+	inSpan := func(i int) bool { return covered != nil && covered[i] }
+	add := func(pos int, p SourcePointer) { found = append(found, posPointer{pos, p}) }
+
 	// [[wikilinks]]
+	wikiEnd := nextIndex{s: s, sep: "]]"}
 	for from := 0; ; {
 		k := strings.Index(s[from:], "[[")
 		if k < 0 {
 			break
 		}
 		k += from
-		e := strings.Index(s[k+2:], "]]")
-		if e < 0 {
+		from = k + 2
+		c := wikiEnd.from(k + 2)
+		if c < 0 {
 			break
 		}
-		end := k + 2 + e + 2
+		if c-k > maxLinkLen {
+			continue
+		}
+		e := c - (k + 2)
+		end := c + 2
 		from = end
+		cover(k, end)
 		if k > 0 && s[k-1] == '!' {
-			spans = append(spans, [2]int{k, end})
 			continue // an embed, not evidence
 		}
 		inner := s[k+2 : k+2+e]
@@ -528,13 +575,12 @@ func navPointers(s string, line int) []SourcePointer {
 			p.StartLine, p.EndLine, _ = lineRange(inner[i:])
 		}
 		p.Path = strings.TrimSpace(target)
-		spans = append(spans, [2]int{k, end})
 		if p.Path != "" {
-			out = append(out, p)
+			add(k, p)
 		}
 	}
 	// [text](path)
-	if strings.Contains(s, "](") {
+	if links := mdLinks(s); links != nil {
 		for from := 0; ; {
 			k := strings.IndexByte(s[from:], '[')
 			if k < 0 {
@@ -545,18 +591,19 @@ func navPointers(s string, line int) []SourcePointer {
 			if inSpan(k) || strings.HasPrefix(s[k:], "[[") {
 				continue
 			}
-			_, dest, n, ok := mdLinkDest(s[k:])
+			l, ok := links[k]
 			if !ok {
 				continue
 			}
-			spans = append(spans, [2]int{k, k + n})
+			dest, n := linkDest(s, l), l.end-k
+			cover(k, k+n)
 			from = k + n
 			if k > 0 && s[k-1] == '!' || strings.Contains(dest, "://") || strings.HasPrefix(dest, "mailto:") || strings.HasPrefix(dest, "#") {
 				continue
 			}
 			if p, _, ok := refAt(dest); ok && p.Date.IsZero() {
 				p.Kind, p.Line, p.Text = PointerLink, line, s[k:k+n]
-				out = append(out, p)
+				add(k, p)
 			}
 		}
 	}
@@ -588,8 +635,8 @@ func navPointers(s string, line int) []SourcePointer {
 			}
 			end := j + n
 			p.Line, p.Text = line, s[k:end]
-			spans = append(spans, [2]int{k, end})
-			out = append(out, p)
+			cover(k, end)
+			add(k, p)
 			from = end
 		}
 	}
@@ -616,25 +663,27 @@ func navPointers(s string, line int) []SourcePointer {
 				continue
 			}
 			p.Kind, p.Line, p.Text = PointerPath, line, s[k:k+n]
-			spans = append(spans, [2]int{k, k + n})
-			out = append(out, p)
+			cover(k, k+n)
+			add(k, p)
 			from = k + n
 		}
 	}
-	if len(out) > 1 {
-		sortPointersByText(out, s)
+	if len(found) == 0 {
+		return nil
+	}
+	// In the order they were written.
+	sort.SliceStable(found, func(i, j int) bool { return found[i].pos < found[j].pos })
+	out := make([]SourcePointer, len(found))
+	for i, f := range found {
+		out[i] = f.p
 	}
 	return out
 }
 
-// sortPointersByText orders pointers by where they were written in s.
-func sortPointersByText(ps []SourcePointer, s string) {
-	pos := func(p SourcePointer) int { return strings.Index(s, p.Text) }
-	for i := 1; i < len(ps); i++ {
-		for j := i; j > 0 && pos(ps[j]) < pos(ps[j-1]); j-- {
-			ps[j], ps[j-1] = ps[j-1], ps[j]
-		}
-	}
+// posPointer is a pointer with its byte offset in the line.
+type posPointer struct {
+	pos int
+	p   SourcePointer
 }
 
 // skipFiller skips spaces, a colon and the given filler words.
