@@ -50,12 +50,10 @@ func Load(root string, opts Options) (*Workspace, error) {
 	if err != nil {
 		return nil, fmt.Errorf("workspace %q cannot be read (%v)", root, underlying(err))
 	}
-	r, err := os.OpenRoot(real)
-	if err != nil {
-		return nil, fmt.Errorf("workspace %q cannot be read (%v)", root, underlying(err))
-	}
-	defer r.Close()
-	fsys := r.FS()
+	// The walk resolves every symbolic link itself and never opens a path
+	// that leaves the workspace, so plain opens are safe here; os.Root would
+	// re-check every folder of every path and double the cost of a load.
+	fsys := os.DirFS(real)
 	if _, err := fs.ReadDir(fsys, "."); err != nil {
 		return nil, fmt.Errorf("workspace %q cannot be read (%v)", root, underlying(err))
 	}
