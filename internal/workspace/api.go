@@ -150,6 +150,7 @@ func (w *Workspace) ReadAsset(p string) ([]byte, error) {
 // descriptor is held between calls and no symlink can lead outside.
 type diskFS string
 
+// Open opens name inside the directory, refusing any path that leaves it.
 func (d diskFS) Open(name string) (fs.File, error) {
 	r, err := os.OpenRoot(string(d))
 	if err != nil {

@@ -498,3 +498,45 @@ func must(t testing.TB, err error) {
 		t.Fatal(err)
 	}
 }
+
+func TestLoad_UnplannedFoldersAndOtherFilesAreNotes(t *testing.T) {
+	ws := loadTxtar(t, `
+-- .obsidian/app.json --
+{}
+-- MEMORY.md --
+- the root may be an Obsidian vault itself
+-- memory/research/vector-dbs.md --
+# Vector DBs
+-- memory/kb/.obsidian/app.json --
+{}
+-- memory/kb/Home.md --
+# a nested vault
+-- memory/kb/daily/2026-04-01.md --
+- not a daily log: it belongs to the nested vault
+-- memory/gateway.md --
+# Gateway
+-- notes/todo.txt --
+plain text
+-- README.md --
+# readme
+-- memory/.dreams/session-corpus/notes.md --
+x
+`)
+	noDiagnostics(t, ws)
+	want := []string{"README.md", "memory/.dreams/session-corpus/notes.md", "memory/kb/Home.md", "memory/kb/daily/2026-04-01.md",
+		"memory/research/vector-dbs.md", "notes/todo.txt"}
+	if got := paths(ws.Notes); !equalStrings(got, want) {
+		t.Errorf("Notes = %v\nwant    %v", got, want)
+	}
+	if !equalStrings(ws.NestedVaults, []string{"memory/kb"}) {
+		t.Errorf("NestedVaults = %v", ws.NestedVaults)
+	}
+	if len(ws.Topics) != 1 || ws.Topics[0].Title != "Gateway" || len(ws.Daily) != 0 || ws.Memory == nil {
+		t.Errorf("topics %v daily %v", ws.Topics, ws.Daily)
+	}
+	for _, f := range ws.Notes {
+		if f.Kind != KindNote {
+			t.Errorf("%s has kind %s", f.Path, f.Kind)
+		}
+	}
+}

@@ -38,6 +38,7 @@ func decodeJSON(src string) (any, error) {
 // trailingDataError is a second value after the top-level one.
 type trailingDataError struct{ offset int64 }
 
+// Error says what is wrong, without the offset (the line is reported).
 func (e trailingDataError) Error() string { return "unexpected data after the top-level value" }
 
 // jsonProblem turns a decoding error into a warning at the right line.
