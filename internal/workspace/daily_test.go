@@ -150,7 +150,7 @@ A short paragraph about the day. #health
 	}
 	want := []LogItem{
 		{Line: 1, EndLine: 1, Text: "A short paragraph about the day. #health", Tags: []string{"health"}},
-		{Line: 5, EndLine: 7, Text: "first item continued on the next line a nested item stays with its parent"},
+		{Line: 5, EndLine: 7, Text: "first item continued on the next line; a nested item stays with its parent"},
 		{Line: 8, EndLine: 8, Text: "numbered item"},
 	}
 	if !reflect.DeepEqual(got, want) {

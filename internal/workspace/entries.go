@@ -13,6 +13,7 @@ import (
 type srcLine struct {
 	n    int
 	text string
+	item bool // a nested list item: joined to the text before with "; "
 }
 
 // entryBuilder gathers the lines of one entry while the file is scanned.
@@ -39,7 +40,13 @@ func (b *entryBuilder) add(n int, raw, content string) {
 	b.raw = append(b.raw, raw)
 	b.end = n
 	b.blank = false
-	b.content = append(b.content, srcLine{n, content})
+	b.content = append(b.content, srcLine{n: n, text: content})
+}
+
+// addItem adds a nested list item.
+func (b *entryBuilder) addItem(n int, raw, content string) {
+	b.add(n, raw, content)
+	b.content[len(b.content)-1].item = true
 }
 
 // entryParser scans lines into sections of entries.
@@ -112,7 +119,7 @@ func (p *entryParser) line(n int, s, next string) bool {
 		return false
 	}
 	if p.inComment {
-		p.comment = append(p.comment, srcLine{n, s})
+		p.comment = append(p.comment, srcLine{n: n, text: s})
 		if strings.Contains(s, "-->") {
 			p.inComment = false
 			var sb strings.Builder
@@ -120,7 +127,7 @@ func (p *entryParser) line(n int, s, next string) bool {
 				sb.WriteString(c.text)
 				sb.WriteByte(' ')
 			}
-			p.pending = append(p.pending, srcLine{p.comment[0].n, sb.String()})
+			p.pending = append(p.pending, srcLine{n: p.comment[0].n, text: sb.String()})
 			p.comment = nil
 		}
 		return false
@@ -175,7 +182,7 @@ func (p *entryParser) line(n int, s, next string) bool {
 		}
 		if end < 0 {
 			p.inComment = true
-			p.comment = []srcLine{{n, s}}
+			p.comment = []srcLine{{n: n, text: s}}
 			return false
 		}
 		if end+3 == len(trim) {
@@ -184,7 +191,7 @@ func (p *entryParser) line(n int, s, next string) bool {
 				p.b.add(n, s, trim)
 			} else {
 				p.close()
-				p.pending = append(p.pending, srcLine{n, trim})
+				p.pending = append(p.pending, srcLine{n: n, text: trim})
 			}
 			return false
 		}
@@ -237,7 +244,7 @@ func (p *entryParser) line(n int, s, next string) bool {
 		}
 		cells := tableCells(trim)
 		b := p.open(ShapeTableRow, n, s)
-		b.content = append(b.content, srcLine{n, strings.Join(cells, " ")})
+		b.content = append(b.content, srcLine{n: n, text: strings.Join(cells, " ")})
 		b.cells = cells
 		b.columns = p.tableCols
 		p.close()
@@ -248,12 +255,12 @@ func (p *entryParser) line(n int, s, next string) bool {
 	if li, ok := listItemOf(trim); ok {
 		switch b := p.b; {
 		case p.inList(width):
-			b.add(n, s, li.rest)
+			b.addItem(n, s, li.rest)
 			return false
 		case b != nil && b.shape == ShapeBoldTitle && !b.blank:
 			if b.titled {
 				b.details++
-				b.add(n, s, li.rest)
+				b.addItem(n, s, li.rest)
 				return false
 			}
 			if b.details == 0 {
@@ -264,7 +271,7 @@ func (p *entryParser) line(n int, s, next string) bool {
 		b := p.open(ShapeList, n, s)
 		b.listIndent = width + li.markerLen
 		b.task = li.task
-		b.content = append(b.content, srcLine{n, li.rest})
+		b.content = append(b.content, srcLine{n: n, text: li.rest})
 		return false
 	}
 
@@ -294,7 +301,7 @@ func (p *entryParser) line(n int, s, next string) bool {
 		p.close()
 		b := p.open(ShapeParagraph, n, s)
 		b.quote = true
-		b.content = append(b.content, srcLine{n, q})
+		b.content = append(b.content, srcLine{n: n, text: q})
 		return false
 	}
 
@@ -319,7 +326,7 @@ func (p *entryParser) line(n int, s, next string) bool {
 		}
 		p.close()
 		b = p.open(ShapeRuleWhy, n, s)
-		b.content = append(b.content, srcLine{n, trim})
+		b.content = append(b.content, srcLine{n: n, text: trim})
 		return false
 	}
 
@@ -363,10 +370,10 @@ func (p *entryParser) line(n int, s, next string) bool {
 		b.titled = titleHeadsDetails(b.title)
 	case isKV:
 		b := p.open(ShapeKeyValue, n, s)
-		b.content = append(b.content, srcLine{n, trim})
+		b.content = append(b.content, srcLine{n: n, text: trim})
 	default:
 		b := p.open(ShapeParagraph, n, s)
-		b.content = append(b.content, srcLine{n, trim})
+		b.content = append(b.content, srcLine{n: n, text: trim})
 	}
 	return false
 }
@@ -629,13 +636,24 @@ func buildEntry(file string, b *entryBuilder, ref time.Time) *Entry {
 		acc.add(m)
 		title = m.text
 	}
-	parts := make([]string, 0, len(b.content))
-	for _, c := range b.content {
+	var sb strings.Builder
+	for i, c := range b.content {
 		m := extractMeta(c.text, c.n)
 		acc.add(m)
-		parts = append(parts, m.text)
+		t := strings.TrimSpace(m.text)
+		if t == "" {
+			continue
+		}
+		if i > 0 && sb.Len() > 0 {
+			if c.item && !endsSentence(sb.String()) && !(b.shape == ShapeBoldTitle && i == 0) {
+				sb.WriteString("; ")
+			} else {
+				sb.WriteByte(' ')
+			}
+		}
+		sb.WriteString(t)
 	}
-	body := strings.Join(parts, " ")
+	body := sb.String()
 
 	// Type tags.
 	e.TypeTag = acc.typeTag
@@ -724,6 +742,13 @@ func buildEntry(file string, b *entryBuilder, ref time.Time) *Entry {
 		return nil
 	}
 	return e
+}
+
+// endsSentence reports text ending in punctuation that already separates
+// what follows.
+func endsSentence(s string) bool {
+	r, _ := utf8.DecodeLastRuneInString(strings.TrimRight(s, " "))
+	return strings.ContainsRune(".;:!?。；：！？", r)
 }
 
 // metaAcc accumulates the line metadata of one entry.

@@ -82,7 +82,7 @@ func TestMemory_ListItemKeepsNestedContinuationLines(t *testing.T) {
 	if e.Shape != ShapeList || e.Line != 6 || e.EndLine != 8 {
 		t.Errorf("shape %s lines %d-%d, want list 6-8", e.Shape, e.Line, e.EndLine)
 	}
-	if e.Text != "Jim prefers casual Chinese, works at Amazon, timezone UTC+8 lives in Shanghai has two cats" {
+	if e.Text != "Jim prefers casual Chinese, works at Amazon, timezone UTC+8; lives in Shanghai; has two cats" {
 		t.Errorf("Text = %q", e.Text)
 	}
 	if e.TypeTag != "user" || e.Section != "People" {
@@ -377,7 +377,7 @@ func TestMemory_BoldLabelOverAListIsNoEntry(t *testing.T) {
 	for _, e := range entries {
 		texts = append(texts, e.Text)
 	}
-	want := []string{"Alice runs payments", "Bob runs infra", "Kyoto trip: 4 people budget TBD"}
+	want := []string{"Alice runs payments", "Bob runs infra", "Kyoto trip: 4 people; budget TBD"}
 	if !equalStrings(texts, want) {
 		t.Errorf("texts = %q, want %q", texts, want)
 	}

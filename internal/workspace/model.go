@@ -136,7 +136,8 @@ type Entry struct {
 	// Text is the entry's substance: list markers, bold markers, type tags,
 	// promotion metadata ("[score=... source=...]"), HTML comments,
 	// "(source: DATE)" notes and "Source:" footers removed; links reduced to
-	// their text; whitespace collapsed. Rule/Why/How blocks are joined as
+	// their text; whitespace collapsed; nested list items joined with "; ".
+	// Rule/Why/How blocks are joined as
 	// "Rule. Why: ... How: ..."; a bold title is joined to its detail lines
 	// as "Title: detail". Navigation phrases ("see memory/x.md") stay.
 	Text string
