@@ -372,12 +372,15 @@ func parseZone(s string) (*time.Location, bool) {
 // dailyName parses a daily log file name: "2026-04-07.md",
 // "2026-04-07-0810.md", "2026-04-07-gateway-move.md".
 func dailyName(name string) (date time.Time, suffix string, ok bool) {
-	base := strings.TrimSuffix(name, ".md")
-	if base == name {
-		base = strings.TrimSuffix(name, ".markdown")
-		if base == name {
-			return time.Time{}, "", false
-		}
+	lower := strings.ToLower(name)
+	var base string
+	switch {
+	case strings.HasSuffix(lower, ".md"):
+		base = name[:len(name)-len(".md")]
+	case strings.HasSuffix(lower, ".markdown"):
+		base = name[:len(name)-len(".markdown")]
+	default:
+		return time.Time{}, "", false
 	}
 	if len(base) < 10 || base[4] != '-' || base[7] != '-' {
 		return time.Time{}, "", false

@@ -540,3 +540,16 @@ x
 		}
 	}
 }
+
+func TestLoad_SymlinkIntoANeverReadFolderIsNotFollowed(t *testing.T) {
+	ws := writeTree(t, "-- .env.md --\nTOKEN=secret\n-- .git/notes.md --\nx\n-- MEMORY.md --\n- x\n")
+	must(t, os.Symlink(".env.md", filepath.Join(ws, "env.md")))
+	must(t, os.Symlink(".git", filepath.Join(ws, "gitdir")))
+	w := mustLoad(t, ws, Options{})
+	if got := paths(w.Files); !equalStrings(got, []string{"MEMORY.md"}) {
+		t.Errorf("Files = %v", got)
+	}
+	if n := len(diagsWith(w.Diagnostics, "symlink")); n != 2 {
+		t.Errorf("diagnostics = %v", w.Diagnostics)
+	}
+}

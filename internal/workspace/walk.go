@@ -98,6 +98,11 @@ func (w *walker) walk(dir, source string, stack []string) {
 					Message: fmt.Sprintf("symbolic link cannot be followed (%v); it was skipped", err)})
 				continue
 			}
+			if w.hidden(resolved) {
+				w.diags.Add(diag.Diagnostic{Severity: diag.Warning, Code: "symlink", File: p,
+					Message: fmt.Sprintf("symbolic link points into a folder or file that is never read (%q); it was not followed", target)})
+				continue
+			}
 			fi, err := fs.Stat(w.fsys, fsPath(resolved))
 			if err != nil {
 				w.diags.Add(diag.Diagnostic{Severity: diag.Warning, Code: "symlink", File: p,
@@ -133,6 +138,23 @@ func (w *walker) walk(dir, source string, stack []string) {
 			}
 		}
 	}
+}
+
+// hidden reports a workspace path the walk would never reach directly:
+// inside a dot-folder, node_modules, a skipped or an excluded folder. A
+// symbolic link must not become a way around those rules.
+func (w *walker) hidden(p string) bool {
+	if p == "" {
+		return false
+	}
+	segs := strings.Split(p, "/")
+	for i, s := range segs {
+		sub := strings.Join(segs[:i+1], "/")
+		if strings.HasPrefix(s, ".") && sub != "memory/.dreams" || neverRead[s] || w.skip[sub] {
+			return true
+		}
+	}
+	return w.excluded(p)
 }
 
 func (w *walker) excluded(p string) bool {
