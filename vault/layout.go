@@ -82,14 +82,20 @@ func FromWorkspace(ws *workspace.Workspace) ([]Input, []*Asset) {
 	}
 	var inputs []Input
 	for _, f := range ws.Files {
-		if f.Kind == workspace.KindData || !isMarkdown(f.Path) {
+		if f.Kind == workspace.KindData {
 			continue
 		}
+		text, vpath := f.Content, Layout(f)
+		if !isMarkdown(f.Path) {
+			// Plain text is shown as written, not read as Markdown; the
+			// vault keeps it as a note so it can still be linked to.
+			text, vpath = plainTextNote(f), vpath+".md"
+		}
 		inputs = append(inputs, Input{
-			Path:    Layout(f),
+			Path:    vpath,
 			Kind:    kindOf(f.Kind),
 			Source:  f.Path,
-			Text:    f.Content,
+			Text:    text,
 			Date:    dates[f.Path],
 			Private: isPrivate(ws.Config.Private, f.Path),
 		})
@@ -101,6 +107,16 @@ func FromWorkspace(ws *workspace.Workspace) ([]Input, []*Asset) {
 			Read: func() ([]byte, error) { return ws.ReadAsset(src) }})
 	}
 	return inputs, assets
+}
+
+// plainTextNote wraps a text file in a fence long enough that no line of
+// the file can close it.
+func plainTextNote(f *workspace.File) string {
+	fence := "```"
+	for strings.Contains(f.Content, fence) {
+		fence += "`"
+	}
+	return "# " + path.Base(f.Path) + "\n\n" + fence + "text\n" + strings.TrimRight(f.Content, "\n") + "\n" + fence + "\n"
 }
 
 func isMarkdown(p string) bool {

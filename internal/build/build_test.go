@@ -177,6 +177,7 @@ func TestBuild_BadInputIsReportedAndRenderedSafely(t *testing.T) {
 	ws := writeTxtar(t, badInputs)
 	// Bytes txtar cannot carry: invalid UTF-8, CRLF, a 2 MB line.
 	must(t, os.WriteFile(filepath.Join(ws, "notes", "latin1.md"), []byte("caf\xe9 ok\n"), 0o644))
+	must(t, os.WriteFile(filepath.Join(ws, "notes", "plain.txt"), []byte("A plain *text* file with ``` fences inside.\n"), 0o644))
 	must(t, os.WriteFile(filepath.Join(ws, "notes", "crlf.md"), []byte("# CRLF\r\n\r\nline one\r\nline two\r\n"), 0o644))
 	must(t, os.WriteFile(filepath.Join(ws, "notes", "long.md"), append(bytes.Repeat([]byte("word "), 400_000), '\n'), 0o644))
 	// Symlinks out of the workspace are not followed.
@@ -238,6 +239,9 @@ func TestBuild_BadInputIsReportedAndRenderedSafely(t *testing.T) {
 	}
 	if !strings.Contains(read(t, filepath.Join(site, "notes", "broken-yaml.html")), "The body still renders.") {
 		t.Errorf("the body of a note with broken front matter was not rendered")
+	}
+	if plain := read(t, filepath.Join(site, "notes", "plain.txt.html")); !strings.Contains(plain, "A plain *text* file") {
+		t.Errorf("a .txt file is not shown as written")
 	}
 	if !strings.Contains(read(t, filepath.Join(site, "notes", "crlf.html")), "line one") {
 		t.Errorf("CRLF note not rendered")
