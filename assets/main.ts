@@ -1,37 +1,18 @@
 // Site behaviour that needs JavaScript. Everything here is an enhancement:
-// pages are complete and readable with JavaScript off.
+// pages are complete and readable with JavaScript off. This bundle loads on
+// every content page, so it stays small (a test holds it under 40 KB
+// gzipped); the graph's code is a separate bundle fetched on demand.
 
-const root = document.documentElement;
-
-function setTheme(theme: string): void {
-  root.dataset.theme = theme;
-  try { localStorage.setItem("dreamwiki-theme", theme); } catch { /* private mode */ }
-  const button = document.getElementById("theme-toggle");
-  if (button) button.setAttribute("aria-pressed", theme === "dark" ? "true" : "false");
-}
-
-function currentTheme(): string {
-  if (root.dataset.theme) return root.dataset.theme;
-  return window.matchMedia("(prefers-color-scheme: dark)").matches ? "dark" : "light";
-}
-
-function initTheme(): void {
-  const button = document.getElementById("theme-toggle");
-  if (!button) return;
-  button.hidden = false;
-  button.setAttribute("aria-pressed", currentTheme() === "dark" ? "true" : "false");
-  button.addEventListener("click", () => setTheme(currentTheme() === "dark" ? "light" : "dark"));
-}
-
-function initNavToggle(): void {
-  const button = document.getElementById("nav-toggle");
-  if (!button) return;
-  button.hidden = false;
-  button.addEventListener("click", () => {
-    const open = document.body.classList.toggle("nav-open");
-    button.setAttribute("aria-expanded", open ? "true" : "false");
-  });
-}
+import { initTheme } from "./ui/theme";
+import { initNav } from "./ui/nav";
+import { initPreviews } from "./ui/preview";
+import { initArrival } from "./ui/arrival";
+import { initGraphLoader } from "./ui/graphloader";
+import { initPrint } from "./ui/print";
 
 initTheme();
-initNavToggle();
+initNav();
+initArrival();
+initPreviews();
+initGraphLoader();
+initPrint();

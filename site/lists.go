@@ -4,6 +4,7 @@ import (
 	"encoding/xml"
 	"fmt"
 	"html/template"
+	"net/url"
 	"sort"
 	"strings"
 
@@ -120,11 +121,11 @@ func (s *site) navFolder(b *strings.Builder, f *folder, page, open string, root 
 		if isOpen {
 			attr = " open"
 		}
-		fmt.Fprintf(b, `<li><details%s><summary>%s <span class="muted">%d</span></summary><ul>`, attr, esc(sf.Title), sf.Count)
+		fmt.Fprintf(b, `<li><details%s><summary>%s<span class="count">%d</span></summary><ul>`, attr, esc(sf.Title), sf.Count)
 		if isOpen {
 			s.navFolder(b, sf, page, open, false)
 		} else {
-			fmt.Fprintf(b, `<li><a href="%s">Open folder</a></li>`, esc(rel(page, sub+"/index.html")))
+			fmt.Fprintf(b, `<li><a class="more" href="%s">Open folder</a></li>`, esc(rel(page, sub+"/index.html")))
 		}
 		b.WriteString("</ul></details></li>")
 	}
@@ -134,7 +135,7 @@ func (s *site) navFolder(b *strings.Builder, f *folder, page, open string, root 
 	}
 	for i, n := range notes {
 		if i == navLimit {
-			fmt.Fprintf(b, `<li><a href="%s">All %d notes…</a></li>`, esc(rel(page, f.Path+"/index.html")), len(notes))
+			fmt.Fprintf(b, `<li><a class="more" href="%s">All %d notes…</a></li>`, esc(rel(page, f.Path+"/index.html")), len(notes))
 			break
 		}
 		fmt.Fprintf(b, `<li><a href="%s">%s</a></li>`, esc(rel(page, s.pages[n])), esc(n.Title))
@@ -143,8 +144,8 @@ func (s *site) navFolder(b *strings.Builder, f *folder, page, open string, root 
 
 func esc(s string) string { return template.HTMLEscapeString(s) }
 
-// renderHome renders index.html: the memory index note when there is one,
-// then the folders to browse.
+// renderHome renders index.html: cards to browse the memory, then the
+// memory index note (MEMORY.md) when there is one.
 func (s *site) renderHome() error {
 	const page = "index.html"
 	d := pageData{Page: pageInfo{Kind: "home", Title: s.opts.Title}}
@@ -159,28 +160,36 @@ func (s *site) renderHome() error {
 		d.Page = s.pageInfo(n, page)
 		d.Page.Kind = "home"
 		d.Page.Title = s.opts.Title
-		d.Page.Content = content
+		var title template.HTML
+		title, d.Page.Content = splitTitle(content)
+		if title != "" {
+			d.Page.Subtitle = n.Title
+		}
+		if err := s.write(previewPath(page), s.preview(n, d)); err != nil {
+			return err
+		}
 		if err := s.write(twinPath(page), s.twin(n, page)); err != nil {
 			return err
 		}
 	}
 	root := s.folders[""]
-	g := listGroup{Title: "Browse"}
 	for _, sub := range root.Folders {
 		f := s.folders[sub]
-		g.Items = append(g.Items, link{Title: f.Title, URL: sub + "/index.html", Meta: plural(f.Count, "note")})
+		d.List.Cards = append(d.List.Cards, link{Title: f.Title, URL: sub + "/index.html", Meta: plural(f.Count, "note")})
 	}
 	if len(s.tags) > 0 {
-		g.Items = append(g.Items, link{Title: "Tags", URL: "tags/index.html", Meta: plural(len(s.tags), "tag")})
+		d.List.Cards = append(d.List.Cards, link{Title: "Tags", URL: "tags/index.html", Meta: plural(len(s.tags), "tag")})
 	}
-	if len(g.Items) > 0 {
-		d.List.Groups = append(d.List.Groups, g)
+	if len(s.notes) > 0 {
+		d.List.Cards = append(d.List.Cards,
+			link{Title: "Dashboard", URL: "dashboard.html", Meta: "Tiers, decay, activity, budget"},
+			link{Title: "Graph", URL: "graph.html", Meta: "How the notes link"})
 	}
 	var other listGroup
 	other.Title = "Notes"
 	for _, n := range root.Notes {
 		if s.pages[n] != page {
-			other.Items = append(other.Items, link{Title: n.Title, URL: s.pages[n]})
+			other.Items = append(other.Items, link{Title: n.Title, URL: s.pages[n], Note: true})
 		}
 	}
 	if len(other.Items) > 0 {
@@ -206,8 +215,8 @@ func (s *site) renderFolders() error {
 	sort.Strings(dirs)
 	for _, dir := range dirs {
 		page := dir + "/index.html"
-		if taken[page] {
-			continue
+		if taken[page] || (dir == conversationsDir && len(s.opts.Conversations) > 0) {
+			continue // a note, or the conversations digest, lives there
 		}
 		f := s.folders[dir]
 		d := pageData{Page: pageInfo{Kind: "folder", KindLabel: "Folder", Title: f.Title, Breadcrumbs: s.breadcrumbs(page, f.Title)}}
@@ -222,7 +231,7 @@ func (s *site) renderFolders() error {
 		if len(f.Notes) > 0 {
 			g := listGroup{Title: "Notes"}
 			for _, n := range f.Notes {
-				g.Items = append(g.Items, link{Title: n.Title, URL: rel(page, s.pages[n]), Meta: n.Date})
+				g.Items = append(g.Items, link{Title: n.Title, URL: rel(page, s.pages[n]), Meta: n.Date, Note: true})
 			}
 			d.List.Groups = append(d.List.Groups, g)
 		}
@@ -280,7 +289,7 @@ func (s *site) renderTags() error {
 		notes := append([]*vault.Note(nil), s.tags[t]...)
 		sortNotes(notes)
 		for _, n := range notes {
-			g.Items = append(g.Items, link{Title: n.Title, URL: rel(page, s.pages[n]), Meta: n.Kind.Label()})
+			g.Items = append(g.Items, link{Title: n.Title, URL: rel(page, s.pages[n]), Meta: n.Kind.Label(), Note: true})
 		}
 		d.List.Groups = append(d.List.Groups, g)
 		if err := s.render(page, "list.html", d); err != nil {
@@ -289,16 +298,44 @@ func (s *site) renderTags() error {
 	}
 	const page = "tags/index.html"
 	d := pageData{Page: pageInfo{Kind: "tags", Title: "Tags", Breadcrumbs: []link{{Title: "Home", URL: "../index.html"}, {Title: "Tags"}}}}
-	g := listGroup{}
-	for _, t := range names {
-		depth := strings.Count(t, "/")
-		g.Items = append(g.Items, link{Title: strings.Repeat("  ", depth) + "#" + t, URL: rel(page, tagPage(t)), Meta: plural(len(s.tags[t]), "note")})
-	}
-	if len(g.Items) > 0 {
-		d.List.Groups = []listGroup{g}
-	}
+	d.List.Tree = s.tagTree(page, names)
 	d.List.Empty = "No note has tags yet."
 	return s.render(page, "list.html", d)
+}
+
+// tagTree renders the tag index as nested lists: #a/b under #a. names is
+// sorted, so children follow their parent.
+func (s *site) tagTree(page string, names []string) template.HTML {
+	if len(names) == 0 {
+		return ""
+	}
+	var b strings.Builder
+	b.WriteString(`<ul class="tag-tree">`)
+	depth := 0
+	for i, t := range names {
+		d := strings.Count(t, "/")
+		switch {
+		case i == 0:
+		case d > depth:
+			// A child whose parent is missing cannot happen (parents are
+			// collected with children), so this opens one level.
+			b.WriteString(`<ul>`)
+		default:
+			b.WriteString(`</li>`)
+			for ; depth > d; depth-- {
+				b.WriteString(`</ul></li>`)
+			}
+		}
+		depth = d
+		leaf := t[strings.LastIndex(t, "/")+1:]
+		fmt.Fprintf(&b, `<li><a class="tag" href="%s">#%s</a><span class="meta">%s</span>`, esc(rel(page, tagPage(t))), esc(leaf), esc(plural(len(s.tags[t]), "note")))
+	}
+	b.WriteString(`</li>`)
+	for ; depth > 0; depth-- {
+		b.WriteString(`</ul></li>`)
+	}
+	b.WriteString(`</ul>`)
+	return template.HTML(b.String()) //nolint:gosec // every piece is escaped above
 }
 
 func (s *site) tagCrumbs(page, tag string) []link {
@@ -311,13 +348,28 @@ func (s *site) tagCrumbs(page, tag string) []link {
 	return append(crumbs, link{Title: "#" + tag})
 }
 
-// render404 writes the page static hosts show for unknown URLs. Its links
-// are root-relative to the site's base, since it is served at any depth.
+// render404 writes the page static hosts show for unknown URLs, at any
+// depth. With a base URL its links resolve against it (<base href>);
+// without one they are relative to the site root, which is where most
+// hosts serve it from.
 func (s *site) render404() error {
-	d := pageData{Page: pageInfo{Kind: "404", Title: "Not found"}}
+	d := pageData{Page: pageInfo{Kind: "404", Title: "Not found", NoIndex: true}}
 	d.Page.Content = template.HTML(`<p>There is no page at this address. It may have been renamed when the memory was consolidated.</p>`)
-	d.List.Groups = []listGroup{{Items: []link{{Title: "Go to the start page", URL: "index.html"}}}}
-	return s.render("404.html", "list.html", d)
+	d.List.Groups = []listGroup{{Items: []link{{Title: "Go to the start page", URL: "index.html"}, {Title: "Browse the tags", URL: "tags/index.html"}}}}
+	d.Site = s.siteData("404.html")
+	return s.renderWith("404.html", "list.html", d, s.basePath())
+}
+
+// basePath is the path of the base URL ("/memory/"), "" without one.
+func (s *site) basePath() string {
+	if s.opts.BaseURL == "" {
+		return ""
+	}
+	u, err := url.Parse(s.opts.BaseURL)
+	if err != nil || u.Path == "" {
+		return "/"
+	}
+	return u.Path
 }
 
 // writeAssets copies the files notes embed or link (images, PDFs).
@@ -337,23 +389,26 @@ func (s *site) writeAssets() error {
 // writeSitemap lists every published page. Sitemaps need absolute URLs,
 // so locations are prefixed with the base URL when one is set.
 func (s *site) writeSitemap() error {
-	type url struct {
+	type loc struct {
 		Loc     string `xml:"loc"`
 		LastMod string `xml:"lastmod,omitempty"`
 	}
 	type urlset struct {
 		XMLName xml.Name `xml:"urlset"`
 		NS      string   `xml:"xmlns,attr"`
-		URLs    []url    `xml:"url"`
+		URLs    []loc    `xml:"url"`
 	}
 	set := urlset{NS: "http://www.sitemaps.org/schemas/sitemap/0.9"}
-	set.URLs = append(set.URLs, url{Loc: s.opts.BaseURL + "index.html"})
+	set.URLs = append(set.URLs, loc{Loc: s.opts.BaseURL + "index.html"})
 	for _, n := range s.notes {
 		p := s.pages[n]
 		if p == "index.html" {
 			continue
 		}
-		set.URLs = append(set.URLs, url{Loc: s.opts.BaseURL + escapePath(p), LastMod: n.Date})
+		set.URLs = append(set.URLs, loc{Loc: s.opts.BaseURL + escapePath(p), LastMod: n.Date})
+	}
+	for _, p := range s.listPages() {
+		set.URLs = append(set.URLs, loc{Loc: s.opts.BaseURL + escapePath(p)})
 	}
 	out, err := xml.MarshalIndent(set, "", " ")
 	if err != nil {
@@ -362,8 +417,10 @@ func (s *site) writeSitemap() error {
 	return s.write("sitemap.xml", append([]byte(xml.Header), append(out, '\n')...))
 }
 
+// writeRobots allows everything but the hover-preview fragments, which
+// are parts of pages, not pages.
 func (s *site) writeRobots() error {
-	body := "User-agent: *\nAllow: /\n"
+	body := "User-agent: *\nAllow: /\nDisallow: /*.preview.html$\n"
 	if s.opts.BaseURL != "" {
 		body += "Sitemap: " + s.opts.BaseURL + "sitemap.xml\n"
 	}

@@ -66,14 +66,16 @@ func (c pageContext) TagHref(_ *markdown.Doc, tag string) string {
 	return rel(c.page, tagPage(tag))
 }
 
-// contentHTML renders a note's body for a page.
+// contentHTML renders a note's body for a page, with the touches the
+// Markdown engine leaves to the site: heading anchor links and labels on
+// task-list checkboxes.
 func (s *site) contentHTML(n *vault.Note, page string) (template.HTML, error) {
 	var buf bytes.Buffer
-	buf.Grow(len(n.Doc.Source) * 2)
+	buf.Grow(len(n.Doc.Source)*2 + 512)
 	if err := s.eng.RenderHTML(&buf, n.Doc, pageContext{s: s, page: page}); err != nil {
 		return "", fmt.Errorf("rendering %s: %w", n.Path, err)
 	}
-	return template.HTML(buf.String()), nil //nolint:gosec // produced by our escaping renderer
+	return template.HTML(finishHTML(buf.Bytes())), nil //nolint:gosec // produced by our escaping renderer
 }
 
 func (s *site) renderNote(n *vault.Note) error {
@@ -83,9 +85,12 @@ func (s *site) renderNote(n *vault.Note) error {
 		return err
 	}
 	d := pageData{Page: s.pageInfo(n, page)}
-	d.Page.Content = content
-	d.Page.ContentHasTitle = strings.HasPrefix(string(content), "<h1")
+	d.Page.TitleHTML, d.Page.Content = splitTitle(content)
+	d.Claim = s.claimView(n, page)
 	if err := s.render(page, "note.html", d); err != nil {
+		return err
+	}
+	if err := s.write(previewPath(page), s.preview(n, d)); err != nil {
 		return err
 	}
 	return s.write(twinPath(page), s.twin(n, page))
@@ -103,16 +108,32 @@ func (s *site) pageInfo(n *vault.Note, page string) pageInfo {
 		Source:       n.Source,
 		TOC:          toc(n.Doc.Headings),
 		Breadcrumbs:  s.breadcrumbs(page, n.Title),
+		LocalGraph:   true,
 	}
 	for _, t := range n.Doc.Tags {
 		p.Tags = append(p.Tags, link{Name: t, URL: rel(page, tagPage(t))})
 	}
 	for _, b := range s.v.Backlinks(n) {
 		if u, ok := s.pages[b]; ok {
-			p.Backlinks = append(p.Backlinks, link{Title: b.Title, URL: rel(page, u)})
+			p.Backlinks = append(p.Backlinks, link{Title: b.Title, URL: rel(page, u), Note: true})
 		}
 	}
 	return p
+}
+
+// splitTitle takes a leading <h1> off rendered content, so the layout
+// can show it as the page title with the page's facts under it.
+func splitTitle(content template.HTML) (title, rest template.HTML) {
+	c := string(content)
+	if !strings.HasPrefix(c, "<h1") {
+		return "", content
+	}
+	end := strings.Index(c, "</h1>")
+	if end < 0 {
+		return "", content
+	}
+	end += len("</h1>")
+	return template.HTML(c[:end]), template.HTML(strings.TrimLeft(c[end:], "\n")) //nolint:gosec // cut from our own HTML
 }
 
 // description is the first ~160 characters of the note's text, for

@@ -25,14 +25,83 @@ type Options struct {
 	Title string
 	// BaseURL is the absolute URL the site is published at
 	// ("https://example.org/memory/"). It is used only where a URL must be
-	// absolute (canonical links, sitemap, feed); every link between pages
-	// is relative, so the site works under any sub-path and from file://.
+	// absolute (canonical links, Open Graph, sitemap, feed, the 404 page);
+	// every link between pages is relative, so the site works under any
+	// sub-path and from file://.
 	BaseURL string
 	// AsOf is the date the memory was evaluated at (YYYY-MM-DD), shown in
 	// the footer.
 	AsOf string
 	// Lang is the html lang attribute; "en" when empty.
 	Lang string
+	// Memory describes MEMORY.md against its budget, for the dashboard's
+	// gauge; the zero value hides the gauge.
+	Memory MemoryFile
+	// Conversations are the archived conversations with their message
+	// counts, for the conversations page.
+	Conversations []Conversation
+	// Dreams are the dream runs of the dream log, oldest first, for the
+	// dream journal.
+	Dreams []DreamRun
+}
+
+// DreamRun is one consolidation run as the dream log records it.
+type DreamRun struct {
+	// Date is YYYY-MM-DD; Time HH:MM when the log gives one.
+	Date, Time string
+	Title      string
+	// Through is the "Consolidated through" date.
+	Through string
+	// Logs says what was read ("7 (2026-09-15 … 2026-09-21), 5.1 KiB").
+	Logs string
+	// Counts are what the run did, in the order promoted, merged,
+	// superseded, pruned, archived (those the log states).
+	Counts []DreamCount
+	// MemoryBefore and MemoryAfter are MEMORY.md's size in characters
+	// before and after the run; 0 when not recorded.
+	MemoryBefore, MemoryAfter int
+	// Notes are the run's remarks (the entry's list items), as Markdown
+	// text shown plainly.
+	Notes []string
+	// Note is the vault path of the note that records the run, Line the
+	// original line of its heading there (to link the exact entry).
+	Note string
+	Line int
+}
+
+// DreamCount is one thing a dream did, and how many times.
+type DreamCount struct {
+	What string
+	N    int
+}
+
+// MemoryFile is the size of MEMORY.md and its budget (DESIGN 5.3). Sizes
+// count characters, not bytes.
+type MemoryFile struct {
+	Chars, Lines, Bytes int
+	// BudgetChars is the hard limit in characters; TargetChars what a
+	// dream aims for (80% of it by default).
+	BudgetChars, TargetChars int
+	// MaxLines and MaxBytes are the older "200 lines / 25KB" header
+	// limits; 0 when unused.
+	MaxLines, MaxBytes int
+}
+
+// Conversation is one archived conversation group (DESIGN 3,
+// archives/<channel>/<group>/), with vault paths of its notes.
+type Conversation struct {
+	Channel, Group, Label string
+	// Digest and Index are vault paths, "" when absent.
+	Digest, Index string
+	Topics        []ConversationTopic
+}
+
+// ConversationTopic is one topic summary of a conversation.
+type ConversationTopic struct {
+	Name string
+	Path string // vault path of the summary
+	// Messages is the message count, 0 when unknown.
+	Messages int
 }
 
 // Stats says what a build wrote.
@@ -54,6 +123,9 @@ type site struct {
 	tags     map[string][]*vault.Note // tag -> notes carrying it or a sub-tag
 	folders  map[string]*folder
 	navByDir map[string]template.HTML
+	mem      *memory // claims, dreams and charts, when the vault has provenance
+	assetMap map[string]string
+	listed   []string // list pages rendered, for the sitemap
 	w        output.Writer
 	mu       sync.Mutex
 	stats    Stats
@@ -75,6 +147,7 @@ func Build(ctx context.Context, eng *markdown.Engine, v *vault.Vault, opts Optio
 		return Stats{}, err
 	}
 	s := &site{eng: eng, v: v, opts: opts, bundle: b, w: w}
+	s.assetMap = s.assetPaths()
 	if s.layouts, err = parseTemplates(); err != nil {
 		return Stats{}, err
 	}
@@ -87,6 +160,7 @@ func Build(ctx context.Context, eng *markdown.Engine, v *vault.Vault, opts Optio
 	s.collectTags()
 	s.collectFolders()
 	s.renderNav()
+	s.mem = s.collectMemory()
 
 	for _, f := range b.Files {
 		if err := s.write("assets/"+f.Name, f.Data); err != nil {
@@ -96,7 +170,15 @@ func Build(ctx context.Context, eng *markdown.Engine, v *vault.Vault, opts Optio
 	if err := s.renderNotes(ctx); err != nil {
 		return Stats{}, err
 	}
-	for _, step := range []func() error{s.renderHome, s.renderFolders, s.renderTags, s.render404, s.writeAssets, s.writeSitemap, s.writeRobots} {
+	if err := s.writeSearch(ctx); err != nil {
+		return Stats{}, err
+	}
+	steps := []func() error{
+		s.renderHome, s.renderFolders, s.renderTags, s.renderGraph, s.renderDashboard,
+		s.renderDreamJournal, s.renderConversations, s.render404,
+		s.writeAssets, s.writeSitemap, s.writeRobots, s.writeFeed, s.writeLLMs, s.writeAPI,
+	}
+	for _, step := range steps {
 		if err := ctx.Err(); err != nil {
 			return Stats{}, err
 		}
@@ -107,8 +189,11 @@ func Build(ctx context.Context, eng *markdown.Engine, v *vault.Vault, opts Optio
 	return s.stats, nil
 }
 
+// parseTemplates parses layout.html with every partial (files starting
+// with "_", which define named blocks such as "search"), then each page
+// template on a copy of that base.
 func parseTemplates() (map[string]*template.Template, error) {
-	base, err := template.New("layout.html").ParseFS(templates.FS, "layout.html")
+	base, err := template.New("layout.html").Funcs(templateFuncs).ParseFS(templates.FS, "layout.html")
 	if err != nil {
 		return nil, fmt.Errorf("templates: %w", err)
 	}
@@ -116,9 +201,16 @@ func parseTemplates() (map[string]*template.Template, error) {
 	if err != nil {
 		return nil, err
 	}
+	for _, name := range names {
+		if strings.HasPrefix(name, "_") {
+			if base, err = base.ParseFS(templates.FS, name); err != nil {
+				return nil, fmt.Errorf("templates: %w", err)
+			}
+		}
+	}
 	out := map[string]*template.Template{}
 	for _, name := range names {
-		if name == "layout.html" {
+		if name == "layout.html" || strings.HasPrefix(name, "_") {
 			continue
 		}
 		t, err := template.Must(base.Clone()).ParseFS(templates.FS, name)
@@ -136,7 +228,7 @@ func (s *site) write(name string, data []byte) error {
 	}
 	s.mu.Lock()
 	s.stats.Files++
-	if strings.HasSuffix(name, ".html") {
+	if strings.HasSuffix(name, ".html") && !strings.HasSuffix(name, ".preview.html") {
 		s.stats.Pages++
 	}
 	s.mu.Unlock()
@@ -149,16 +241,33 @@ type pageData struct {
 	Page pageInfo
 	Nav  template.HTML
 	List listData
+	// Body is page-specific HTML made in Go (dashboard panels, journal).
+	Body template.HTML
+	// Claim is the claim card of a claim note, nil otherwise.
+	Claim *claimView
 }
 
 type siteData struct {
-	Title     string
-	Lang      string
-	Root      string // relative path to the site root, "" or "../.."
-	CSS, JS   string
+	Title string
+	Lang  string
+	Root  string // relative path to the site root, "" or "../.."
+	// Page is the page's own path from the root ("topics/gateway.html").
+	Page    string
+	CSS, JS string
+	// Assets maps every bundled entry point ("main.ts", "graph.ts",
+	// "style.css") to its root-relative path, for partials that load
+	// their own bundle.
+	Assets    map[string]string
+	GraphJS   string
+	GraphData string
 	FeedURL   string
 	NoteCount int
 	AsOf      string
+	// Base is the base URL's path ("/memory/"), set on the 404 page only,
+	// which hosts serve at any depth.
+	Base string
+	// HasClaims and HasDreams switch header links on.
+	HasDashboard bool
 }
 
 type pageInfo struct {
@@ -173,11 +282,17 @@ type pageInfo struct {
 	Tags         []link
 	Breadcrumbs  []link
 	Content      template.HTML
-	// ContentHasTitle is set when the note opens with its own H1, so the
-	// layout does not print the title twice.
-	ContentHasTitle bool
-	TOC             template.HTML
-	Backlinks       []link
+	// TitleHTML is the note's own leading H1 (with its id), taken off the
+	// content; the layout prints Title when it is empty.
+	TitleHTML template.HTML
+	// Subtitle is a line under the title (the home page's index title).
+	Subtitle  string
+	TOC       template.HTML
+	Backlinks []link
+	// LocalGraph offers the local graph (note pages with a graph node).
+	LocalGraph bool
+	// NoIndex keeps search engines away (the 404 page).
+	NoIndex bool
 }
 
 type link struct {
@@ -185,11 +300,20 @@ type link struct {
 	URL   string
 	Name  string
 	Meta  string
+	// Note marks links to note pages: they get class "internal" and so a
+	// hover preview.
+	Note bool
+	// Summary is a line shown under the title in lists.
+	Summary string
 }
 
 type listData struct {
 	Groups []listGroup
 	Empty  string
+	// Cards are shown as a grid above the groups (the home page).
+	Cards []link
+	// Tree is a pre-rendered nested list (the tag index).
+	Tree template.HTML
 }
 
 type listGroup struct {
@@ -198,22 +322,49 @@ type listGroup struct {
 }
 
 func (s *site) siteData(page string) siteData {
-	return siteData{
-		Title:     s.opts.Title,
-		Lang:      s.opts.Lang,
-		Root:      rootPrefix(page),
-		CSS:       "assets/" + s.bundle.Names["style.css"],
-		JS:        "assets/" + s.bundle.Names["main.ts"],
-		NoteCount: len(s.notes),
-		AsOf:      s.opts.AsOf,
+	root := rootPrefix(page)
+	d := siteData{
+		Title:        s.opts.Title,
+		Lang:         s.opts.Lang,
+		Root:         root,
+		Page:         page,
+		CSS:          "assets/" + s.bundle.Names["style.css"],
+		JS:           "assets/" + s.bundle.Names["main.ts"],
+		Assets:       s.assetMap,
+		GraphJS:      "assets/" + s.bundle.Names["graph.ts"],
+		GraphData:    graphDataPath,
+		FeedURL:      root + feedPath,
+		NoteCount:    len(s.notes),
+		AsOf:         s.opts.AsOf,
+		HasDashboard: true,
 	}
+	return d
+}
+
+// assetPaths maps each bundled entry point to its root-relative path.
+func (s *site) assetPaths() map[string]string {
+	m := make(map[string]string, len(s.bundle.Names))
+	for entry, name := range s.bundle.Names {
+		m[entry] = "assets/" + name
+	}
+	return m
 }
 
 // render executes a page template into the output.
 func (s *site) render(page, layout string, d pageData) error {
 	d.Site = s.siteData(page)
+	return s.renderWith(page, layout, d, "")
+}
+
+// renderWith renders with d.Site already filled; base, when set, is the
+// page's <base href> (the 404 page's).
+func (s *site) renderWith(page, layout string, d pageData, base string) error {
+	d.Site.Base = base
 	d.Nav = s.navByDir[folderOf(page)]
-	if s.opts.BaseURL != "" {
+	if base != "" {
+		d.Nav = s.navByDir[""]
+	}
+	if s.opts.BaseURL != "" && !d.Page.NoIndex {
 		d.Page.Canonical = s.opts.BaseURL + escapePath(page)
 	}
 	var buf bytes.Buffer
@@ -221,8 +372,26 @@ func (s *site) render(page, layout string, d pageData) error {
 	if err := s.layouts[layout].ExecuteTemplate(&buf, "layout.html", d); err != nil {
 		return fmt.Errorf("rendering %s: %w", page, err)
 	}
+	if layout != "note.html" && page != "index.html" && !d.Page.NoIndex {
+		s.mu.Lock()
+		s.listed = append(s.listed, page)
+		s.mu.Unlock()
+	}
 	return s.write(page, buf.Bytes())
 }
+
+// listPages returns the pages that are not notes (folders, tags, views),
+// sorted, for the sitemap.
+func (s *site) listPages() []string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	out := append([]string(nil), s.listed...)
+	sort.Strings(out)
+	return out
+}
+
+// templateFuncs are the helpers templates may call.
+var templateFuncs = template.FuncMap{}
 
 // renderNotes renders every published note on every core.
 func (s *site) renderNotes(ctx context.Context) error {

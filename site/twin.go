@@ -12,7 +12,11 @@ import (
 // twin returns the Markdown twin of a page: the note's Markdown with
 // wikilinks and embeds turned into relative links to other twins, so an
 // agent can follow them without an Obsidian resolver.
-func (s *site) twin(n *vault.Note, page string) []byte {
+func (s *site) twin(n *vault.Note, page string) []byte { return s.twinFrom(n, page, page) }
+
+// twinFrom is twin with links relative to the file from instead of the
+// page (llms-full.txt, at the root, holds every twin).
+func (s *site) twinFrom(n *vault.Note, page, from string) []byte {
 	ctx := pageContext{s: s, page: page}
 	body := markdown.RewriteLinks(n.Doc, func(l *markdown.Link) (string, bool) {
 		t := ctx.Resolve(n.Doc, l)
@@ -24,7 +28,7 @@ func (s *site) twin(n *vault.Note, page string) []byte {
 		case t.Broken || t.Plain:
 			return text, true
 		case t.Doc == nil: // an asset
-			u := rel(page, t.Path)
+			u := rel(from, t.Path)
 			if l.Embed {
 				return fmt.Sprintf("![%s](%s)", text, u), true
 			}
@@ -32,8 +36,8 @@ func (s *site) twin(n *vault.Note, page string) []byte {
 		}
 		target := s.pages[s.v.NoteOf(t.Doc)]
 		u := ""
-		if target != page {
-			u = rel(page, twinPath(target))
+		if target != page || from != page {
+			u = rel(from, twinPath(target))
 		}
 		if t.Anchor != "" {
 			u += "#" + t.Anchor
@@ -60,7 +64,11 @@ func (s *site) twin(n *vault.Note, page string) []byte {
 		}
 		b.WriteString("]\n")
 	}
-	fmt.Fprintf(&b, "html: %s\n", path.Base(page))
+	if from == page {
+		fmt.Fprintf(&b, "html: %s\n", path.Base(page))
+	} else {
+		fmt.Fprintf(&b, "html: %s\n", page)
+	}
 	b.WriteString("---\n")
 	b.Write(body)
 	if len(body) > 0 && body[len(body)-1] != '\n' {

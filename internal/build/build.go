@@ -209,5 +209,6 @@ func (m *Model) SiteOptions(opts Options) site.Options {
 	if opts.BaseURL != "" {
 		so.BaseURL = opts.BaseURL
 	}
+	memoryViews(m.Workspace, &so)
 	return so
 }

@@ -1,0 +1,77 @@
+// The graph view, bundled separately and loaded on demand by
+// ui/graphloader.ts: a force-directed layout drawn on a canvas, global (every
+// note) or local (the notes within one or two links of a page). It stays
+// smooth with thousands of nodes by laying out with a Barnes-Hut quadtree
+// inside a per-frame time budget, drawing each colour group as one path,
+// and drawing only what the viewport shows.
+
+import { GraphData, subgraph, Graph } from "./graph/data";
+import { Simulation } from "./graph/layout";
+import { View } from "./graph/view";
+
+declare global {
+  interface Window {
+    dreamwikiGraphData?: GraphData;
+    dreamwikiGraph?: { mount(el: HTMLElement, opts: MountOptions): void };
+    /** Set by mount for tests and tools: the live views. */
+    dreamwikiGraphViews?: View[];
+  }
+}
+
+interface MountOptions { mode: string; page: string; root: string }
+
+function mount(el: HTMLElement, opts: MountOptions): void {
+  const data = window.dreamwikiGraphData;
+  if (!data) return;
+  const global = opts.mode === "global";
+  let depth = Number(el.dataset.depth || "1");
+  const build = (): Graph => subgraph(data, global ? "" : opts.page, depth);
+  let graph = build();
+  el.replaceChildren();
+  el.classList.add(global ? "global" : "local");
+  const canvas = document.createElement("canvas");
+  canvas.setAttribute("role", "img");
+  canvas.tabIndex = 0;
+  const tools = document.createElement("div");
+  tools.className = "graph-tools";
+  el.append(canvas, tools);
+
+  const view = new View(canvas, opts.root, global);
+  const label = (): void => {
+    canvas.setAttribute("aria-label", global
+      ? `Graph of ${graph.nodes.length} notes and ${graph.links.length / 2} links. Click a node to open it.`
+      : `Notes within ${depth} link${depth > 1 ? "s" : ""} of this page: ${graph.nodes.length}.`);
+  };
+  let sim = new Simulation(graph);
+  view.setGraph(graph, sim);
+  label();
+
+  if (!global) {
+    const sel = document.createElement("select");
+    sel.setAttribute("aria-label", "Depth");
+    for (const d of [1, 2]) {
+      const o = document.createElement("option");
+      o.value = String(d);
+      o.textContent = `Depth ${d}`;
+      o.selected = d === depth;
+      sel.append(o);
+    }
+    sel.addEventListener("change", () => {
+      depth = Number(sel.value);
+      graph = build();
+      sim = new Simulation(graph);
+      view.setGraph(graph, sim);
+      label();
+    });
+    tools.append(sel);
+  }
+  const reset = document.createElement("button");
+  reset.type = "button";
+  reset.textContent = "Fit";
+  reset.title = "Fit the graph to the view";
+  reset.addEventListener("click", () => view.fit());
+  tools.append(reset);
+  (window.dreamwikiGraphViews ||= []).push(view);
+}
+
+window.dreamwikiGraph = { mount };

@@ -1,0 +1,339 @@
+// Drawing and interaction: the canvas is redrawn only when something
+// changed (layout moved, view panned, hover), each colour group and all
+// links as one path, labels only where they fit. Drag pans, the wheel
+// zooms, a click on a node opens its page.
+
+import { Graph } from "./data";
+import { Simulation } from "./layout";
+
+/** Colours per group name, as CSS custom properties of the site theme. */
+const groupColour: Record<string, string> = {
+  "tier:hot": "--hot", "tier:warm": "--warm", "tier:cold": "--cold",
+  "tier:crystallised": "--crystallised", "tier:archived": "--archived",
+  "type:user": "--user", "type:feedback": "--feedback", "type:project": "--project", "type:reference": "--reference",
+  index: "--accent", claim: "--warm", topic: "--project", daily: "--cold", conversation: "--user",
+  dream: "--crystallised", report: "--danger", archive: "--archived", bootstrap: "--reference", note: "--fg-soft",
+};
+
+/** Frame budget for layout ticks, so panning stays smooth while it runs. */
+const tickBudgetMs = 8;
+
+export class View {
+  private ctx: CanvasRenderingContext2D;
+  private graph!: Graph;
+  private sim!: Simulation;
+  private k = 1;
+  private tx = 0;
+  private ty = 0;
+  private width = 0;
+  private height = 0;
+  private dpr = 1;
+  private dirty = true;
+  private frame = 0;
+  private hover = -1;
+  private colours: string[] = [];
+  private edge = "#999";
+  private text = "#333";
+  private bg = "#fff";
+  private fitted = false;
+  private interacting = false;
+  /** Set once the reader pans or zooms: the view stops refitting itself. */
+  private userMoved = false;
+  private neighbours: Set<number> = new Set();
+  private adjacency: number[][] = [];
+  /** Frames drawn, for tests that measure the frame rate. */
+  frames = 0;
+
+  constructor(private canvas: HTMLCanvasElement, private root: string, private global: boolean) {
+    this.ctx = canvas.getContext("2d", { alpha: false })!;
+    this.readTheme();
+    this.resize();
+    new ResizeObserver(() => { this.resize(); this.invalidate(); }).observe(canvas);
+    document.addEventListener("dreamwiki:theme", () => { this.readTheme(); this.invalidate(); });
+    window.matchMedia("(prefers-color-scheme: dark)").addEventListener("change", () => { this.readTheme(); this.invalidate(); });
+    this.bindPointer();
+  }
+
+  setGraph(g: Graph, sim: Simulation): void {
+    this.graph = g;
+    this.sim = sim;
+    this.hover = -1;
+    this.fitted = false;
+    this.adjacency = Array.from({ length: g.nodes.length }, () => []);
+    for (let i = 0; i + 1 < g.links.length; i += 2) {
+      this.adjacency[g.links[i]].push(g.links[i + 1]);
+      this.adjacency[g.links[i + 1]].push(g.links[i]);
+    }
+    this.readTheme();
+    // Settle small graphs before the first frame; big ones settle live.
+    const warm = g.nodes.length <= 300 ? 120 : 0;
+    for (let i = 0; i < warm; i++) sim.tick();
+    this.fit();
+  }
+
+  /** fit scales and centres the view on the whole graph. */
+  fit(): void {
+    const { x, y, n } = this.sim;
+    if (!n) { this.invalidate(); return; }
+    let minX = Infinity, minY = Infinity, maxX = -Infinity, maxY = -Infinity;
+    for (let i = 0; i < n; i++) {
+      minX = Math.min(minX, x[i]); maxX = Math.max(maxX, x[i]);
+      minY = Math.min(minY, y[i]); maxY = Math.max(maxY, y[i]);
+    }
+    const w = Math.max(maxX - minX, 40), h = Math.max(maxY - minY, 40);
+    this.k = Math.min(4, 0.9 * Math.min(this.width / w, this.height / h));
+    this.tx = this.width / 2 - ((minX + maxX) / 2) * this.k;
+    this.ty = this.height / 2 - ((minY + maxY) / 2) * this.k;
+    this.fitted = true;
+    this.invalidate();
+  }
+
+  private readTheme(): void {
+    const css = getComputedStyle(this.canvas);
+    const v = (name: string, fallback: string): string => css.getPropertyValue(name).trim() || fallback;
+    this.bg = v("--bg-soft", "#f4f4f1");
+    this.edge = v("--border-strong", "#bbb");
+    this.text = v("--fg", "#222");
+    if (this.graph) this.colours = this.graph.groups.map((g) => v(groupColour[g] || "--fg-soft", "#888"));
+  }
+
+  private resize(): void {
+    const r = this.canvas.getBoundingClientRect();
+    this.dpr = Math.min(2, window.devicePixelRatio || 1);
+    this.width = Math.max(1, r.width);
+    this.height = Math.max(1, r.height);
+    this.canvas.width = Math.round(this.width * this.dpr);
+    this.canvas.height = Math.round(this.height * this.dpr);
+  }
+
+  private invalidate(): void {
+    this.dirty = true;
+    if (!this.frame) this.frame = requestAnimationFrame(() => this.loop());
+  }
+
+  private loop(): void {
+    this.frame = 0;
+    const sim = this.sim;
+    if (sim.running && !this.interacting) {
+      const start = performance.now();
+      do sim.tick(); while (sim.running && performance.now() - start < tickBudgetMs);
+      if (!this.fitted || (!this.userMoved && sim.alpha > 0.3)) this.fit();
+      this.dirty = true;
+    }
+    if (this.dirty) {
+      this.draw();
+      this.dirty = false;
+    }
+    if (sim.running) this.frame = requestAnimationFrame(() => this.loop());
+  }
+
+  private radius(i: number): number {
+    return 3 + Math.min(9, Math.sqrt(this.graph.degree[i]));
+  }
+
+  private draw(): void {
+    this.frames++;
+    const { ctx, graph, sim, k, dpr } = this;
+    const { x, y } = sim;
+    ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
+    ctx.fillStyle = this.bg;
+    ctx.fillRect(0, 0, this.width, this.height);
+    ctx.setTransform(dpr * k, 0, 0, dpr * k, dpr * this.tx, dpr * this.ty);
+    // Visible world rectangle, with a margin for radii.
+    const x0 = -this.tx / k - 20, y0 = -this.ty / k - 20;
+    const x1 = (this.width - this.tx) / k + 20, y1 = (this.height - this.ty) / k + 20;
+    const visible = (i: number): boolean => x[i] >= x0 && x[i] <= x1 && y[i] >= y0 && y[i] <= y1;
+
+    const links = graph.links;
+    ctx.lineWidth = 1 / k;
+    ctx.strokeStyle = this.edge;
+    ctx.globalAlpha = this.hover >= 0 ? 0.25 : 0.6;
+    ctx.beginPath();
+    for (let i = 0; i + 1 < links.length; i += 2) {
+      const a = links[i], b = links[i + 1];
+      if (!visible(a) && !visible(b)) continue;
+      ctx.moveTo(x[a], y[a]);
+      ctx.lineTo(x[b], y[b]);
+    }
+    ctx.stroke();
+    if (this.hover >= 0) {
+      ctx.globalAlpha = 1;
+      ctx.strokeStyle = this.colours[graph.nodes[this.hover].group] || this.text;
+      ctx.lineWidth = 1.5 / k;
+      ctx.beginPath();
+      for (const j of this.adjacency[this.hover]) {
+        ctx.moveTo(x[this.hover], y[this.hover]);
+        ctx.lineTo(x[j], y[j]);
+      }
+      ctx.stroke();
+    }
+    ctx.globalAlpha = 1;
+
+    // One path per colour group.
+    const n = graph.nodes.length;
+    const dim = this.hover >= 0;
+    for (let g = 0; g < graph.groups.length; g++) {
+      ctx.fillStyle = this.colours[g] || "#888";
+      ctx.beginPath();
+      let any = false;
+      for (let i = 0; i < n; i++) {
+        if (graph.nodes[i].group !== g || !visible(i)) continue;
+        if (dim && i !== this.hover && !this.neighbours.has(i)) continue;
+        const r = this.radius(i);
+        ctx.moveTo(x[i] + r, y[i]);
+        ctx.arc(x[i], y[i], r, 0, 2 * Math.PI);
+        any = true;
+      }
+      if (any) ctx.fill();
+      if (dim) {
+        ctx.globalAlpha = 0.25;
+        ctx.beginPath();
+        any = false;
+        for (let i = 0; i < n; i++) {
+          if (graph.nodes[i].group !== g || !visible(i) || i === this.hover || this.neighbours.has(i)) continue;
+          const r = this.radius(i);
+          ctx.moveTo(x[i] + r, y[i]);
+          ctx.arc(x[i], y[i], r, 0, 2 * Math.PI);
+          any = true;
+        }
+        if (any) ctx.fill();
+        ctx.globalAlpha = 1;
+      }
+    }
+    if (graph.center >= 0) {
+      const c = graph.center;
+      ctx.strokeStyle = this.text;
+      ctx.lineWidth = 2 / k;
+      ctx.beginPath();
+      ctx.arc(x[c], y[c], this.radius(c) + 3 / k, 0, 2 * Math.PI);
+      ctx.stroke();
+    }
+    this.drawLabels(visible);
+  }
+
+  private drawLabels(visible: (i: number) => boolean): void {
+    const { ctx, graph, k } = this;
+    const { x, y } = this.sim;
+    const n = graph.nodes.length;
+    // Labels cost the most to draw: show them when zoomed in enough, for
+    // small graphs, and always for the hovered node and its neighbours.
+    const showAll = n <= 40 || k >= 1.6;
+    const fontPx = 11;
+    ctx.font = `${fontPx / k}px system-ui, sans-serif`;
+    ctx.textAlign = "center";
+    ctx.textBaseline = "top";
+    ctx.fillStyle = this.text;
+    let budget = 250;
+    const label = (i: number): void => {
+      let t = graph.nodes[i].title;
+      if (t.length > 32) t = t.slice(0, 31) + "…";
+      ctx.fillText(t, x[i], y[i] + this.radius(i) + 2 / k);
+    };
+    if (showAll) {
+      for (let i = 0; i < n && budget > 0; i++) {
+        if (!visible(i)) continue;
+        if (this.hover >= 0 && i !== this.hover && !this.neighbours.has(i)) continue;
+        label(i);
+        budget--;
+      }
+    } else if (this.hover >= 0) {
+      label(this.hover);
+      for (const j of this.neighbours) if (budget-- > 0) label(j);
+    }
+    if (graph.center >= 0 && !showAll) label(graph.center);
+  }
+
+  private nodeAt(px: number, py: number): number {
+    const { x, y, n } = this.sim;
+    const wx = (px - this.tx) / this.k, wy = (py - this.ty) / this.k;
+    let best = -1;
+    let bestD = Infinity;
+    for (let i = 0; i < n; i++) {
+      const dx = x[i] - wx, dy = y[i] - wy;
+      const d = dx * dx + dy * dy;
+      const r = this.radius(i) + 4 / this.k;
+      if (d <= r * r && d < bestD) { best = i; bestD = d; }
+    }
+    return best;
+  }
+
+  private setHover(i: number): void {
+    if (i === this.hover) return;
+    this.hover = i;
+    this.neighbours = new Set(i >= 0 ? this.adjacency[i] : []);
+    this.canvas.style.cursor = i >= 0 ? "pointer" : "";
+    this.canvas.title = i >= 0 ? this.graph.nodes[i].title : "";
+    this.invalidate();
+  }
+
+  private open(i: number): void {
+    location.href = this.root + this.graph.nodes[i].url;
+  }
+
+  private bindPointer(): void {
+    const c = this.canvas;
+    let down: { x: number; y: number; tx: number; ty: number; moved: boolean; id: number } | null = null;
+    const pos = (e: PointerEvent | WheelEvent): [number, number] => {
+      const r = c.getBoundingClientRect();
+      return [e.clientX - r.left, e.clientY - r.top];
+    };
+    c.addEventListener("pointerdown", (e) => {
+      const [px, py] = pos(e);
+      down = { x: px, y: py, tx: this.tx, ty: this.ty, moved: false, id: e.pointerId };
+      this.userMoved = true;
+      this.interacting = true;
+      c.setPointerCapture(e.pointerId);
+      c.classList.add("dragging");
+    });
+    c.addEventListener("pointermove", (e) => {
+      const [px, py] = pos(e);
+      if (down && down.id === e.pointerId) {
+        if (Math.abs(px - down.x) + Math.abs(py - down.y) > 4) down.moved = true;
+        this.tx = down.tx + px - down.x;
+        this.ty = down.ty + py - down.y;
+        this.invalidate();
+        return;
+      }
+      this.setHover(this.nodeAt(px, py));
+    });
+    const up = (e: PointerEvent): void => {
+      if (!down || down.id !== e.pointerId) return;
+      const wasClick = !down.moved;
+      down = null;
+      this.interacting = false;
+      c.classList.remove("dragging");
+      if (wasClick) {
+        const [px, py] = pos(e);
+        const i = this.nodeAt(px, py);
+        if (i >= 0) this.open(i);
+      }
+      this.invalidate();
+    };
+    c.addEventListener("pointerup", up);
+    c.addEventListener("pointercancel", up);
+    c.addEventListener("pointerleave", () => { if (!down) this.setHover(-1); });
+    c.addEventListener("wheel", (e) => {
+      e.preventDefault();
+      this.userMoved = true;
+      const [px, py] = pos(e);
+      const f = Math.exp(-e.deltaY * 0.0015);
+      const k = Math.min(12, Math.max(0.02, this.k * f));
+      this.tx = px - ((px - this.tx) * k) / this.k;
+      this.ty = py - ((py - this.ty) * k) / this.k;
+      this.k = k;
+      this.invalidate();
+    }, { passive: false });
+    c.addEventListener("keydown", (e) => {
+      const step = 40;
+      const moves: Record<string, [number, number]> = { ArrowLeft: [step, 0], ArrowRight: [-step, 0], ArrowUp: [0, step], ArrowDown: [0, -step] };
+      if (moves[e.key]) { this.tx += moves[e.key][0]; this.ty += moves[e.key][1]; }
+      else if (e.key === "+" || e.key === "=") this.k = Math.min(12, this.k * 1.2);
+      else if (e.key === "-") this.k = Math.max(0.02, this.k / 1.2);
+      else if (e.key === "Enter" && this.graph.center >= 0) this.open(this.graph.center);
+      else return;
+      e.preventDefault();
+      this.userMoved = true;
+      this.invalidate();
+    });
+  }
+}

@@ -1,0 +1,18 @@
+// The explorer: a menu button on narrow screens, and the current page
+// marked (the explorer's HTML is shared by every page of a folder, so the
+// build cannot mark it).
+
+export function initNav(): void {
+  const button = document.getElementById("nav-toggle");
+  if (button) {
+    button.hidden = false;
+    button.addEventListener("click", () => {
+      const open = document.body.classList.toggle("nav-open");
+      button.setAttribute("aria-expanded", open ? "true" : "false");
+    });
+  }
+  const here = location.href.split("#")[0];
+  for (const a of document.querySelectorAll<HTMLAnchorElement>(".explorer a, .header-nav a")) {
+    if (a.href === here) a.setAttribute("aria-current", "page");
+  }
+}

@@ -1,0 +1,250 @@
+package site
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"sort"
+	"strings"
+
+	"github.com/dreamwiki/dreamwiki/vault"
+)
+
+// Outputs for agents: llms.txt (what is here and where), llms-full.txt
+// (the memory's Markdown in one file), and JSON under api/. Every one is
+// made from published notes only, with links to private notes dropped.
+
+// llmsSectionLimit caps each section of llms.txt; api/pages.json lists
+// every page.
+const llmsSectionLimit = 200
+
+// llmsFullLimit caps llms-full.txt, which an agent reads whole: curated
+// memory comes first, raw logs after, until the cap.
+const llmsFullLimit = 16 << 20
+
+// kindOrder is the order agents should read notes in: curated memory
+// first, raw sources last.
+var kindOrder = []vault.Kind{vault.KindIndex, vault.KindClaim, vault.KindTopic, vault.KindBootstrap,
+	vault.KindDream, vault.KindReport, vault.KindNote, vault.KindDaily, vault.KindConversation, vault.KindArchive}
+
+var kindSection = map[vault.Kind]string{
+	vault.KindIndex: "Memory index", vault.KindClaim: "Claims", vault.KindTopic: "Topics", vault.KindBootstrap: "Profile",
+	vault.KindDream: "Dreams", vault.KindReport: "Reports", vault.KindNote: "Other notes", vault.KindDaily: "Daily logs",
+	vault.KindConversation: "Conversations", vault.KindArchive: "Archive",
+}
+
+// notesByKind groups published notes by kind in kindOrder; any kind not
+// listed there comes last.
+func (s *site) notesByKind() [][]*vault.Note {
+	pos := map[vault.Kind]int{}
+	for i, k := range kindOrder {
+		pos[k] = i
+	}
+	groups := make([][]*vault.Note, len(kindOrder)+1)
+	for _, n := range s.notes {
+		i, ok := pos[n.Kind]
+		if !ok {
+			i = len(kindOrder)
+		}
+		groups[i] = append(groups[i], n)
+	}
+	for _, g := range groups {
+		sortNotes(g)
+	}
+	return groups
+}
+
+// writeLLMs writes llms.txt and llms-full.txt (https://llmstxt.org).
+func (s *site) writeLLMs() error {
+	var b strings.Builder
+	fmt.Fprintf(&b, "# %s\n\n", s.opts.Title)
+	fmt.Fprintf(&b, "> An AI agent's memory, published by dreamwiki: %s", plural(len(s.notes), "note"))
+	if len(s.mem.claims) > 0 {
+		fmt.Fprintf(&b, ", %s with evidence", plural(len(s.mem.claims), "claim"))
+	}
+	if s.opts.AsOf != "" {
+		fmt.Fprintf(&b, ", as of %s", s.opts.AsOf)
+	}
+	b.WriteString(".\n\n")
+	b.WriteString("Every page `x.html` has a Markdown twin `x.md` beside it, with links between twins. ")
+	b.WriteString("Claims name their evidence as workspace paths with line ranges (`memory/2026-04-14.md#L10-L12`). ")
+	b.WriteString("Machine-readable: [api/pages.json](api/pages.json) lists every page, [api/claims.json](api/claims.json) every claim with evidence, tier, decay and supersession chain.\n")
+	groups := s.notesByKind()
+	for i, g := range groups {
+		if len(g) == 0 {
+			continue
+		}
+		title := "Other"
+		if i < len(kindOrder) {
+			title = kindSection[kindOrder[i]]
+		}
+		fmt.Fprintf(&b, "\n## %s\n\n", title)
+		for j, n := range g {
+			if j == llmsSectionLimit {
+				fmt.Fprintf(&b, "- …and %d more in [api/pages.json](api/pages.json)\n", len(g)-j)
+				break
+			}
+			fmt.Fprintf(&b, "- [%s](%s)", mdText(n.Title), escapePath(twinPath(s.pages[n])))
+			if c := s.mem.byNote[n]; c != nil {
+				fmt.Fprintf(&b, ": %s, %s, decay %.2f", orUnknown(c.Type), orUnknown(c.Tier), c.Decay)
+				if c.Status != "" && c.Status != "current" {
+					fmt.Fprintf(&b, ", %s", c.Status)
+				}
+				if c.Lapsed {
+					b.WriteString(", lapsed")
+				}
+			} else if n.Date != "" {
+				fmt.Fprintf(&b, ": %s", n.Date)
+			}
+			b.WriteByte('\n')
+		}
+	}
+	b.WriteString("\n## Optional\n\n")
+	b.WriteString("- [llms-full.txt](llms-full.txt): the Markdown of every note in one file, curated memory first\n")
+	b.WriteString("- [Atom feed](feed.xml): dreams and new claims\n")
+	b.WriteString("- [Sitemap](sitemap.xml)\n")
+	if err := s.write("llms.txt", []byte(b.String())); err != nil {
+		return err
+	}
+
+	var full bytes.Buffer
+	fmt.Fprintf(&full, "# %s\n\n", s.opts.Title)
+	full.WriteString("The Markdown twin of every published note, curated memory first. Each note starts with a line `<!-- page: x.md -->` naming its twin.\n")
+	for _, g := range groups {
+		for _, n := range g {
+			twin := s.twinFrom(n, s.pages[n], "llms-full.txt")
+			if full.Len()+len(twin) > llmsFullLimit {
+				full.WriteString("\n<!-- llms-full.txt stops here to stay readable; llms.txt and api/pages.json list every page. -->\n")
+				return s.write("llms-full.txt", full.Bytes())
+			}
+			fmt.Fprintf(&full, "\n<!-- page: %s -->\n", twinPath(s.pages[n]))
+			full.Write(twin)
+		}
+	}
+	return s.write("llms-full.txt", full.Bytes())
+}
+
+func orUnknown(s string) string {
+	if s == "" {
+		return "unknown"
+	}
+	return s
+}
+
+// mdText escapes what would end a Markdown link's text.
+func mdText(s string) string {
+	return strings.NewReplacer(`[`, `\[`, `]`, `\]`, "\n", " ").Replace(s)
+}
+
+// pageJSON is one entry of api/pages.json.
+type pageJSON struct {
+	URL      string   `json:"url"`
+	Markdown string   `json:"markdown"`
+	Title    string   `json:"title"`
+	Kind     string   `json:"kind"`
+	Date     string   `json:"date,omitempty"`
+	Source   string   `json:"source,omitempty"`
+	Tags     []string `json:"tags,omitempty"`
+	Claim    string   `json:"claim,omitempty"`
+	Links    []string `json:"links,omitempty"`
+}
+
+// claimJSON is one entry of api/claims.json.
+type claimJSON struct {
+	ID           string         `json:"id"`
+	Text         string         `json:"text"`
+	Type         string         `json:"type"`
+	Tier         string         `json:"tier"`
+	Decay        float64        `json:"decay"`
+	Recalls      int            `json:"recalls"`
+	Status       string         `json:"status"`
+	Lapsed       bool           `json:"lapsed,omitempty"`
+	Created      string         `json:"created,omitempty"`
+	LastRecalled string         `json:"last_recalled,omitempty"`
+	URL          string         `json:"url"`
+	Markdown     string         `json:"markdown"`
+	Evidence     []evidenceJSON `json:"evidence"`
+	Chain        []string       `json:"chain,omitempty"`
+}
+
+type evidenceJSON struct {
+	Path      string `json:"path"`
+	StartLine int    `json:"start_line,omitempty"`
+	EndLine   int    `json:"end_line,omitempty"`
+	Citation  string `json:"citation"`
+	URL       string `json:"url,omitempty"`
+	Excerpt   string `json:"excerpt,omitempty"`
+}
+
+// writeAPI writes api/pages.json and api/claims.json. URLs are relative
+// to the site root.
+func (s *site) writeAPI() error {
+	pages := make([]pageJSON, 0, len(s.notes))
+	for _, n := range s.notes {
+		p := s.pages[n]
+		pj := pageJSON{URL: p, Markdown: twinPath(p), Title: n.Title, Kind: string(n.Kind), Date: n.Date, Source: n.Source, Tags: n.Doc.Tags}
+		if c := s.mem.byNote[n]; c != nil {
+			pj.Claim = c.ID
+		}
+		seen := map[string]bool{}
+		for _, r := range n.Links {
+			if r.Note == nil || r.Note == n {
+				continue
+			}
+			if u, ok := s.pages[r.Note]; ok && !seen[u] {
+				seen[u] = true
+				pj.Links = append(pj.Links, u)
+			}
+		}
+		sort.Strings(pj.Links)
+		pages = append(pages, pj)
+	}
+	if err := s.writeJSON("api/pages.json", map[string]any{"site": s.opts.Title, "pages": pages}); err != nil {
+		return err
+	}
+	claims := make([]claimJSON, 0, len(s.mem.claims))
+	for _, c := range s.mem.claims {
+		p := s.pages[c.note]
+		cj := claimJSON{ID: c.ID, Text: c.Text, Type: c.Type, Tier: c.Tier, Decay: c.Decay, Recalls: c.Recalls, Status: c.Status,
+			Lapsed: c.Lapsed, Created: c.Created, LastRecalled: c.LastRecalled, URL: p, Markdown: twinPath(p), Evidence: []evidenceJSON{}}
+		for _, e := range c.Evidence {
+			ej := evidenceJSON{Path: e.Path, StartLine: e.StartLine, EndLine: e.EndLine, Citation: citation(e), Excerpt: e.Excerpt}
+			if e.Note != nil {
+				if u, ok := s.pages[e.Note]; ok {
+					ej.URL = u
+					if e.Anchor != "" {
+						ej.URL += "#" + e.Anchor
+					}
+				}
+			}
+			cj.Evidence = append(cj.Evidence, ej)
+		}
+		for _, step := range c.Chain {
+			cj.Chain = append(cj.Chain, step.ID)
+		}
+		claims = append(claims, cj)
+	}
+	return s.writeJSON("api/claims.json", map[string]any{"site": s.opts.Title, "claims": claims})
+}
+
+// citation is the memory_search style reference: path#Lx-Ly.
+func citation(e evidenceInfo) string {
+	switch {
+	case e.StartLine <= 0:
+		return e.Path
+	case e.EndLine > e.StartLine:
+		return fmt.Sprintf("%s#L%d-L%d", e.Path, e.StartLine, e.EndLine)
+	}
+	return fmt.Sprintf("%s#L%d", e.Path, e.StartLine)
+}
+
+func (s *site) writeJSON(name string, v any) error {
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	enc.SetIndent("", " ")
+	if err := enc.Encode(v); err != nil {
+		return err
+	}
+	return s.write(name, b.Bytes())
+}

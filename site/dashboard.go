@@ -1,0 +1,206 @@
+package site
+
+import (
+	"fmt"
+	"html/template"
+	"sort"
+	"strings"
+	"time"
+)
+
+// Orders for charts: tiers from fresh to gone, memory types as DESIGN
+// lists them.
+var (
+	tierOrder = []string{"hot", "warm", "cold", "crystallised", "archived"}
+	typeOrder = []string{"user", "feedback", "project", "reference"}
+)
+
+// renderDashboard writes dashboard.html: the memory's shape at a glance,
+// every chart drawn at build time.
+func (s *site) renderDashboard() error {
+	const page = "dashboard.html"
+	d := pageData{Page: pageInfo{Kind: "dashboard", Title: "Dashboard",
+		Description: "Claims by tier and type, decay, daily-log activity and the MEMORY.md budget.",
+		Breadcrumbs: []link{{Title: "Home", URL: "index.html"}, {Title: "Dashboard"}}}}
+	m := s.mem
+	var b strings.Builder
+	b.WriteString(`<div class="dashboard">`)
+
+	// Overview.
+	b.WriteString(`<section class="panel wide" aria-labelledby="p-overview"><h2 id="p-overview">Overview</h2><div class="stat-row">`)
+	stat := func(label string, n int, url string) {
+		if url != "" {
+			fmt.Fprintf(&b, `<div><span>%s</span><a class="big" href="%s">%s</a></div>`, esc(label), esc(url), thousands(n))
+		} else {
+			fmt.Fprintf(&b, `<div><span>%s</span><span class="big">%s</span></div>`, esc(label), thousands(n))
+		}
+	}
+	stat("Notes", len(s.notes), "")
+	stat("Claims", len(m.claims), folderURL(s, "claims"))
+	stat("Daily logs", len(m.daily), folderURL(s, "sources/daily"))
+	stat("Dreams", len(s.opts.Dreams), "dreams/journal.html")
+	stat("Tags", len(s.tags), "tags/index.html")
+	lapsed := 0
+	for _, c := range m.claims {
+		if c.Lapsed {
+			lapsed++
+		}
+	}
+	if lapsed > 0 {
+		stat("Lapsed permissions", lapsed, "")
+	}
+	b.WriteString(`</div></section>`)
+
+	// MEMORY.md budget.
+	if mf := s.opts.Memory; mf.BudgetChars > 0 && mf.Chars > 0 {
+		b.WriteString(`<section class="panel" aria-labelledby="p-budget"><h2 id="p-budget">MEMORY.md budget</h2>`)
+		b.WriteString(string(gauge("g-budget", "MEMORY.md size against its budget", mf.Chars, mf.TargetChars, mf.BudgetChars, "characters")))
+		fmt.Fprintf(&b, `<p class="muted">%s lines, %s bytes.`, thousands(mf.Lines), thousands(mf.Bytes))
+		if mf.MaxLines > 0 || mf.MaxBytes > 0 {
+			fmt.Fprintf(&b, ` The file's own header allows %s lines / %s bytes.`, thousands(mf.MaxLines), thousands(mf.MaxBytes))
+		}
+		b.WriteString(`</p></section>`)
+	}
+
+	// Claims.
+	if len(m.claims) > 0 {
+		tiers := map[string]int{}
+		types := map[string]int{}
+		buckets := make([]int, 10)
+		for _, c := range m.claims {
+			tiers[c.Tier]++
+			types[c.Type]++
+			i := int(c.Decay * 10)
+			buckets[min(max(i, 0), 9)]++
+		}
+		b.WriteString(`<section class="panel" aria-labelledby="p-tier"><h2 id="p-tier">Claims by tier</h2>`)
+		b.WriteString(string(barChart("c-tier", "Claims by tier", ordered(tiers, tierOrder, "fill-"))))
+		b.WriteString(`</section><section class="panel" aria-labelledby="p-type"><h2 id="p-type">Claims by type</h2>`)
+		b.WriteString(string(barChart("c-type", "Claims by memory type", ordered(types, typeOrder, "fill-"))))
+		b.WriteString(`</section><section class="panel" aria-labelledby="p-decay"><h2 id="p-decay">Decay scores</h2>`)
+		labels := make([]string, 10)
+		for i := range labels {
+			labels[i] = fmt.Sprintf("%.1f", float64(i)/10)
+		}
+		b.WriteString(string(histogram("c-decay", "Claims by decay score (0 = forgotten, 1 = fresh)", labels, buckets, "")))
+		b.WriteString(`</section>`)
+	} else {
+		b.WriteString(`<section class="panel" aria-labelledby="p-claims"><h2 id="p-claims">Claims</h2><p class="muted">No claims yet. Claims, their tiers and decay appear here once the workspace's memory entries have been linked to their evidence.</p></section>`)
+	}
+
+	// Notes by kind.
+	kinds := map[string]int{}
+	for _, n := range s.notes {
+		kinds[n.Kind.Label()]++
+	}
+	var kb []bar
+	for _, k := range sortedKeys(kinds) {
+		kb = append(kb, bar{Label: k, Value: kinds[k]})
+	}
+	sort.SliceStable(kb, func(i, j int) bool { return kb[i].Value > kb[j].Value })
+	b.WriteString(`<section class="panel" aria-labelledby="p-kinds"><h2 id="p-kinds">Notes by kind</h2>`)
+	b.WriteString(string(barChart("c-kind", "Published notes by kind", kb)))
+	b.WriteString(`</section>`)
+
+	// Daily-log activity.
+	if cal := s.activityCalendar(page); cal != "" {
+		b.WriteString(`<section class="panel wide" aria-labelledby="p-activity"><h2 id="p-activity">Daily-log activity</h2>`)
+		b.WriteString(string(cal))
+		b.WriteString(`<p class="legend" aria-hidden="true">Fewer words <i class="lv0"></i><i class="lv1"></i><i class="lv2"></i><i class="lv3"></i><i class="lv4"></i> more words</p>`)
+		b.WriteString(`</section>`)
+	}
+
+	// Recent dreams.
+	if runs := s.opts.Dreams; len(runs) > 0 {
+		b.WriteString(`<section class="panel" aria-labelledby="p-dreams"><h2 id="p-dreams">Recent dreams</h2><ul class="note-list">`)
+		for i := len(runs) - 1; i >= 0 && i >= len(runs)-5; i-- {
+			r := runs[i]
+			fmt.Fprintf(&b, `<li><a href="dreams/journal.html#%s">%s</a><span class="meta">%s</span></li>`, esc(dreamID(r)), esc(r.Date), esc(countsLine(r.Counts)))
+		}
+		b.WriteString(`</ul></section>`)
+	}
+	b.WriteString(`</div>`)
+	d.Body = template.HTML(b.String()) //nolint:gosec // escaped above
+	return s.render(page, "list.html", d)
+}
+
+// folderURL links a folder's page when the site has that folder.
+func folderURL(s *site, dir string) string {
+	if _, ok := s.folders[dir]; ok {
+		return dir + "/index.html"
+	}
+	return ""
+}
+
+// ordered returns bars for the keys in order first, then any others
+// sorted, with classes prefix+key.
+func ordered(m map[string]int, order []string, prefix string) []bar {
+	var out []bar
+	seen := map[string]bool{}
+	for _, k := range order {
+		seen[k] = true
+		out = append(out, bar{Label: k, Value: m[k], Class: prefix + k})
+	}
+	for _, k := range sortedKeys(m) {
+		if !seen[k] {
+			label := k
+			if label == "" {
+				label = "unknown"
+			}
+			out = append(out, bar{Label: label, Value: m[k]})
+		}
+	}
+	return out
+}
+
+// activityCalendar draws the daily logs by date, sized by words.
+func (s *site) activityCalendar(page string) template.HTML {
+	days := map[string]calendarDay{}
+	var first, last time.Time
+	for _, n := range s.mem.daily {
+		t, err := time.Parse("2006-01-02", n.Date)
+		if err != nil {
+			continue
+		}
+		if first.IsZero() || t.Before(first) {
+			first = t
+		}
+		if t.After(last) {
+			last = t
+		}
+		d := days[n.Date]
+		words := countWords(n.Doc.Source)
+		d.Value += words
+		d.Label = plural(d.Value, "word")
+		if d.URL == "" {
+			d.URL = rel(page, s.pages[n])
+		}
+		days[n.Date] = d
+	}
+	if first.IsZero() {
+		return ""
+	}
+	return calendar("c-cal", "Words written to daily logs per day", days, first, last)
+}
+
+func countWords(b []byte) int {
+	n := 0
+	in := false
+	for _, c := range b {
+		space := c == ' ' || c == '\n' || c == '\t' || c == '\r'
+		if !space && !in {
+			n++
+		}
+		in = !space
+	}
+	return n
+}
+
+func sortedKeys[V any](m map[string]V) []string {
+	out := make([]string, 0, len(m))
+	for k := range m {
+		out = append(out, k)
+	}
+	sort.Strings(out)
+	return out
+}

@@ -1,0 +1,155 @@
+package site
+
+import (
+	"encoding/json"
+	"fmt"
+	"html/template"
+	"sort"
+	"strings"
+
+	"github.com/dreamwiki/dreamwiki/vault"
+)
+
+// graphDataPath is where the graph's data is written. It is a script, not
+// JSON, so the graph also works from file:// (browsers refuse to fetch
+// local files but run local scripts). Its name has no hash, so a change
+// to one note's links rewrites this file only, not every page.
+const graphDataPath = "assets/graph-data.js"
+
+// graphData is the compact graph assets/graph.ts draws: nodes as [title,
+// root-relative URL, group index], links as flat pairs of node indexes,
+// each unordered pair once.
+type graphData struct {
+	Groups []string `json:"groups"`
+	Nodes  [][3]any `json:"nodes"`
+	Links  []int    `json:"links"`
+}
+
+// graphGroup is the colour group of a note: claims by tier, other notes
+// by kind.
+func (s *site) graphGroup(n *vault.Note) string {
+	if c := s.mem.byNote[n]; c != nil && c.Tier != "" {
+		return "tier:" + c.Tier
+	}
+	return string(n.Kind)
+}
+
+// buildGraph makes the graph of published notes and the links between
+// them; links to private notes are not part of it.
+func (s *site) buildGraph() graphData {
+	idx := make(map[*vault.Note]int, len(s.notes))
+	groupIdx := map[string]int{}
+	var g graphData
+	g.Nodes = make([][3]any, 0, len(s.notes))
+	groups := map[string]bool{}
+	for _, n := range s.notes {
+		groups[s.graphGroup(n)] = true
+	}
+	for name := range groups {
+		g.Groups = append(g.Groups, name)
+	}
+	sort.Strings(g.Groups)
+	for i, name := range g.Groups {
+		groupIdx[name] = i
+	}
+	for i, n := range s.notes {
+		idx[n] = i
+		g.Nodes = append(g.Nodes, [3]any{n.Title, s.pages[n], groupIdx[s.graphGroup(n)]})
+	}
+	seen := map[[2]int]bool{}
+	for i, n := range s.notes {
+		for _, r := range n.Links {
+			j, ok := idx[r.Note]
+			if !ok || r.Note == nil || j == i {
+				continue
+			}
+			key := [2]int{min(i, j), max(i, j)}
+			if seen[key] {
+				continue
+			}
+			seen[key] = true
+			g.Links = append(g.Links, i, j)
+		}
+	}
+	if g.Links == nil {
+		g.Links = []int{}
+	}
+	if g.Groups == nil {
+		g.Groups = []string{}
+	}
+	return g
+}
+
+// renderGraph writes the graph's data and the global graph page.
+func (s *site) renderGraph() error {
+	g := s.buildGraph()
+	data, err := json.Marshal(g)
+	if err != nil {
+		return err
+	}
+	js := make([]byte, 0, len(data)+40)
+	js = append(js, "window.dreamwikiGraphData="...)
+	js = append(js, data...)
+	js = append(js, ";\n"...)
+	if err := s.write(graphDataPath, js); err != nil {
+		return err
+	}
+
+	const page = "graph.html"
+	d := pageData{Page: pageInfo{Kind: "graph", Title: "Graph",
+		Description: "Every published note and the links between them.",
+		Breadcrumbs: []link{{Title: "Home", URL: "index.html"}, {Title: "Graph"}}}}
+	counts := map[int]int{}
+	for _, node := range g.Nodes {
+		counts[node[2].(int)]++
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, `<p class="muted">%s and %s. Drag to pan, scroll to zoom, click a note to open it. Colours show each claim's tier and each other note's kind.</p>`,
+		esc(plural(len(g.Nodes), "note")), esc(plural(len(g.Links)/2, "link")))
+	b.WriteString(`<ul class="graph-legend" aria-label="Colours">`)
+	for i, name := range g.Groups {
+		fmt.Fprintf(&b, `<li><i style="background: var(%s)"></i>%s <span class="muted">%d</span></li>`, groupVar(name), esc(groupLabel(name)), counts[i])
+	}
+	b.WriteString(`</ul>`)
+	d.Body = template.HTML(b.String()) //nolint:gosec // escaped above
+	return s.render(page, "graph.html", d)
+}
+
+// groupVar is the CSS colour of a graph group; assets/graph/view.ts has
+// the same table.
+func groupVar(group string) string {
+	if strings.HasPrefix(group, "tier:") || strings.HasPrefix(group, "type:") {
+		return "--" + group[5:]
+	}
+	switch group {
+	case "index":
+		return "--accent"
+	case "claim":
+		return "--warm"
+	case "topic":
+		return "--project"
+	case "daily":
+		return "--cold"
+	case "conversation":
+		return "--user"
+	case "dream":
+		return "--crystallised"
+	case "report":
+		return "--danger"
+	case "archive":
+		return "--archived"
+	case "bootstrap":
+		return "--reference"
+	}
+	return "--fg-soft"
+}
+
+func groupLabel(group string) string {
+	if t, ok := strings.CutPrefix(group, "tier:"); ok {
+		return "Claim, " + t
+	}
+	if t, ok := strings.CutPrefix(group, "type:"); ok {
+		return "Claim, " + t
+	}
+	return vault.Kind(group).Label()
+}
