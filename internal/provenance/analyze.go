@@ -1,0 +1,830 @@
+package provenance
+
+import (
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/dreamwiki/dreamwiki/internal/diag"
+	"github.com/dreamwiki/dreamwiki/internal/markdown"
+	"github.com/dreamwiki/dreamwiki/internal/memory"
+	"github.com/dreamwiki/dreamwiki/internal/secrets"
+	"github.com/dreamwiki/dreamwiki/internal/workspace"
+)
+
+// analyzer holds the state of one Analyze call.
+type analyzer struct {
+	ws   *workspace.Workspace
+	opts Options
+	now  time.Time // the end of the as-of day
+	res  *Result
+
+	claims []*Claim
+	// meta is the memory-meta.json entry of each claim that has one.
+	meta       map[*Claim]*workspace.MetaEntry
+	claimOfMID map[string]*Claim
+	metaByID   map[string]*workspace.MetaEntry
+	prior      map[*Claim]*PriorClaim
+
+	sources map[string]*source
+	corpus  *corpus
+	names   *markdown.NameIndex
+	// claimWords indexes claims by word for matching dream items and
+	// observations to claims.
+	claimWords map[string][]int
+	claimSets  []map[string]bool
+
+	// recalls are the recall-store entries and events per claim.
+	recallOf   map[*Claim]*recallStats
+	findings   diag.List
+	byLocation map[string]*Claim // "file:line" of every line of every claim
+
+	byDate    map[time.Time][]string // daily log paths by date
+	itemClaim map[*workspace.DreamItem]*Claim
+	// itemEvidence is the evidence of each matched dream item.
+	itemEvidence map[*workspace.DreamItem][]Evidence
+	dreamEdges   []edge
+}
+
+type recallStats struct {
+	count int
+	last  time.Time
+}
+
+// Analyze builds the claims of a workspace with their evidence, scores,
+// chains, dreams and lint findings. It never fails: every problem is a
+// finding in Result.Findings.
+func Analyze(ws *workspace.Workspace, opts Options) *Result {
+	if ws == nil {
+		ws = &workspace.Workspace{}
+	}
+	asOf := day(opts.AsOf)
+	if asOf.IsZero() {
+		asOf = NewestDate(ws)
+	}
+	a := &analyzer{
+		ws:           ws,
+		opts:         opts,
+		now:          asOf.Add(24*time.Hour - time.Second),
+		res:          &Result{AsOf: asOf, byID: map[string]*Claim{}, byEntry: map[*workspace.Entry]*Claim{}, anchors: map[string][]Anchor{}},
+		meta:         map[*Claim]*workspace.MetaEntry{},
+		claimOfMID:   map[string]*Claim{},
+		metaByID:     map[string]*workspace.MetaEntry{},
+		prior:        map[*Claim]*PriorClaim{},
+		sources:      map[string]*source{},
+		recallOf:     map[*Claim]*recallStats{},
+		byLocation:   map[string]*Claim{},
+		byDate:       map[time.Time][]string{},
+		itemClaim:    map[*workspace.DreamItem]*Claim{},
+		itemEvidence: map[*workspace.DreamItem][]Evidence{},
+	}
+	a.collectClaims()
+	a.matchMeta()
+	a.assignIDs()
+	a.indexClaims()
+	a.buildCorpus()
+	a.markRecalls()
+	a.collectEvidence()
+	a.dreamItems()
+	a.score()
+	a.dreams()
+	a.chains()
+	a.contests()
+	a.settleStatus()
+	a.budget()
+	a.lint()
+	a.anchorsAndNotes()
+
+	a.res.Claims = a.claims
+	a.findings.Sort()
+	a.res.Findings = a.findings
+	return a.res
+}
+
+// NewestDate is the newest calendar day (UTC) the workspace mentions in
+// its dated files and state: daily logs, memory-meta.json, the recall
+// store, events, the dream log and diary, USER.md observations and the
+// heartbeat. It is the default evaluation date, so that a build depends
+// on its input only. Zero when the workspace has no dates.
+func NewestDate(ws *workspace.Workspace) time.Time {
+	var newest time.Time
+	see := func(t time.Time) {
+		if t = day(t); t.After(newest) {
+			newest = t
+		}
+	}
+	for _, d := range ws.Daily {
+		see(d.Date)
+	}
+	if ws.Meta != nil {
+		for _, m := range ws.Meta.Entries {
+			see(m.Created)
+			see(m.LastRecalled)
+		}
+	}
+	if ws.Recall != nil {
+		for _, r := range ws.Recall.Entries {
+			see(r.LastRecalledAt)
+		}
+	}
+	for _, e := range ws.Events {
+		see(e.At)
+	}
+	if ws.DreamLog != nil {
+		for _, e := range ws.DreamLog.Entries {
+			see(e.Date)
+		}
+	}
+	if ws.Dreams != nil {
+		for _, e := range ws.Dreams.Diary {
+			see(e.Date)
+		}
+	}
+	for _, b := range ws.Bootstrap {
+		for _, o := range b.Observations {
+			see(o.Observed)
+		}
+	}
+	if ws.Heartbeat != nil {
+		see(ws.Heartbeat.LastDreamAt)
+	}
+	return newest
+}
+
+// collectClaims makes a claim of every entry of MEMORY.md, the topic
+// files and the archive, in that order. A paragraph before a file's first
+// section is the file's description, not a claim.
+func (a *analyzer) collectClaims() {
+	add := func(entries []*workspace.Entry, origin ClaimOrigin) {
+		sectioned := false
+		for _, e := range entries {
+			if e.Section != "" {
+				sectioned = true
+			}
+		}
+		for i, e := range entries {
+			if strings.TrimSpace(e.Text) == "" {
+				continue
+			}
+			if i == 0 && e.Section == "" && e.Shape == workspace.ShapeParagraph &&
+				(sectioned || (len(entries) > 1 && entries[1].Shape != workspace.ShapeParagraph)) {
+				continue // the file's description, not a fact
+			}
+			a.claims = append(a.claims, a.newClaim(e, origin))
+		}
+	}
+	if a.ws.Memory != nil {
+		add(a.ws.Memory.Entries(), OriginIndex)
+	}
+	for _, t := range a.ws.Topics {
+		add(t.Entries(), OriginTopic)
+	}
+	for _, f := range a.ws.Archive {
+		add(f.Entries, OriginArchive)
+	}
+}
+
+func (a *analyzer) newClaim(e *workspace.Entry, origin ClaimOrigin) *Claim {
+	c := &Claim{
+		File:    e.File,
+		Line:    e.Line,
+		EndLine: max(e.EndLine, e.Line),
+		Section: e.Section,
+		Text:    redact(e.Text),
+		Origin:  origin,
+		Entry:   e,
+		Tags:    append([]string(nil), e.Tags...),
+	}
+	switch {
+	case e.Title != "":
+		c.Title = redact(e.Title)
+	case e.Rule != "":
+		c.Title = redact(firstSentence(e.Rule, 100))
+	default:
+		c.Title = firstSentence(c.Text, 100)
+	}
+	if a.opts.Private != nil && a.opts.Private(e.File) {
+		c.Private = true
+	}
+	for ln := c.Line; ln <= c.EndLine; ln++ {
+		a.byLocation[location(c.File, ln)] = c
+	}
+	return c
+}
+
+func location(file string, line int) string { return file + ":" + itoa(line) }
+
+// redact removes secrets from text that ends up in claim notes, excerpts
+// and JSON: the vault redacts whole notes, but these values are also
+// handed to the site directly.
+func redact(s string) string {
+	if !secrets.Contains(s) {
+		return s
+	}
+	out, _ := secrets.Redact(s)
+	return out
+}
+
+// claimIdentity is how a claim is recognised: its texts in every form the
+// entry gives.
+func claimIdentity(c *Claim, key string) identity {
+	e := c.Entry
+	texts := []string{c.Text}
+	if e != nil {
+		texts = append(texts, e.Title, e.Rule)
+	}
+	return newIdentity(key, texts...)
+}
+
+// matchMeta pairs claims with memory-meta.json entries by text.
+func (a *analyzer) matchMeta() {
+	if a.ws.Meta == nil {
+		return
+	}
+	for _, m := range a.ws.Meta.Entries {
+		if m.ID != "" && a.metaByID[m.ID] == nil {
+			a.metaByID[m.ID] = m
+		}
+	}
+	cur := make([]identity, len(a.claims))
+	for i, c := range a.claims {
+		cur[i] = claimIdentity(c, "")
+	}
+	prev := make([]identity, len(a.ws.Meta.Entries))
+	for j, m := range a.ws.Meta.Entries {
+		prev[j] = newIdentity("", m.Text)
+	}
+	for i, j := range matchIdentities(cur, prev, IdentityThreshold) {
+		c, m := a.claims[i], a.ws.Meta.Entries[j]
+		a.meta[c] = m
+		if m.ID != "" {
+			c.MetaID = m.ID
+			a.claimOfMID[m.ID] = c
+		}
+	}
+}
+
+// assignIDs gives every claim its id: the id of its earlier self in the
+// previous build when there is one, else a fresh slug that no other claim
+// uses.
+func (a *analyzer) assignIDs() {
+	taken := map[string]bool{}
+	if len(a.opts.Previous) > 0 {
+		cur := make([]identity, len(a.claims))
+		for i, c := range a.claims {
+			cur[i] = claimIdentity(c, c.MetaID)
+		}
+		prev := make([]identity, len(a.opts.Previous))
+		for j, p := range a.opts.Previous {
+			prev[j] = newIdentity(p.MetaID, p.Text)
+		}
+		match := matchIdentities(cur, prev, IdentityThreshold)
+		for i, c := range a.claims {
+			j, ok := match[i]
+			if !ok {
+				continue
+			}
+			p := &a.opts.Previous[j]
+			slug, valid := strings.CutPrefix(p.ID, "claim.")
+			if !valid || slug == "" || slug != slugify(slug) || taken[slug] {
+				continue
+			}
+			c.ID, c.Slug = p.ID, slug
+			taken[slug] = true
+			a.prior[c] = p
+		}
+	}
+	for _, c := range a.claims {
+		if c.ID != "" {
+			continue
+		}
+		src := c.Title
+		if c.Entry != nil && c.Entry.Title == "" && c.Entry.Rule == "" {
+			src = c.Text
+			if m := a.meta[c]; m != nil && m.Text != "" {
+				src = m.Text // the text the entry was first recorded with
+			}
+		}
+		base := slugify(src)
+		slug := base
+		if taken[slug] {
+			slug = base + "-" + slugify(fileStem(c.File))
+		}
+		for n := 2; taken[slug]; n++ {
+			slug = base + "-" + itoa(n)
+		}
+		taken[slug] = true
+		c.Slug, c.ID = slug, "claim."+slug
+	}
+	for _, c := range a.claims {
+		a.res.byID[c.ID] = c
+		if c.Entry != nil {
+			a.res.byEntry[c.Entry] = c
+		}
+	}
+}
+
+func fileStem(p string) string {
+	p = p[strings.LastIndexByte(p, '/')+1:]
+	if i := strings.LastIndexByte(p, '.'); i > 0 {
+		p = p[:i]
+	}
+	return p
+}
+
+// indexClaims builds the word index used to find the claim a dream item
+// or an observation talks about.
+func (a *analyzer) indexClaims() {
+	a.claimWords = map[string][]int{}
+	a.claimSets = make([]map[string]bool, len(a.claims))
+	for i, c := range a.claims {
+		set := contentWords(c.Text)
+		a.claimSets[i] = set
+		for w := range set {
+			a.claimWords[w] = append(a.claimWords[w], i)
+		}
+	}
+}
+
+// contentWords is wordSet without stop words.
+func contentWords(text string) map[string]bool {
+	set := wordSet(text)
+	for w := range set {
+		if stopWords[w] {
+			delete(set, w)
+		}
+	}
+	return set
+}
+
+// dice is 2|a∩b| / (|a|+|b|).
+func dice(a, b map[string]bool) float64 {
+	if len(a) == 0 || len(b) == 0 {
+		return 0
+	}
+	if len(a) > len(b) {
+		a, b = b, a
+	}
+	inter := 0
+	for w := range a {
+		if b[w] {
+			inter++
+		}
+	}
+	return 2 * float64(inter) / float64(len(a)+len(b))
+}
+
+// findClaim returns the claim whose content words best match text (Dice
+// overlap, stop words aside): a dream item or a USER.md observation
+// restates a claim in other words, with more or less around it. ok is
+// false below minScore.
+func (a *analyzer) findClaim(text string, minScore float64, accept func(*Claim) bool) (*Claim, float64, bool) {
+	set := contentWords(text)
+	counts := map[int]int{}
+	for w := range set {
+		for _, i := range a.claimWords[w] {
+			counts[i]++
+		}
+	}
+	best, bestScore := -1, 0.0
+	for i := range counts {
+		if accept != nil && !accept(a.claims[i]) {
+			continue
+		}
+		s := dice(set, a.claimSets[i])
+		if s > bestScore || (s == bestScore && best >= 0 && i < best) {
+			best, bestScore = i, s
+		}
+	}
+	if best < 0 || bestScore < minScore {
+		return nil, 0, false
+	}
+	return a.claims[best], bestScore, true
+}
+
+// sourceOf returns the evidence source for a workspace path, building it
+// on first use; nil when the workspace has no such text file.
+func (a *analyzer) sourceOf(p string) *source {
+	if s, ok := a.sources[p]; ok {
+		return s
+	}
+	f := a.ws.FileByPath(p)
+	if f == nil || f.Kind == workspace.KindData {
+		a.sources[p] = nil
+		return nil
+	}
+	s := &source{path: f.Path, kind: kindOfFile(f.Kind), lines: splitLines(f.Content)}
+	if a.opts.Private != nil {
+		s.private = a.opts.Private(f.Path)
+	}
+	s.blocks = fileBlocks(s.lines, nil)
+	s.pieces = piecesOf(s.blocks)
+	a.sources[p] = s
+	return s
+}
+
+func kindOfFile(k workspace.Kind) SourceKind {
+	switch k {
+	case workspace.KindDaily:
+		return SourceDaily
+	case workspace.KindConversation:
+		return SourceConversation
+	case workspace.KindTopic, workspace.KindMemory, workspace.KindArchive:
+		return SourceTopic
+	case workspace.KindDreams, workspace.KindDreamLog, workspace.KindPhase:
+		return SourceDream
+	}
+	return SourceNote
+}
+
+// buildCorpus indexes the daily logs (without their dream blocks and
+// session headers) and the conversation summaries and digests.
+func (a *analyzer) buildCorpus() {
+	var srcs []*source
+	for _, d := range a.ws.Daily {
+		skip := skipper(d)
+		s := &source{path: d.File.Path, kind: SourceDaily, date: d.Date, lines: splitLines(d.File.Content)}
+		if a.opts.Private != nil {
+			s.private = a.opts.Private(s.path)
+		}
+		s.blocks = fileBlocks(s.lines, skip)
+		s.pieces = piecesOf(s.blocks)
+		a.sources[s.path] = s
+		srcs = append(srcs, s)
+	}
+	for _, conv := range a.ws.Conversations {
+		files := []*workspace.File{conv.Digest}
+		for _, t := range conv.Topics {
+			files = append(files, t.File)
+		}
+		for _, f := range files {
+			if f == nil {
+				continue
+			}
+			if s := a.sourceOf(f.Path); s != nil {
+				srcs = append(srcs, s)
+			}
+		}
+	}
+	a.corpus = newCorpus(srcs)
+	entries := make([]markdown.IndexEntry, 0, len(a.ws.Files))
+	for _, f := range a.ws.Files {
+		entries = append(entries, markdown.IndexEntry{Path: f.Path})
+	}
+	a.names = markdown.NewNameIndex(entries)
+}
+
+// skipper returns the lines of a daily log that are never evidence: the
+// session header and inline dream blocks.
+func skipper(d *workspace.DailyLog) func(int) bool {
+	header := 0
+	if d.Session != nil {
+		header = d.Session.EndLine
+	}
+	sleep := d.Sleep
+	if header == 0 && len(sleep) == 0 {
+		return nil
+	}
+	return func(ln int) bool {
+		if ln <= header {
+			return true
+		}
+		for _, b := range sleep {
+			if ln >= b.StartLine && ln <= b.EndLine {
+				return true
+			}
+		}
+		return false
+	}
+}
+
+// markRecalls marks the blocks the recall store and recall events point
+// at, and counts recalls of the claims events point at directly.
+func (a *analyzer) markRecalls() {
+	mark := func(p string, start, end int, m Method) {
+		s := a.sources[p]
+		if s == nil || s.units == nil {
+			return
+		}
+		for pi, pc := range s.pieces {
+			if pc.End < start || pc.Start > max(end, start) {
+				continue
+			}
+			if u := s.units[pi]; u >= 0 && a.corpus.units[u].recall == "" {
+				a.corpus.units[u].recall = m
+			}
+		}
+	}
+	if a.ws.Recall != nil {
+		for _, r := range a.ws.Recall.Entries {
+			mark(r.Path, r.StartLine, r.EndLine, MethodRecall)
+		}
+	}
+	for _, e := range a.ws.Events {
+		if e.Type != "memory.recall.recorded" {
+			continue
+		}
+		for _, r := range e.Results {
+			mark(r.Path, r.StartLine, r.EndLine, MethodEvent)
+			if c := a.byLocation[location(r.Path, r.StartLine)]; c != nil {
+				st := a.recallStats(c)
+				st.count++
+				if e.At.After(st.last) {
+					st.last = e.At
+				}
+			}
+		}
+	}
+}
+
+func (a *analyzer) recallStats(c *Claim) *recallStats {
+	st := a.recallOf[c]
+	if st == nil {
+		st = &recallStats{}
+		a.recallOf[c] = st
+	}
+	return st
+}
+
+// finding adds a lint warning.
+func (a *analyzer) finding(code, file string, line int, hint, format string, args ...any) {
+	d := diag.Diagnostic{Severity: diag.Warning, Code: code, File: file, Line: line, Message: sprintf(format, args...), Hint: hint}
+	a.findings.Add(d)
+}
+
+// claimFinding adds a lint warning about a claim and notes it on the claim.
+func (a *analyzer) claimFinding(c *Claim, code, hint, format string, args ...any) {
+	msg := sprintf(format, args...)
+	a.findings.Add(diag.Diagnostic{Severity: diag.Warning, Code: code, File: c.File, Line: c.Line, Message: msg, Hint: hint})
+	c.Findings = append(c.Findings, code)
+}
+
+// score computes decay, tier, recalls, permission and lifecycle.
+func (a *analyzer) score() {
+	params := memory.DefaultParams()
+	if a.opts.Decay != nil {
+		params = *a.opts.Decay
+	}
+	if a.ws.Recall != nil {
+		a.recallStoreStats()
+	}
+	fileDate := map[string]time.Time{}
+	for _, c := range a.claims {
+		if t := latest(c); t.After(fileDate[c.File]) {
+			fileDate[c.File] = t
+		}
+	}
+	for _, c := range a.claims {
+		m := a.meta[c]
+		in := memory.Input{Structural: memory.IsStructural(c.Text)}
+		if m != nil {
+			in.Created, in.LastRecalled, in.RecallCount = m.Created, m.LastRecalled, m.RecallCount
+			in.Structural = in.Structural || m.Structural
+		}
+		if in.Created.IsZero() {
+			in.Created = a.earliestEvidence(c)
+		}
+		if in.Created.IsZero() && c.Entry != nil {
+			in.Created = c.Entry.Date
+		}
+		if in.Created.IsZero() {
+			// "## Archived 2026-10-18", "## Promoted From Short-Term Memory (2026-10-24)"
+			in.Created = earliest(findDates(c.Section, time.Time{}))
+		}
+		if in.Created.IsZero() {
+			// Nothing dates the entry itself: its file was last written
+			// around the newest evidence of its other entries.
+			in.Created = fileDate[c.File]
+		}
+		if st := a.recallOf[c]; st != nil {
+			in.RecallCount = max(in.RecallCount, st.count)
+			if st.last.After(in.LastRecalled) {
+				in.LastRecalled = st.last
+			}
+		}
+		r := memory.Evaluate(in, a.now, params)
+		c.Created, c.LastRecall, c.Recalls, c.Structural = day(in.Created), day(in.LastRecalled), in.RecallCount, in.Structural
+		c.Tier = r.Tier
+		c.Scores = Scores{Decay: round3(r.Score), Base: round3(r.Base), Recall: round3(r.Recall), Recency: round3(r.Recency)}
+		if e := c.Entry; e != nil {
+			c.Scores.Importance = e.Importance
+			if e.Promotion != nil {
+				c.Scores.Promotion = e.Promotion.Score
+			}
+		}
+		if c.Origin == OriginArchive {
+			c.Tier = memory.TierArchived
+		}
+		c.MemoryType, c.TypeFrom = a.memoryType(c)
+		a.permission(c)
+		a.lifecycle(c)
+	}
+}
+
+// recallStoreStats credits each claim with the recall-store entries of
+// its evidence blocks.
+func (a *analyzer) recallStoreStats() {
+	type key struct {
+		path string
+		line int
+	}
+	byLine := map[key]*workspace.RecallEntry{}
+	for _, r := range a.ws.Recall.Entries {
+		for ln := r.StartLine; ln <= max(r.EndLine, r.StartLine) && ln-r.StartLine < 200; ln++ {
+			if byLine[key{r.Path, ln}] == nil {
+				byLine[key{r.Path, ln}] = r
+			}
+		}
+	}
+	for _, c := range a.claims {
+		for _, ev := range c.Evidence {
+			if ev.StartLine == 0 {
+				continue
+			}
+			for ln := ev.StartLine; ln <= ev.EndLine; ln++ {
+				r := byLine[key{ev.Path, ln}]
+				if r == nil {
+					continue
+				}
+				st := a.recallStats(c)
+				st.count = max(st.count, r.RecallCount)
+				if r.LastRecalledAt.After(st.last) {
+					st.last = r.LastRecalledAt
+				}
+				break
+			}
+		}
+	}
+}
+
+func earliest(ts []time.Time) time.Time {
+	var t time.Time
+	for _, x := range ts {
+		if t.IsZero() || x.Before(t) {
+			t = x
+		}
+	}
+	return t
+}
+
+func (a *analyzer) earliestEvidence(c *Claim) time.Time {
+	var t time.Time
+	for _, ev := range c.Evidence {
+		if !ev.Date.IsZero() && (t.IsZero() || ev.Date.Before(t)) {
+			t = ev.Date
+		}
+	}
+	return t
+}
+
+func round3(x float64) float64 {
+	return float64(int64(x*1000+0.5)) / 1000
+}
+
+// sectionTypes maps words of section headings (and topic titles) to
+// memory types.
+var sectionTypes = map[string]MemoryType{
+	"people": TypeUser, "person": TypeUser, "family": TypeUser, "friends": TypeUser, "preferences": TypeUser,
+	"preference": TypeUser, "about": TypeUser, "profile": TypeUser, "personal": TypeUser, "user": TypeUser,
+	"me": TypeUser, "health": TypeUser, "habits": TypeUser, "identity": TypeUser, "人物": TypeUser, "偏好": TypeUser,
+	"feedback": TypeFeedback, "rules": TypeFeedback, "rule": TypeFeedback, "lessons": TypeFeedback, "style": TypeFeedback,
+	"corrections": TypeFeedback, "guidelines": TypeFeedback, "反馈": TypeFeedback,
+	"projects": TypeProject, "project": TypeProject, "tasks": TypeProject, "todo": TypeProject, "goals": TypeProject,
+	"plans": TypeProject, "roadmap": TypeProject, "migration": TypeProject, "项目": TypeProject,
+	"references": TypeReference, "reference": TypeReference, "infrastructure": TypeReference, "infra": TypeReference,
+	"tools": TypeReference, "tooling": TypeReference, "hosts": TypeReference, "links": TypeReference,
+	"resources": TypeReference, "commands": TypeReference, "runbook": TypeReference, "runbooks": TypeReference,
+	"docs": TypeReference, "参考": TypeReference,
+}
+
+// memoryType reads the memory type from an explicit tag, the meta entry,
+// the section heading (innermost first), the Rule/Why/How shape, or the
+// topic file's title; else unclassified.
+func (a *analyzer) memoryType(c *Claim) (MemoryType, string) {
+	e := c.Entry
+	if e != nil {
+		if t, ok := parseType(e.TypeTag); ok {
+			return t, "tag"
+		}
+	}
+	if m := a.meta[c]; m != nil {
+		if s, ok := m.Extra["type"].(string); ok {
+			if t, ok := parseType(s); ok {
+				return t, "meta"
+			}
+		}
+	}
+	if e != nil {
+		parts := strings.Split(e.Section, " / ")
+		for i := len(parts) - 1; i >= 0; i-- {
+			if t, ok := headingType(parts[i]); ok {
+				return t, "section"
+			}
+		}
+		if e.Shape == workspace.ShapeRuleWhy {
+			return TypeFeedback, "shape"
+		}
+	}
+	return TypeUnclassified, ""
+}
+
+func parseType(s string) (MemoryType, bool) {
+	switch MemoryType(strings.ToLower(strings.TrimSpace(s))) {
+	case TypeUser:
+		return TypeUser, true
+	case TypeFeedback:
+		return TypeFeedback, true
+	case TypeProject:
+		return TypeProject, true
+	case TypeReference:
+		return TypeReference, true
+	}
+	return "", false
+}
+
+func headingType(h string) (MemoryType, bool) {
+	for _, w := range strings.FieldsFunc(strings.ToLower(h), func(r rune) bool {
+		return !(r >= 'a' && r <= 'z' || r > 0x2E80)
+	}) {
+		if t, ok := sectionTypes[w]; ok {
+			return t, true
+		}
+	}
+	return "", false
+}
+
+// permission marks grants and whether they have lapsed (DESIGN 5.5).
+func (a *analyzer) permission(c *Claim) {
+	text := c.Text
+	if c.Entry != nil {
+		text = c.Entry.Raw
+	}
+	given := c.Created
+	if given.IsZero() {
+		given = a.res.AsOf
+	}
+	ok, expires := memory.Permission(text, given)
+	if !ok {
+		return
+	}
+	c.Permission = &Permission{Given: c.Created, Expires: expires, Lapsed: memory.Lapsed(expires, a.now)}
+}
+
+// lifecycle reads done/closed markers; closed work stays closed across
+// builds (the previous build's lifecycle is remembered).
+func (a *analyzer) lifecycle(c *Claim) {
+	var st memory.Status
+	if c.Entry != nil {
+		st = memory.Lifecycle(c.Entry.Raw)
+		switch c.Entry.Status {
+		case "done", "closed", "archived", "resolved", "completed", "fixed", "cancelled", "canceled":
+			st = memory.StatusClosed
+		}
+	}
+	if p := a.prior[c]; p != nil {
+		st = memory.Sticky(memory.Status(p.Lifecycle), st)
+	}
+	c.Lifecycle = string(st)
+}
+
+// budget measures MEMORY.md against its limits.
+func (a *analyzer) budget() {
+	m := a.ws.Memory
+	if m == nil || m.File == nil {
+		return
+	}
+	content := m.File.Content
+	cfg := a.ws.Config.Budget
+	b := &Budget{
+		File:        m.File.Path,
+		Chars:       runeCount(content),
+		Lines:       len(splitLines(content)),
+		Bytes:       len(content),
+		MaxChars:    cfg.MaxChars,
+		TargetChars: cfg.TargetChars(),
+		MaxLines:    cfg.MaxLines,
+		MaxBytes:    cfg.MaxBytes,
+	}
+	if l := m.Limit; l != nil {
+		if l.MaxLines > 0 {
+			b.MaxLines = l.MaxLines
+		}
+		if l.MaxBytes > 0 {
+			b.MaxBytes = l.MaxBytes
+		}
+		if l.MaxChars > 0 {
+			b.MaxChars = l.MaxChars
+		}
+	}
+	a.res.Budget = b
+}
+
+// sortedKeys returns m's keys sorted.
+func sortedKeys[V any](m map[string]V) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	return keys
+}

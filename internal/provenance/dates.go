@@ -1,0 +1,161 @@
+package provenance
+
+import (
+	"regexp"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// Dates in memory files are written many ways: ISO in curated files,
+// "October 21" or "21 Oct" in chatty logs, "10月21日" in Chinese and
+// Japanese notes, and partial "10-21" that only the file's date completes.
+// findDates reads them all so that a claim and its evidence meet on the
+// same YYYY-MM-DD term whichever way each was written.
+
+const monthPattern = `(jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)`
+
+var (
+	reMonthDay = regexp.MustCompile(`(?i)\b` + monthPattern + `\.?\s+(\d{1,2})(?:st|nd|rd|th)?\b(?:,?\s+(\d{4})\b)?`)
+	reDayMonth = regexp.MustCompile(`(?i)\b(\d{1,2})(?:st|nd|rd|th)?\s+(?:of\s+)?` + monthPattern + `\b\.?(?:,?\s+(\d{4})\b)?`)
+	reCJKDate  = regexp.MustCompile(`(?:(\d{4})\s*年\s*)?(\d{1,2})\s*月\s*(\d{1,2})\s*[日号號]`)
+)
+
+// findDates returns the calendar dates written in s, in no particular
+// order, possibly repeated. Dates without a year take ref's year (and are
+// skipped when ref is zero).
+func findDates(s string, ref time.Time) []time.Time {
+	if !strings.ContainsAny(s, "0123456789") {
+		return nil
+	}
+	var out []time.Time
+	add := func(y, m, d int) {
+		if t, ok := mkDate(y, m, d); ok {
+			out = append(out, t)
+		}
+	}
+	year := func(s string) (int, bool) {
+		if s != "" {
+			return atoi(s), true
+		}
+		if ref.IsZero() {
+			return 0, false
+		}
+		return ref.Year(), true
+	}
+	numericDates(s, ref, add)
+	lower := ""
+	if hasLetters(s) {
+		lower = strings.ToLower(s)
+	}
+	if lower != "" {
+		for _, m := range reMonthDay.FindAllStringSubmatch(lower, -1) {
+			if y, ok := year(m[3]); ok {
+				add(y, monthNumber(m[1]), atoi(m[2]))
+			}
+		}
+		for _, m := range reDayMonth.FindAllStringSubmatch(lower, -1) {
+			if y, ok := year(m[3]); ok {
+				add(y, monthNumber(m[2]), atoi(m[1]))
+			}
+		}
+	}
+	if strings.Contains(s, "月") {
+		for _, m := range reCJKDate.FindAllStringSubmatch(s, -1) {
+			if y, ok := year(m[1]); ok {
+				add(y, atoi(m[2]), atoi(m[3]))
+			}
+		}
+	}
+	return out
+}
+
+// numericDates finds "2026-10-21" (or with '/' or '.') and, when ref is
+// set, partial "10-21". A run of digits and separators longer than a date
+// (a version, an IP address, a phone number) is no date.
+func numericDates(s string, ref time.Time, add func(y, m, d int)) {
+	for i := 0; i < len(s); i++ {
+		if !isDigit(s[i]) || (i > 0 && (isDigit(s[i-1]) || isNumSep(s[i-1]))) {
+			continue
+		}
+		// Split the run of digits and separators starting at i.
+		var parts []int
+		var lens []int
+		var seps []byte
+		j := i
+		for {
+			k := j
+			for k < len(s) && isDigit(s[k]) {
+				k++
+			}
+			parts = append(parts, atoi(s[j:k]))
+			lens = append(lens, k-j)
+			if k+1 < len(s) && isNumSep(s[k]) && isDigit(s[k+1]) {
+				seps = append(seps, s[k])
+				j = k + 1
+				continue
+			}
+			j = k
+			break
+		}
+		// A separator right after the run ("1.2.3.") still belongs to it.
+		if j < len(s) && (isNumSep(s[j]) && j+1 < len(s) && isDigit(s[j+1])) {
+			continue
+		}
+		switch {
+		case len(parts) == 3 && lens[0] == 4 && lens[1] <= 2 && lens[2] <= 2 && seps[0] == seps[1] && seps[0] != ':':
+			add(parts[0], parts[1], parts[2])
+		case len(parts) == 2 && seps[0] == '-' && lens[0] <= 2 && lens[1] <= 2 && !ref.IsZero():
+			add(ref.Year(), parts[0], parts[1])
+		}
+		i = j
+	}
+}
+
+func isDigit(c byte) bool { return '0' <= c && c <= '9' }
+
+func isNumSep(c byte) bool { return c == '-' || c == '/' || c == '.' || c == ':' }
+
+func hasLetters(s string) bool {
+	for i := 0; i < len(s); i++ {
+		c := s[i] | 0x20
+		if c >= 'a' && c <= 'z' {
+			return true
+		}
+	}
+	return false
+}
+
+func mkDate(y, m, d int) (time.Time, bool) {
+	if y < 1900 || y > 2999 || m < 1 || m > 12 || d < 1 || d > 31 {
+		return time.Time{}, false
+	}
+	t := time.Date(y, time.Month(m), d, 0, 0, 0, 0, time.UTC)
+	if t.Day() != d {
+		return time.Time{}, false
+	}
+	return t, true
+}
+
+func atoi(s string) int {
+	n, _ := strconv.Atoi(s)
+	return n
+}
+
+func monthNumber(s string) int {
+	for i, p := range []string{"jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec"} {
+		if strings.HasPrefix(s, p) {
+			return i + 1
+		}
+	}
+	return 0
+}
+
+// day truncates t to its UTC calendar day.
+func day(t time.Time) time.Time {
+	if t.IsZero() {
+		return t
+	}
+	y, m, d := t.UTC().Date()
+	return time.Date(y, m, d, 0, 0, 0, 0, time.UTC)
+}

@@ -1,0 +1,540 @@
+package provenance
+
+import (
+	"fmt"
+	"path"
+	"regexp"
+	"runtime"
+	"sort"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+	"unicode/utf8"
+
+	"github.com/dreamwiki/dreamwiki/internal/diag"
+	"github.com/dreamwiki/dreamwiki/internal/workspace"
+)
+
+// Evidence thresholds, chosen on the labelled set in evidence_test.go
+// (see TestEvidence_LabelledSetPrecisionAndRecall for the figures).
+const (
+	// minOverlap is the share of a claim's term weight (idf-weighted, stop
+	// words aside) a block must hold to be evidence by word overlap.
+	minOverlap = 0.5
+	// minRecalled is the share needed when the recall store or a recall
+	// event points at the block: the agent itself found the block when it
+	// looked for this kind of fact, so less textual agreement is needed.
+	minRecalled = 0.4
+	// minBalance is the least harmonic mean of contain and cover.
+	minBalance = 0.45
+	// minClauseContain and minClauseBalance are the bars for a clause of
+	// a claim matched on its own.
+	minClauseContain = 0.6
+	minClauseBalance = 0.55
+	// fullContain is the share of a claim that makes a line evidence
+	// whatever its length.
+	fullContain = 0.85
+	// minLeaves is how many distinct words (not dates' parts or joined
+	// forms) a block must share with the claim.
+	minLeaves = 2
+	// maxTextEvidence caps the evidence found by matching per claim; the
+	// strongest few say where a claim came from, more only repeat it.
+	maxTextEvidence = 3
+	// relativeCut drops matches much less confident than the best one.
+	relativeCut = 0.2
+	// maxExcerpt is the longest excerpt kept, in runes.
+	maxExcerpt = 400
+	// strictContain is the bar for more evidence of a claim whose pointer
+	// already names a line.
+	strictContain = 0.7
+)
+
+// hasLineEvidence reports whether an explicit pointer gave c a line.
+func hasLineEvidence(c *Claim) bool {
+	for _, ev := range c.Evidence {
+		if ev.Method.IsPointer() && ev.StartLine > 0 && ev.Confidence >= 0.9 {
+			return true
+		}
+	}
+	return false
+}
+
+// collectEvidence finds the evidence of every claim: explicit pointers
+// (in the order written), then matching over the corpus.
+func (a *analyzer) collectEvidence() {
+	for _, d := range a.ws.Daily {
+		a.byDate[d.Date] = append(a.byDate[d.Date], d.File.Path)
+	}
+	byDate := a.byDate
+	queries := make([][]query, len(a.claims))
+	terms := make([][]string, len(a.claims))
+	for i, c := range a.claims {
+		terms[i] = evidenceTerms(c.Text, a.claimRef(c))
+		queries[i] = a.claimQueries(c, terms[i])
+		for _, p := range pointersOf(c) {
+			a.addPointerEvidence(c, terms[i], p, PointerMethod(p.Kind), byDate, "")
+		}
+	}
+	// Matching reads only the corpus, so claims are matched on every core.
+	var wg sync.WaitGroup
+	next := make(chan int, len(a.claims))
+	for i := range a.claims {
+		next <- i
+	}
+	close(next)
+	found := make([][]Evidence, len(a.claims))
+	for w := 0; w < runtime.GOMAXPROCS(0); w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			sc := &scratch{}
+			for i := range next {
+				found[i] = a.matchText(a.claims[i], queries[i], hasLineEvidence(a.claims[i]), sc)
+			}
+		}()
+	}
+	wg.Wait()
+	for i, c := range a.claims {
+		for _, ev := range found[i] {
+			a.addEvidence(c, ev)
+		}
+	}
+}
+
+// claimRef is the date partial dates in a claim are resolved against.
+func (a *analyzer) claimRef(c *Claim) time.Time {
+	if m := a.meta[c]; m != nil && !m.Created.IsZero() {
+		return m.Created
+	}
+	if c.Entry != nil && !c.Entry.Date.IsZero() {
+		return c.Entry.Date
+	}
+	return a.res.AsOf
+}
+
+// claimQueries are the texts a claim is matched by: its text, and each of
+// its clauses that says something on its own (at least minClauseWords
+// words). An entry often joins facts a log wrote on separate lines ("Lena
+// Vogt — payments PM. Marta has the spare key."), and a Rule/Why/How
+// entry's rule is what the log line said.
+func (a *analyzer) claimQueries(c *Claim, terms []string) []query {
+	qs := []query{a.corpus.query(terms)}
+	ref := a.claimRef(c)
+	seen := map[string]bool{c.Text: true}
+	var parts []string
+	if e := c.Entry; e != nil && e.Rule != "" {
+		parts = append(parts, e.Rule)
+	}
+	parts = append(parts, clauses(c.Text)...)
+	for _, p := range parts {
+		if seen[p] {
+			continue
+		}
+		seen[p] = true
+		ts := evidenceTerms(p, ref)
+		if leafCount(ts) >= minClauseWords {
+			qs = append(qs, a.corpus.query(ts))
+		}
+	}
+	return qs
+}
+
+// minClauseWords is the fewest words a clause needs to be matched alone.
+const minClauseWords = 3
+
+// clauses cuts text into sentences and semicolon clauses, and gives the
+// text without its parenthetical remarks.
+func clauses(text string) []string {
+	var out []string
+	if strings.ContainsAny(text, "(（") {
+		if t := strings.TrimSpace(reParen.ReplaceAllString(text, "")); t != "" {
+			out = append(out, t)
+		}
+	}
+	parts := reClause.Split(text, -1)
+	if len(parts) < 2 {
+		return out
+	}
+	for _, p := range parts {
+		if p = strings.TrimSpace(p); p != "" {
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
+var (
+	reParen  = regexp.MustCompile(`\s*[(（][^)）]*[)）]`)
+	reClause = regexp.MustCompile(`[.!?。；;]\s+|\s[—–]\s|,?\s+and\s+`)
+)
+
+func leafCount(terms []string) int {
+	n := 0
+	for _, t := range terms {
+		if isLeafTerm(t) {
+			n++
+		}
+	}
+	return n
+}
+
+// pointersOf returns the entry's pointers without repeats (a promotion
+// comment and its [score=... source=...] suffix name the same lines).
+func pointersOf(c *Claim) []workspace.SourcePointer {
+	if c.Entry == nil {
+		return nil
+	}
+	var out []workspace.SourcePointer
+	seen := map[string]bool{}
+	for _, p := range c.Entry.Sources {
+		k := p.Path + "#" + strconv.Itoa(p.StartLine) + "-" + strconv.Itoa(p.EndLine)
+		if seen[k] {
+			continue
+		}
+		seen[k] = true
+		out = append(out, p)
+	}
+	return out
+}
+
+// addEvidence appends ev unless the claim already has evidence on the
+// same block.
+func (a *analyzer) addEvidence(c *Claim, ev Evidence) {
+	for _, old := range c.Evidence {
+		if old.Path == ev.Path && old.StartLine == ev.StartLine {
+			return
+		}
+	}
+	c.Evidence = append(c.Evidence, ev)
+}
+
+// pointerTargets resolves where a pointer points. ok is false when the
+// file it names does not exist (a wikilink to nothing is the vault's to
+// report, as a broken link).
+func (a *analyzer) pointerTargets(c *Claim, p workspace.SourcePointer, byDate map[time.Time][]string) (paths []string, ok bool) {
+	switch {
+	case p.Kind == workspace.PointerWikilink:
+		if t, found := a.names.Lookup(c.File, p.Path); found {
+			return []string{t}, true
+		}
+		return nil, true
+	case !p.Date.IsZero() && p.StartLine == 0:
+		ps := byDate[day(p.Date)]
+		return ps, len(ps) > 0
+	}
+	if f := a.ws.FileByPath(p.Path); f != nil {
+		return []string{f.Path}, true
+	}
+	if f := a.ws.FileByPath(path.Join(path.Dir(c.File), p.Path)); f != nil {
+		return []string{f.Path}, true
+	}
+	return nil, false
+}
+
+// addPointerEvidence turns one explicit pointer into evidence, reporting
+// pointers to missing files and lines past the end.
+//
+// Findings are reported at file:p.Line (the claim's file when file is "").
+func (a *analyzer) addPointerEvidence(c *Claim, terms []string, p workspace.SourcePointer, method Method, byDate map[time.Time][]string, file string) {
+	if ev, ok := a.resolvePointer(c, terms, p, method, byDate, file); ok {
+		a.addEvidence(c, ev)
+	}
+}
+
+// resolvePointer is addPointerEvidence without adding: ok is false when
+// the pointer gives no evidence.
+func (a *analyzer) resolvePointer(c *Claim, terms []string, p workspace.SourcePointer, method Method, byDate map[time.Time][]string, file string) (Evidence, bool) {
+	paths, ok := a.pointerTargets(c, p, byDate)
+	line := p.Line
+	if file == "" {
+		file = c.File
+		if line == 0 {
+			line = c.Line
+		}
+	}
+	if !ok {
+		what := p.Path
+		if !p.Date.IsZero() && p.StartLine == 0 {
+			what = "a daily log for " + p.Date.Format("2006-01-02")
+		}
+		a.findings.Add(pointerDiag(file, line, fmt.Sprintf("pointer %q names %s, which is not in the workspace", p.Text, what),
+			"fix the path, or remove the pointer; no evidence was taken from it"))
+		c.Findings = append(c.Findings, "broken-pointer")
+		return Evidence{}, false
+	}
+	var best Evidence
+	bestScore := -1.0
+	for _, tp := range paths {
+		if tp == c.File {
+			continue
+		}
+		src := a.sourceOf(tp)
+		if src == nil {
+			continue
+		}
+		start, end := p.StartLine, p.EndLine
+		if start > 0 {
+			if end < start {
+				end = start
+			}
+			n := len(src.lines)
+			if start > n {
+				a.findings.Add(pointerDiag(file, line, fmt.Sprintf("pointer %q names line %d, but %s has %d lines", p.Text, start, tp, n),
+					"the log may have been edited; point at the line that holds the fact"))
+				c.Findings = append(c.Findings, "broken-pointer")
+				continue
+			}
+			if end > n {
+				a.findings.Add(pointerDiag(file, line, fmt.Sprintf("pointer %q runs to line %d, but %s has %d lines; read up to line %d", p.Text, end, tp, n, n),
+					"fix the range"))
+				c.Findings = append(c.Findings, "broken-pointer")
+				end = n
+			}
+		}
+		ev, s := a.bestBlock(src, terms, start, end)
+		ev.Method, ev.Pointer = method, p.Text
+		switch {
+		case start > 0 && s.contain >= 0.25, start > 0 && s.leaves >= minLeaves:
+			ev.Confidence = 1
+		case start > 0:
+			ev.Confidence = 0.7 // the pointer says so; the text does not obviously agree
+		case ev.StartLine > 0:
+			ev.Confidence = 0.9
+		default:
+			ev.Confidence = 0.6 // the whole file, no line stands out
+		}
+		rank := s.contain + float64(s.leaves)/100
+		if ev.StartLine == 0 {
+			rank = -0.5
+		}
+		if rank > bestScore {
+			best, bestScore = ev, rank
+		}
+	}
+	return best, bestScore > -1
+}
+
+func pointerDiag(file string, line int, msg, hint string) diag.Diagnostic {
+	return diag.Diagnostic{Severity: diag.Warning, Code: "broken-pointer", File: file, Line: line, Message: msg, Hint: hint}
+}
+
+// bestBlock returns the piece of src between lines start and end (the
+// whole file when start is 0) that best supports the claim's terms. With
+// a range but no piece in it (only headings or blank lines), the evidence
+// is the range itself; with no range and no piece that shares two words,
+// the evidence is the whole file.
+func (a *analyzer) bestBlock(src *source, terms []string, start, end int) (Evidence, score) {
+	best := -1
+	var bestS score
+	for i, pc := range src.pieces {
+		if start > 0 && (pc.End < start || pc.Start > end) {
+			continue
+		}
+		s := a.overlap(terms, evidenceTerms(pc.Text, src.date))
+		if best < 0 || s.contain > bestS.contain || (s.contain == bestS.contain && s.leaves > bestS.leaves) {
+			best, bestS = i, s
+		}
+	}
+	ev := Evidence{Path: src.path, Kind: src.kind, Date: src.date, Private: src.private}
+	switch {
+	case best >= 0 && (start > 0 || bestS.leaves >= minLeaves || (bestS.contain >= 0.3 && bestS.leaves >= 1)):
+		a.fillPiece(&ev, src, best)
+	case start > 0:
+		ev.StartLine, ev.EndLine = start, end
+		var parts []string
+		for ln := start; ln <= end && ln <= len(src.lines); ln++ {
+			if t := strings.TrimSpace(src.lines[ln-1]); t != "" {
+				parts = append(parts, strings.TrimLeft(t, "#> "))
+			}
+		}
+		ev.Excerpt = clip(redact(strings.Join(parts, " ")), maxExcerpt)
+	}
+	return ev, bestS
+}
+
+// fillPiece points ev at piece i of src, and its link at the piece's block.
+func (a *analyzer) fillPiece(ev *Evidence, src *source, i int) {
+	pc := src.pieces[i]
+	b := &src.blocks[pc.blk]
+	ev.StartLine, ev.EndLine = pc.Start, pc.End
+	ev.Excerpt = clip(redact(pc.Text), maxExcerpt)
+	switch {
+	case b.ID != "":
+		ev.Block = b.ID
+	case b.Anchorable:
+		ev.Block = "e" + strconv.Itoa(b.Start)
+	}
+}
+
+// overlap scores block terms against claim terms with the corpus's
+// weights (terms the corpus has never seen weigh the most).
+func (a *analyzer) overlap(claim, blk []string) score {
+	var s score
+	total, matched, bw := 0.0, 0.0, 0.0
+	i, j := 0, 0
+	for i < len(claim) || j < len(blk) {
+		switch {
+		case j >= len(blk) || (i < len(claim) && claim[i] < blk[j]):
+			total += a.weight(claim[i])
+			i++
+		case i >= len(claim) || claim[i] > blk[j]:
+			bw += a.weight(blk[j])
+			j++
+		default:
+			w := a.weight(claim[i])
+			total += w
+			bw += w
+			matched += w
+			if isLeafTerm(claim[i]) {
+				s.leaves++
+			}
+			i++
+			j++
+		}
+	}
+	if total > 0 {
+		s.contain = matched / total
+	}
+	if bw > 0 {
+		s.cover = matched / bw
+	}
+	return s
+}
+
+func (a *analyzer) weight(t string) float64 {
+	if id, ok := a.corpus.ids[t]; ok {
+		return a.corpus.idf[id]
+	}
+	return a.corpus.unknownIDF
+}
+
+// textMatch is one candidate block for one claim.
+type textMatch struct {
+	ev      Evidence
+	contain float64
+}
+
+// matchText finds evidence for c by matching over the corpus: exact and
+// substring agreement of the normalised texts, then idf-weighted word
+// overlap, with a lower bar for blocks the agent recalled.
+//
+// When strict (an explicit pointer already names a line), a match must be
+// stronger to be added: it only says the fact was also written elsewhere.
+func (a *analyzer) matchText(c *Claim, qs []query, strict bool, sc *scratch) []Evidence {
+	cn := normalise(c.Text)
+	byUnit := map[int32]textMatch{}
+	for qi := range qs {
+		q := &qs[qi]
+		for _, s := range a.corpus.candidates(q, minRecalled, sc) {
+			u := &a.corpus.units[s.unit]
+			if u.src.path == c.File {
+				continue
+			}
+			method, conf, ok := classify(cn, u.src.pieces[u.piece].Text, s, u.recall, qi > 0)
+			if !ok || (strict && method != MethodExact && method != MethodSubstring && s.contain < strictContain) {
+				continue
+			}
+			if old, seen := byUnit[s.unit]; seen && old.ev.Confidence >= conf {
+				continue
+			}
+			ev := Evidence{Path: u.src.path, Kind: u.src.kind, Date: u.src.date, Private: u.src.private,
+				Method: method, Confidence: round3(conf)}
+			a.fillPiece(&ev, u.src, u.piece)
+			byUnit[s.unit] = textMatch{ev, s.contain}
+		}
+	}
+	if len(byUnit) == 0 {
+		return nil
+	}
+	ms := make([]textMatch, 0, len(byUnit))
+	for _, m := range byUnit {
+		ms = append(ms, m)
+	}
+	sort.Slice(ms, func(i, j int) bool {
+		if ms[i].ev.Confidence != ms[j].ev.Confidence {
+			return ms[i].ev.Confidence > ms[j].ev.Confidence
+		}
+		if ms[i].ev.Path != ms[j].ev.Path {
+			return ms[i].ev.Path < ms[j].ev.Path
+		}
+		return ms[i].ev.StartLine < ms[j].ev.StartLine
+	})
+	top := ms[0].ev.Confidence
+	var out []Evidence
+	for _, m := range ms {
+		if len(out) == maxTextEvidence {
+			break
+		}
+		if m.ev.Confidence < top-relativeCut {
+			continue
+		}
+		out = append(out, m.ev)
+	}
+	return out
+}
+
+// classify decides whether a candidate block is evidence, and how strong.
+//
+// Word overlap is judged on two shares: how much of the claim the line
+// holds (contain) and how much of the line is the claim (cover), combined
+// as their harmonic mean. A long line that happens to hold most of a short
+// claim's words ("Taipei trip booked: April 3rd to April 10th" for "The
+// Taipei trip was cancelled") covers little of itself and is no evidence.
+//
+// A clause of the claim (clause is true) matched alone must match better:
+// it is a part of the claim, and short parts find look-alikes easily.
+func classify(claimNorm, blockText string, s score, recall Method, clause bool) (Method, float64, bool) {
+	if claimNorm != "" && (s.contain >= 0.6 || recall != "") {
+		bn := normalise(blockText)
+		cw, bwords := strings.Count(claimNorm, " ")+1, strings.Count(bn, " ")+1
+		switch {
+		case bn == claimNorm && utf8.RuneCountInString(claimNorm) >= 8:
+			return MethodExact, 1, true
+		case cw >= 3 && containsWords(bn, claimNorm):
+			return MethodSubstring, 0.95, true
+		case bwords >= 4 && 2*len(bn) >= len(claimNorm) && containsWords(claimNorm, bn):
+			return MethodSubstring, 0.9, true
+		}
+	}
+	if s.leaves < minLeaves {
+		return "", 0, false
+	}
+	f := 0.0
+	if s.contain+s.cover > 0 {
+		f = 2 * s.contain * s.cover / (s.contain + s.cover)
+	}
+	if clause && (s.contain < minClauseContain || f < minClauseBalance) && s.contain < fullContain {
+		return "", 0, false
+	}
+	switch {
+	case recall != "" && s.contain >= minRecalled && f >= minBalance-0.1:
+		return recall, min(0.6+0.35*f, 0.95), true
+	case s.contain >= minOverlap && f >= minBalance:
+		return MethodOverlap, min(0.5+0.4*f, 0.9), true
+	case s.contain >= fullContain:
+		// Every word of the claim is in the line, however much else the
+		// line says: "clock: 24h" in "…Europe/Lisbon timezone, 24h clock…".
+		return MethodOverlap, 0.5 + 0.4*s.contain*0.9, true
+	case s.contain >= minOverlap-0.05 && s.cover >= 0.9 && s.leaves >= 3:
+		// A short line that is all about the claim: "Petra approved the switch."
+		return MethodOverlap, 0.5 + 0.4*s.contain, true
+	}
+	return "", 0, false
+}
+
+// containsWords reports whether needle occurs in hay on word boundaries.
+func containsWords(hay, needle string) bool {
+	for i := 0; ; {
+		k := strings.Index(hay[i:], needle)
+		if k < 0 {
+			return false
+		}
+		k += i
+		end := k + len(needle)
+		if (k == 0 || hay[k-1] == ' ') && (end == len(hay) || hay[end] == ' ') {
+			return true
+		}
+		i = k + 1
+	}
+}

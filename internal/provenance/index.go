@@ -1,0 +1,355 @@
+package provenance
+
+import (
+	"math"
+	"runtime"
+	"slices"
+	"sort"
+	"strings"
+	"sync"
+	"time"
+)
+
+// source is one workspace file evidence can point into, split into blocks.
+type source struct {
+	path    string
+	kind    SourceKind
+	date    time.Time
+	lines   []string
+	blocks  []block
+	pieces  []piece
+	private bool
+	// units are the corpus units of the pieces, -1 for a piece that is
+	// not indexed (nil when the file is not in the corpus).
+	units []int32
+}
+
+// blockAt returns the index of the block holding line ln, -1 when none.
+func (s *source) blockAt(ln int) int {
+	i := sort.Search(len(s.blocks), func(i int) bool { return s.blocks[i].End >= ln })
+	if i < len(s.blocks) && s.blocks[i].Start <= ln {
+		return i
+	}
+	return -1
+}
+
+// unit is one indexed piece.
+type unit struct {
+	src    *source
+	piece  int
+	terms  []int32 // sorted term ids
+	weight float64 // sum of the terms' idf
+	// recall is set when the recall store or an event points at the block:
+	// MethodRecall or MethodEvent.
+	recall Method
+}
+
+// corpus is the inverted index of every block of the daily logs and the
+// conversation summaries: term -> blocks. Matching a claim walks the
+// postings of the claim's rarer terms only, so its cost follows how often
+// those terms occur, never notes x claims.
+type corpus struct {
+	ids      map[string]int32
+	postings [][]int32
+	idf      []float64
+	units    []unit
+	// unknownIDF weighs claim terms found in no block: as rare as can be.
+	unknownIDF float64
+	// commonDF is the document frequency above which a term's postings are
+	// not walked (its weight still counts when a block is scored).
+	commonDF int
+
+	reverseOnce sync.Once
+	reverse     []string // term id -> term, built on first use
+}
+
+// newCorpus indexes the blocks of srcs. Analysis runs on every core.
+func newCorpus(srcs []*source) *corpus {
+	type job struct {
+		src   *source
+		piece int
+	}
+	var jobs []job
+	for _, s := range srcs {
+		s.units = make([]int32, len(s.pieces))
+		for i := range s.pieces {
+			s.units[i] = -1
+			jobs = append(jobs, job{s, i})
+		}
+	}
+	terms := make([][]string, len(jobs))
+	var wg sync.WaitGroup
+	workers := min(runtime.GOMAXPROCS(0), max(1, len(jobs)/256))
+	for w := 0; w < workers; w++ {
+		wg.Add(1)
+		go func(w int) {
+			defer wg.Done()
+			for i := w; i < len(jobs); i += workers {
+				j := jobs[i]
+				terms[i] = evidenceTerms(j.src.pieces[j.piece].Text, j.src.date)
+			}
+		}(w)
+	}
+	wg.Wait()
+
+	c := &corpus{ids: map[string]int32{}, units: make([]unit, 0, len(jobs))}
+	var df []int32
+	for i, j := range jobs {
+		if len(terms[i]) == 0 {
+			continue
+		}
+		u := unit{src: j.src, piece: j.piece, terms: make([]int32, len(terms[i]))}
+		for k, t := range terms[i] {
+			id, ok := c.ids[t]
+			if !ok {
+				id = int32(len(df))
+				c.ids[t] = id
+				df = append(df, 0)
+				c.postings = append(c.postings, nil)
+			}
+			df[id]++
+			u.terms[k] = id
+			c.postings[id] = append(c.postings[id], int32(len(c.units)))
+		}
+		sort.Slice(u.terms, func(a, b int) bool { return u.terms[a] < u.terms[b] })
+		j.src.units[j.piece] = int32(len(c.units))
+		c.units = append(c.units, u)
+	}
+	n := float64(len(c.units))
+	c.idf = make([]float64, len(df))
+	for id, d := range df {
+		c.idf[id] = math.Log(1 + n/float64(d))
+	}
+	c.unknownIDF = math.Log(1 + max(n, 1))
+	for i := range c.units {
+		u := &c.units[i]
+		for _, t := range u.terms {
+			u.weight += c.idf[t]
+		}
+	}
+	c.commonDF = max(64, len(c.units)/50)
+	return c
+}
+
+// query is a claim's terms as corpus ids and weights.
+type query struct {
+	ids     []int32   // known terms, sorted
+	weights []float64 // parallel to ids
+	leaf    []bool    // parallel to ids: a word rather than a joined form
+	total   float64   // weight of every term, unknown ones included
+	rare    []int     // indexes into ids of terms whose postings are walked
+	common  float64   // weight of the known terms that are not walked
+	// leaves counts the claim's words (known or not), unknown the words
+	// no block has.
+	leaves, unknown int
+	// dates are the weights of the claim's dates (YYYY-MM-DD): a line of
+	// that day's log is written on that date even when it says "today".
+	dates map[string]float64
+}
+
+func (c *corpus) query(terms []string) query {
+	var q query
+	for _, t := range terms {
+		leaf := isLeafTerm(t)
+		if leaf {
+			q.leaves++
+		}
+		id, ok := c.ids[t]
+		if isISODate(t) {
+			if q.dates == nil {
+				q.dates = map[string]float64{}
+			}
+			w := c.unknownIDF
+			if ok {
+				w = c.idf[id]
+			}
+			q.dates[t] = w
+		}
+		if !ok {
+			q.total += c.unknownIDF
+			if leaf {
+				q.unknown++
+			}
+			continue
+		}
+		q.ids = append(q.ids, id)
+	}
+	sort.Slice(q.ids, func(a, b int) bool { return q.ids[a] < q.ids[b] })
+	names := c.termNames(q.ids)
+	walk := make([]bool, len(q.ids))
+	for i, id := range q.ids {
+		w := c.idf[id]
+		q.weights = append(q.weights, w)
+		q.leaf = append(q.leaf, isLeafTerm(names[i]))
+		q.total += w
+		walk[i] = len(c.postings[id]) <= c.commonDF
+	}
+	// A claim made only of common words still needs candidates: walk its
+	// two rarest terms.
+	if !slices.Contains(walk, true) && len(q.ids) > 0 {
+		order := make([]int, len(q.ids))
+		for i := range order {
+			order[i] = i
+		}
+		sort.SliceStable(order, func(a, b int) bool {
+			return len(c.postings[q.ids[order[a]]]) < len(c.postings[q.ids[order[b]]])
+		})
+		for _, i := range order[:min(2, len(order))] {
+			walk[i] = true
+		}
+	}
+	for i, w := range walk {
+		if w {
+			q.rare = append(q.rare, i)
+		} else {
+			q.common += q.weights[i]
+		}
+	}
+	return q
+}
+
+// isLeafTerm reports whether a term counts as a word of its own: a leaf
+// word (not a joined form or a one- or two-digit number), or a value such
+// as a date, a decimal or an address, whose parts alone say nothing.
+func isLeafTerm(t string) bool {
+	if !isJoinedTerm(t) {
+		return !isShortNumber(t)
+	}
+	return strings.Trim(t, "0123456789.,:-/") == ""
+}
+
+// isShortNumber reports numbers of one or two digits: parts of times and
+// dates that, alone, say nothing.
+func isShortNumber(t string) bool {
+	return len(t) <= 2 && strings.Trim(t, "0123456789") == ""
+}
+
+// termNames returns the strings of ids (reverse lookup, only for the few
+// terms of one query).
+func (c *corpus) termNames(ids []int32) []string {
+	out := make([]string, len(ids))
+	if len(ids) == 0 {
+		return out
+	}
+	c.reverseOnce.Do(func() {
+		c.reverse = make([]string, len(c.idf))
+		for t, id := range c.ids {
+			c.reverse[id] = t
+		}
+	})
+	for i, id := range ids {
+		out[i] = c.reverse[id]
+	}
+	return out
+}
+
+// score is how well block u supports a query.
+type score struct {
+	unit int32
+	// contain is the share of the claim's weight found in the block,
+	// cover the share of the block's weight that is the claim's.
+	contain, cover float64
+	// leaves counts shared words (not joined forms or short numbers).
+	leaves int
+}
+
+// scoreUnit scores one block against q exactly.
+func (c *corpus) scoreUnit(q *query, ui int32) score {
+	u := &c.units[ui]
+	s := score{unit: ui}
+	matched := 0.0
+	a, b := 0, 0
+	for a < len(q.ids) && b < len(u.terms) {
+		switch {
+		case q.ids[a] < u.terms[b]:
+			a++
+		case q.ids[a] > u.terms[b]:
+			b++
+		default:
+			matched += q.weights[a]
+			if q.leaf[a] {
+				s.leaves++
+			}
+			a++
+			b++
+		}
+	}
+	weight := u.weight
+	if len(q.dates) > 0 && u.src.kind == SourceDaily && !u.src.date.IsZero() {
+		d := u.src.date.Format("2006-01-02")
+		if w, ok := q.dates[d]; ok && !c.unitHas(u, d) {
+			matched += w
+			weight += w
+			s.leaves++
+		}
+	}
+	if q.total > 0 {
+		s.contain = matched / q.total
+	}
+	if weight > 0 {
+		s.cover = matched / weight
+	}
+	return s
+}
+
+// unitHas reports whether u has the term t.
+func (c *corpus) unitHas(u *unit, t string) bool {
+	id, ok := c.ids[t]
+	if !ok {
+		return false
+	}
+	i := sort.Search(len(u.terms), func(i int) bool { return u.terms[i] >= id })
+	return i < len(u.terms) && u.terms[i] == id
+}
+
+// isISODate reports "YYYY-MM-DD".
+func isISODate(t string) bool {
+	if len(t) != 10 || t[4] != '-' || t[7] != '-' {
+		return false
+	}
+	for i := 0; i < 10; i++ {
+		if i != 4 && i != 7 && !isDigit(t[i]) {
+			return false
+		}
+	}
+	return true
+}
+
+// scratch is per-goroutine state for candidate search.
+type scratch struct {
+	acc     []float64
+	touched []int32
+}
+
+// candidates returns the blocks whose containment can reach minContain,
+// scored exactly.
+func (c *corpus) candidates(q *query, minContain float64, sc *scratch) []score {
+	if len(q.ids) == 0 || q.total == 0 {
+		return nil
+	}
+	if len(sc.acc) < len(c.units) {
+		sc.acc = make([]float64, len(c.units))
+	}
+	sc.touched = sc.touched[:0]
+	for _, i := range q.rare {
+		w := q.weights[i]
+		for _, ui := range c.postings[q.ids[i]] {
+			if sc.acc[ui] == 0 {
+				sc.touched = append(sc.touched, ui)
+			}
+			sc.acc[ui] += w
+		}
+	}
+	var out []score
+	for _, ui := range sc.touched {
+		// The common terms can add at most q.common.
+		if (sc.acc[ui]+q.common)/q.total >= minContain {
+			if s := c.scoreUnit(q, ui); s.contain >= minContain {
+				out = append(out, s)
+			}
+		}
+		sc.acc[ui] = 0
+	}
+	sort.Slice(out, func(a, b int) bool { return out[a].unit < out[b].unit })
+	return out
+}

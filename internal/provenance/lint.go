@@ -1,0 +1,150 @@
+package provenance
+
+import (
+	"fmt"
+	"sort"
+	"strconv"
+	"unicode/utf8"
+)
+
+// maxEntryChars is the size past which an entry is reported: an entry that
+// long is a pasted document, not a remembered fact.
+const maxEntryChars = 10000
+
+// lint reports what does not add up. Every finding is a warning with the
+// file and line to fix.
+func (a *analyzer) lint() {
+	byID := a.res.byID
+	firstNorm := map[string]*Claim{}
+	for _, c := range a.claims {
+		curated := c.Origin != OriginArchive
+		if curated && len(c.Evidence) == 0 {
+			a.claimFinding(c, "claim-no-evidence", "add a Source: pointer to the log it came from, or remove the entry if nothing supports it",
+				"%q has no evidence: no pointer, recall or log line supports it", clip(c.Title, 80))
+		}
+		if curated && len(c.Contests) > 0 {
+			for _, id := range c.Contests {
+				other := byID[id]
+				a.claimFinding(c, "claim-contested", "keep the right one, or record the change with `dreamwiki supersede`",
+					"%q contradicts %s:%d (%q)", clip(c.Title, 60), other.File, other.Line, clip(other.Title, 60))
+			}
+		}
+		if c.Permission != nil && c.Permission.Lapsed && c.Status != StatusSuperseded && c.Origin != OriginArchive {
+			a.claimFinding(c, "permission-lapsed", "ask again before acting on it; renew it with a new date or move it to the archive",
+				"permission %q lapsed on %s", clip(c.Title, 60), c.Permission.Expires.Format("2006-01-02"))
+		}
+		if n := utf8.RuneCountInString(entryRaw(c)); n >= maxEntryChars {
+			a.claimFinding(c, "entry-too-long", "move the detail into a topic file and keep one line here",
+				"entry is %d characters long; an entry is one fact, not a document", n)
+		}
+		if curated {
+			key := c.File + "\x00" + normalise(c.Text)
+			if first := firstNorm[key]; first != nil {
+				a.claimFinding(c, "duplicate-entry", "remove one of them", "entry repeats line %d word for word", first.Line)
+			} else {
+				firstNorm[key] = c
+			}
+		}
+	}
+	for _, ct := range a.res.Contests {
+		old, cur := byID[ct.Older], byID[ct.Newer]
+		if latest(old).Before(latest(cur)) && old.Origin != OriginArchive {
+			a.claimFinding(old, "claim-stale", "update or remove it",
+				"%q looks stale: %s:%d says otherwise and has newer evidence (%s)", clip(old.Title, 60), cur.File, cur.Line, latest(cur).Format("2006-01-02"))
+		}
+	}
+	for _, c := range a.claims {
+		if c.Origin != OriginArchive && c.Tier == "archived" && c.Status == StatusCurrent && !c.Created.IsZero() {
+			a.claimFinding(c, "claim-stale", "a dream would archive it; recall it or let it go",
+				"%q decayed to %.2f with %d recalls, below the archive threshold", clip(c.Title, 60), c.Scores.Decay, c.Recalls)
+		}
+	}
+	if a.ws.Meta != nil {
+		for _, m := range a.ws.Meta.Entries {
+			if m.ID != "" && a.claimOfMID[m.ID] == nil {
+				a.finding("meta-orphan", a.ws.Meta.File.Path, a.metaLine(m.ID), "remove it, or restore the entry it describes",
+					"memory-meta.json entry %s (%q) matches no entry of MEMORY.md, the topic files or the archive", m.ID, clip(m.Text, 60))
+			}
+		}
+	}
+	if b := a.res.Budget; b != nil {
+		line := 1
+		if a.ws.Memory.Limit != nil && a.ws.Memory.Limit.Line > 0 {
+			line = a.ws.Memory.Limit.Line
+		}
+		hint := "move detail into topic files and keep MEMORY.md an index"
+		if b.MaxChars > 0 && b.Chars > b.MaxChars {
+			a.finding("memory-budget", b.File, line, hint, "MEMORY.md is %d characters, over its budget of %d", b.Chars, b.MaxChars)
+		}
+		if b.MaxLines > 0 && b.Lines > b.MaxLines {
+			a.finding("memory-budget", b.File, line, hint, "MEMORY.md is %d lines, over its limit of %d", b.Lines, b.MaxLines)
+		}
+		if b.MaxBytes > 0 && b.Bytes > b.MaxBytes {
+			a.finding("memory-budget", b.File, line, hint, "MEMORY.md is %d bytes, over its limit of %d", b.Bytes, b.MaxBytes)
+		}
+	}
+}
+
+func entryRaw(c *Claim) string {
+	if c.Entry != nil {
+		return c.Entry.Raw
+	}
+	return c.Text
+}
+
+// anchorsAndNotes fills Evidence.Note and lists the block ids the vault
+// must add to source files.
+func (a *analyzer) anchorsAndNotes() {
+	need := map[string]map[int]Anchor{}
+	fix := func(ev *Evidence) {
+		ev.Note = ev.Path
+		if a.opts.Locate != nil {
+			ev.Note = a.opts.Locate(ev.Path)
+		}
+		if ev.Block == "" {
+			return
+		}
+		src := a.sources[ev.Path]
+		if src == nil {
+			return
+		}
+		i := src.blockAt(ev.StartLine)
+		if i < 0 || src.blocks[i].ID != "" || !src.blocks[i].Anchorable {
+			return
+		}
+		b := src.blocks[i]
+		if "e"+itoa(b.Start) != ev.Block {
+			return
+		}
+		if need[ev.Path] == nil {
+			need[ev.Path] = map[int]Anchor{}
+		}
+		need[ev.Path][b.End] = Anchor{Line: b.End, ID: ev.Block}
+	}
+	for _, c := range a.claims {
+		for i := range c.Evidence {
+			fix(&c.Evidence[i])
+		}
+	}
+	for _, d := range a.res.Dreams {
+		for i := range d.Items {
+			for j := range d.Items[i].Evidence {
+				fix(&d.Items[i].Evidence[j])
+			}
+		}
+	}
+	for p, m := range need {
+		list := make([]Anchor, 0, len(m))
+		for _, an := range m {
+			list = append(list, an)
+		}
+		sort.Slice(list, func(i, j int) bool { return list[i].Line < list[j].Line })
+		a.res.anchors[p] = list
+	}
+}
+
+func itoa(n int) string { return strconv.Itoa(n) }
+
+func sprintf(format string, args ...any) string { return fmt.Sprintf(format, args...) }
+
+func runeCount(s string) int { return utf8.RuneCountInString(s) }
