@@ -1,0 +1,391 @@
+// The search box: results as you type under the header's search field (a
+// combobox with keyboard navigation), or the full list on search.html,
+// whose ?q=, kind=, type= and tier= parameters make searches linkable.
+// This bundle is loaded on first use (see loader.ts), so content pages do
+// not pay for it.
+
+import { Engine, Fragment, Result } from "./engine";
+import { CorruptIndex } from "./codec";
+import { browserLoader } from "./transport";
+import { Piece, highlight, snippet } from "./snippet";
+
+declare global {
+  interface Window {
+    __dreamwikiSearchUI?: boolean;
+  }
+}
+
+const DROPDOWN_RESULTS = 8;
+const PAGE_RESULTS = 30;
+
+interface Filters {
+  kinds: Set<string>;
+  types: Set<string>;
+  tiers: Set<string>;
+}
+
+const STYLE = `
+.site-search .search-key{position:absolute;right:.5rem;top:50%;transform:translateY(-50%);font:inherit;font-size:.75rem;
+ color:var(--fg-soft);border:1px solid var(--border);border-radius:4px;padding:0 .35rem;pointer-events:none}
+.site-search input:focus+.search-key,.site-search input:not(:placeholder-shown)+.search-key{display:none}
+.search-panel{position:absolute;z-index:50;top:calc(100% + .35rem);left:0;width:min(40rem,calc(100vw - 1.5rem));max-height:min(75vh,42rem);
+ overflow:auto;background:var(--bg);color:var(--fg);border:1px solid var(--border-strong);border-radius:var(--radius,6px);
+ box-shadow:var(--shadow,0 8px 24px rgba(0,0,0,.15));padding:.5rem}
+.search-page .search-panel{position:static;width:auto;max-height:none;box-shadow:none;border:0;padding:0}
+.search-filters{display:flex;flex-wrap:wrap;gap:.35rem;align-items:center;margin:0 0 .4rem}
+.search-filters button{font:inherit;font-size:.8rem;padding:.1rem .55rem;border-radius:999px;border:1px solid var(--border);
+ background:var(--bg-soft);color:var(--fg);cursor:pointer}
+.search-filters button[aria-pressed=true]{background:var(--accent-soft);border-color:var(--accent);color:var(--fg)}
+.search-filters select{font:inherit;font-size:.8rem;padding:.1rem .3rem;border-radius:6px;border:1px solid var(--border);background:var(--bg-soft);color:var(--fg)}
+.search-status{margin:.25rem .25rem .4rem;font-size:.85rem;color:var(--fg-soft)}
+.search-status.is-error{color:var(--danger,#b42318)}
+.search-results{list-style:none;margin:0;padding:0}
+.search-results li{margin:0;border-radius:6px}
+.search-results li a{display:block;padding:.45rem .55rem;color:inherit;text-decoration:none;border-radius:6px}
+.search-results li[aria-selected=true] a,.search-results li a:hover{background:var(--bg-soft);outline:1px solid var(--border)}
+.search-results .sr-title{display:block;font-weight:600;color:var(--link,var(--accent))}
+.search-results .sr-meta{display:flex;flex-wrap:wrap;gap:.3rem;font-size:.75rem;color:var(--fg-soft);margin:.1rem 0}
+.search-results .sr-badge{border:1px solid var(--border);border-radius:999px;padding:0 .4rem}
+.search-results .sr-badge.is-warn{border-color:var(--danger,#b42318);color:var(--danger,#b42318)}
+.search-results .sr-snippet{display:block;font-size:.85rem;color:var(--fg);overflow-wrap:anywhere}
+.search-results mark{background:var(--mark,#fde68a);color:inherit;border-radius:2px;padding:0 .05em}
+.search-more{display:block;margin:.4rem .25rem 0;font-size:.85rem}
+`;
+
+/** initSearch wires the header's search form (and the search page when this is it). */
+export function initSearch(): void {
+  if (window.__dreamwikiSearchUI) return;
+  window.__dreamwikiSearchUI = true;
+  const form = document.querySelector<HTMLFormElement>("form.site-search");
+  const input = form?.querySelector<HTMLInputElement>("input[name=q]");
+  if (!form || !input) return;
+  const style = document.createElement("style");
+  style.textContent = STYLE;
+  document.head.appendChild(style);
+  new SearchBox(form, input, document.querySelector<HTMLElement>("[data-search-page]"));
+}
+
+class SearchBox {
+  private root = document.body.dataset.root || "";
+  private engine: Promise<Engine> | null = null;
+  private seq = 0;
+  private active = -1;
+  private links: HTMLAnchorElement[] = [];
+  private filters: Filters = { kinds: new Set(), types: new Set(), tiers: new Set() };
+  private unknown: string[] = [];
+  private panel: HTMLElement;
+  private filterBar: HTMLElement;
+  private status: HTMLElement;
+  private list: HTMLUListElement;
+  private more: HTMLAnchorElement;
+  private filtersBuilt = false;
+
+  constructor(private form: HTMLFormElement, private input: HTMLInputElement, private page: HTMLElement | null) {
+    this.panel = el("div", "search-panel");
+    this.panel.id = "search-panel";
+    this.filterBar = el("div", "search-filters");
+    this.filterBar.setAttribute("role", "group");
+    this.filterBar.setAttribute("aria-label", "Filters");
+    this.status = el("p", "search-status");
+    this.status.setAttribute("role", "status");
+    this.status.setAttribute("aria-live", "polite");
+    this.list = el("ul", "search-results") as HTMLUListElement;
+    this.list.id = "search-results";
+    this.list.setAttribute("role", "listbox");
+    this.list.setAttribute("aria-label", "Search results");
+    this.more = el("a", "search-more") as HTMLAnchorElement;
+    this.more.textContent = "All results";
+    this.more.hidden = true;
+    this.panel.append(this.filterBar, this.status, this.list, this.more);
+
+    input.setAttribute("role", "combobox");
+    input.setAttribute("aria-controls", "search-results");
+    input.setAttribute("aria-autocomplete", "list");
+    input.setAttribute("aria-expanded", "false");
+
+    if (page) {
+      page.querySelector("[data-search-status]")?.remove();
+      page.append(this.panel);
+      this.readURL();
+    } else {
+      this.panel.hidden = true;
+      form.append(this.panel);
+    }
+
+    input.addEventListener("input", () => this.run());
+    input.addEventListener("focus", () => {
+      this.open();
+      if (input.value.trim() !== "" && this.list.childElementCount === 0) this.run();
+    });
+    input.addEventListener("keydown", (e) => this.key(e));
+    document.addEventListener("pointerdown", (e) => {
+      if (!this.page && !form.contains(e.target as Node)) this.close();
+    });
+    form.addEventListener("submit", (e) => {
+      if (this.page) {
+        e.preventDefault();
+        this.run();
+      }
+    });
+    // The bundle may load after the reader started typing.
+    if (page || document.activeElement === input) {
+      this.open();
+      this.run();
+    }
+  }
+
+  private getEngine(): Promise<Engine> {
+    if (!this.engine) {
+      this.engine = Engine.open(browserLoader(this.root + "search/"));
+      this.engine.then((e) => this.buildFilters(e)).catch(() => undefined);
+    }
+    return this.engine;
+  }
+
+  private open(): void {
+    if (this.page) return;
+    this.panel.hidden = false;
+    this.input.setAttribute("aria-expanded", "true");
+    void this.getEngine().catch(() => undefined);
+  }
+
+  private close(): void {
+    if (this.page) return;
+    this.panel.hidden = true;
+    this.input.setAttribute("aria-expanded", "false");
+    this.setActive(-1);
+  }
+
+  private readURL(): void {
+    const params = new URLSearchParams(location.search);
+    this.input.value = params.get("q") || "";
+    const take = (key: string, into: Set<string>): void => {
+      for (const v of params.getAll(key)) for (const part of v.split(",")) if (part.trim()) into.add(part.trim().toLowerCase());
+    };
+    take("kind", this.filters.kinds);
+    take("type", this.filters.types);
+    take("tier", this.filters.tiers);
+  }
+
+  private writeURL(): void {
+    if (!this.page) return;
+    const params = new URLSearchParams();
+    if (this.input.value) params.set("q", this.input.value);
+    for (const k of this.filters.kinds) params.append("kind", k);
+    for (const k of this.filters.types) params.append("type", k);
+    for (const k of this.filters.tiers) params.append("tier", k);
+    const qs = params.toString();
+    history.replaceState(null, "", location.pathname + (qs ? "?" + qs : ""));
+  }
+
+  private buildFilters(e: Engine): void {
+    if (this.filtersBuilt) return;
+    this.filtersBuilt = true;
+    // Values a deep link names that this index does not know are dropped
+    // (and said), so a stale link still finds something.
+    const known = (set: Set<string>, vocab: string[], key: string): void => {
+      for (const v of Array.from(set)) {
+        if (!vocab.includes(v)) {
+          set.delete(v);
+          this.unknown.push(key + "=" + v);
+        }
+      }
+    };
+    known(this.filters.kinds, e.kinds().map((k) => k.value), "kind");
+    known(this.filters.types, e.types(), "type");
+    known(this.filters.tiers, e.tiers(), "tier");
+    for (const k of e.kinds()) {
+      const b = el("button", "") as HTMLButtonElement;
+      b.type = "button";
+      b.textContent = k.label;
+      b.dataset.kind = k.value;
+      b.setAttribute("aria-pressed", this.filters.kinds.has(k.value) ? "true" : "false");
+      b.addEventListener("click", () => {
+        if (this.filters.kinds.has(k.value)) this.filters.kinds.delete(k.value);
+        else this.filters.kinds.add(k.value);
+        b.setAttribute("aria-pressed", this.filters.kinds.has(k.value) ? "true" : "false");
+        this.run();
+      });
+      this.filterBar.append(b);
+    }
+    const select = (label: string, values: string[], set: Set<string>): void => {
+      if (values.length === 0) return;
+      const s = el("select", "") as HTMLSelectElement;
+      s.setAttribute("aria-label", label);
+      s.dataset.filter = label.toLowerCase();
+      s.append(new Option("Any " + label.toLowerCase(), ""));
+      for (const v of values) s.append(new Option(v, v, false, set.has(v)));
+      s.addEventListener("change", () => {
+        set.clear();
+        if (s.value) set.add(s.value);
+        this.run();
+      });
+      this.filterBar.append(s);
+    };
+    select("Type", e.types(), this.filters.types);
+    select("Tier", e.tiers(), this.filters.tiers);
+  }
+
+  private key(e: KeyboardEvent): void {
+    const n = this.links.length;
+    switch (e.key) {
+      case "ArrowDown":
+        e.preventDefault();
+        this.open();
+        if (n > 0) this.setActive((this.active + 1) % n);
+        break;
+      case "ArrowUp":
+        e.preventDefault();
+        if (n > 0) this.setActive(this.active <= 0 ? n - 1 : this.active - 1);
+        break;
+      case "Enter":
+        if (this.active >= 0 && this.active < n) {
+          e.preventDefault();
+          this.links[this.active].click();
+        }
+        break;
+      case "Escape":
+        if (!this.page && !this.panel.hidden) {
+          e.preventDefault();
+          this.close();
+        } else if (this.input.value) {
+          e.preventDefault();
+          this.input.value = "";
+          this.run();
+        }
+        break;
+    }
+  }
+
+  private setActive(i: number): void {
+    this.active = i;
+    this.links.forEach((a, j) => {
+      const li = a.parentElement as HTMLElement;
+      li.setAttribute("aria-selected", j === i ? "true" : "false");
+      if (j === i) li.scrollIntoView({ block: "nearest" });
+    });
+    if (i >= 0 && i < this.links.length) this.input.setAttribute("aria-activedescendant", (this.links[i].parentElement as HTMLElement).id);
+    else this.input.removeAttribute("aria-activedescendant");
+  }
+
+  private say(text: string, error = false): void {
+    this.status.textContent = text;
+    this.status.classList.toggle("is-error", error);
+  }
+
+  private clear(): void {
+    this.list.replaceChildren();
+    this.links = [];
+    this.more.hidden = true;
+    this.setActive(-1);
+  }
+
+  private async run(): Promise<void> {
+    const seq = ++this.seq;
+    const text = this.input.value;
+    this.writeURL();
+    this.open();
+    let engine: Engine;
+    try {
+      engine = await this.getEngine();
+    } catch (err) {
+      if (seq === this.seq) this.unavailable(err);
+      return;
+    }
+    if (seq !== this.seq) return;
+    const note = this.unknown.length ? ` Unknown filter ignored: ${this.unknown.join(", ")}.` : "";
+    if (text.trim() === "") {
+      this.clear();
+      this.say(`Type to search ${engine.h.docs} notes.${note}`);
+      return;
+    }
+    let res: Result;
+    let frags: Fragment[];
+    const limit = this.page ? PAGE_RESULTS : DROPDOWN_RESULTS;
+    try {
+      res = await engine.search({
+        text, limit, kinds: Array.from(this.filters.kinds), types: Array.from(this.filters.types), tiers: Array.from(this.filters.tiers),
+      });
+      if (seq !== this.seq) return;
+      frags = await Promise.all(res.hits.map((h) => engine.fragment(h.doc)));
+    } catch (err) {
+      if (seq === this.seq) this.unavailable(err);
+      return;
+    }
+    if (seq !== this.seq) return;
+    this.render(res, frags, text, note);
+  }
+
+  private unavailable(err: unknown): void {
+    this.clear();
+    const why = err instanceof CorruptIndex ? "its index could not be read" : "something went wrong";
+    this.say(`Search is unavailable: ${why}. Every note is still reachable from the explorer and the memory index.`, true);
+  }
+
+  private render(res: Result, frags: Fragment[], text: string, note: string): void {
+    this.clear();
+    const terms = new Set(res.terms);
+    if (res.hits.length === 0) {
+      this.say(res.terms.length === 0 && res.prefixes.length === 0 && !/[\p{L}\p{N}]/u.test(text)
+        ? `No searchable words in “${clip(text)}”.${note}`
+        : `No results for “${clip(text)}”.${note}`);
+      return;
+    }
+    this.say(`${res.hits.length}${res.hits.length === (this.page ? PAGE_RESULTS : DROPDOWN_RESULTS) ? "+" : ""} results.${note}`);
+    frags.forEach((f, i) => {
+      const li = el("li", "");
+      li.id = "search-result-" + i;
+      li.setAttribute("role", "option");
+      li.setAttribute("aria-selected", "false");
+      const a = el("a", "") as HTMLAnchorElement;
+      a.href = this.root + f.u;
+      a.tabIndex = -1;
+      const title = el("span", "sr-title");
+      title.append(...render(highlight(f.t, terms, res.prefixes)));
+      const meta = el("span", "sr-meta");
+      const badge = (t: string, warn = false): void => {
+        const b = el("span", "sr-badge" + (warn ? " is-warn" : ""));
+        b.textContent = t;
+        meta.append(b);
+      };
+      badge(f.k);
+      if (f.d) badge(f.d);
+      if (f.m) badge(f.m);
+      if (f.r) badge(f.r);
+      if (f.s === "superseded") badge("superseded", true);
+      if (f.l) badge("lapsed permission", true);
+      const snip = el("span", "sr-snippet");
+      snip.append(...render(snippet(f.x, terms, res.prefixes)));
+      a.append(title, meta, snip);
+      li.append(a);
+      this.list.append(li);
+      this.links.push(a);
+    });
+    if (!this.page) {
+      const qs = new URLSearchParams({ q: text });
+      for (const k of this.filters.kinds) qs.append("kind", k);
+      this.more.href = this.root + "search.html?" + qs.toString();
+      this.more.hidden = false;
+    }
+  }
+}
+
+function el(tag: string, cls: string): HTMLElement {
+  const e = document.createElement(tag);
+  if (cls) e.className = cls;
+  return e;
+}
+
+function render(pieces: Piece[]): Node[] {
+  return pieces.map((p) => {
+    if (!p.mark) return document.createTextNode(p.text);
+    const m = document.createElement("mark");
+    m.textContent = p.text;
+    return m;
+  });
+}
+
+function clip(s: string): string {
+  const t = s.trim();
+  return t.length > 60 ? t.slice(0, 57) + "…" : t;
+}

@@ -1,0 +1,233 @@
+package search
+
+import (
+	"bytes"
+	"compress/flate"
+	"encoding/base64"
+	"errors"
+	"io"
+	"sync"
+)
+
+// The byte-level pieces of the static index format, shared by the writer
+// and the Go reader; assets/search/codec.ts is their browser twin.
+//
+// Every file starts with one codec byte: 0 for a raw payload, 1 for a
+// payload compressed with raw DEFLATE (RFC 1951), which browsers inflate
+// with DecompressionStream("deflate-raw"). The files are never served
+// with a Content-Encoding, so they read the same over http and from
+// file://, and the server needs no configuration.
+const (
+	codecRaw     = 0
+	codecDeflate = 1
+)
+
+// compressMin is the payload size below which compression is not tried:
+// DEFLATE's block overhead eats the gain on a handful of bytes.
+const compressMin = 128
+
+var flaters = sync.Pool{New: func() any {
+	w, _ := flate.NewWriter(nil, flate.BestCompression)
+	return w
+}}
+
+// envelope prefixes payload with its codec byte, compressing it when that
+// saves at least a tenth.
+func envelope(payload []byte) []byte {
+	if len(payload) >= compressMin {
+		var buf bytes.Buffer
+		buf.Grow(len(payload)/2 + 16)
+		buf.WriteByte(codecDeflate)
+		fw := flaters.Get().(*flate.Writer)
+		fw.Reset(&buf)
+		_, _ = fw.Write(payload)
+		_ = fw.Close()
+		flaters.Put(fw)
+		if buf.Len()-1 < len(payload)*9/10 {
+			return buf.Bytes()
+		}
+	}
+	out := make([]byte, 0, len(payload)+1)
+	out = append(out, codecRaw)
+	return append(out, payload...)
+}
+
+// maxPayload bounds what openEnvelope inflates, so a corrupted or hostile
+// file cannot make the reader allocate without limit.
+const maxPayload = 256 << 20
+
+// openEnvelope returns the payload of a file written by envelope.
+func openEnvelope(file []byte) ([]byte, error) {
+	if len(file) == 0 {
+		return nil, errors.New("empty file")
+	}
+	switch file[0] {
+	case codecRaw:
+		return file[1:], nil
+	case codecDeflate:
+		r := flate.NewReader(bytes.NewReader(file[1:]))
+		defer r.Close()
+		out, err := io.ReadAll(io.LimitReader(r, maxPayload+1))
+		if err != nil {
+			return nil, err
+		}
+		if len(out) > maxPayload {
+			return nil, errors.New("payload too large")
+		}
+		return out, nil
+	}
+	return nil, errors.New("unknown codec")
+}
+
+// jsWrapper is the file:// twin of a data file: browsers refuse fetch()
+// on file:// URLs but run <script> tags, so each file is also written as a
+// script that hands its bytes (base64) to the search client.
+func jsWrapper(name string, file []byte) []byte {
+	enc := base64.StdEncoding
+	out := make([]byte, 0, len(name)+enc.EncodedLen(len(file))+32)
+	out = append(out, `__dreamwikiSearch("`...)
+	out = append(out, name...)
+	out = append(out, `","`...)
+	out = enc.AppendEncode(out, file)
+	out = append(out, "\");\n"...)
+	return out
+}
+
+// appendUvarint appends v as a LEB128 varint.
+func appendUvarint(b []byte, v uint64) []byte {
+	for v >= 0x80 {
+		b = append(b, byte(v)|0x80)
+		v >>= 7
+	}
+	return append(b, byte(v))
+}
+
+// reader decodes varints and strings, remembering the first error instead
+// of panicking on truncated input.
+type reader struct {
+	b   []byte
+	off int
+	err error
+}
+
+var errCorrupt = errors.New("search index: corrupted data")
+
+func (r *reader) uvarint() uint64 {
+	var v uint64
+	for shift := uint(0); shift < 64; shift += 7 {
+		if r.off >= len(r.b) {
+			r.fail()
+			return 0
+		}
+		c := r.b[r.off]
+		r.off++
+		v |= uint64(c&0x7f) << shift
+		if c < 0x80 {
+			return v
+		}
+	}
+	r.fail()
+	return 0
+}
+
+// int reads a varint that must fit in [0, limit].
+func (r *reader) int(limit int) int {
+	v := r.uvarint()
+	if v > uint64(limit) {
+		r.fail()
+		return 0
+	}
+	return int(v)
+}
+
+func (r *reader) byte() byte {
+	if r.off >= len(r.b) {
+		r.fail()
+		return 0
+	}
+	c := r.b[r.off]
+	r.off++
+	return c
+}
+
+func (r *reader) bytes(n int) []byte {
+	if n < 0 || r.off+n > len(r.b) {
+		r.fail()
+		return nil
+	}
+	s := r.b[r.off : r.off+n]
+	r.off += n
+	return s
+}
+
+func (r *reader) fail() {
+	if r.err == nil {
+		r.err = errCorrupt
+	}
+	r.off = len(r.b)
+}
+
+// Field lengths are stored in one byte each. Lengths below 64 are exact;
+// above, each step grows by a sixteenth, which keeps BM25's length
+// normalisation within 3% up to millions of terms. The table is built with
+// integer arithmetic so that the browser decodes identical numbers.
+var lengthTable = func() [256]int {
+	var t [256]int
+	for v := 0; v < 256; v++ {
+		switch {
+		case v < 64:
+			t[v] = v
+		default:
+			t[v] = t[v-1] + max(1, t[v-1]>>4)
+		}
+	}
+	return t
+}()
+
+// quantizeLength returns the byte whose decoded length is the largest not
+// above n.
+func quantizeLength(n int) byte {
+	lo, hi := 0, 255
+	for lo < hi {
+		mid := (lo + hi + 1) / 2
+		if lengthTable[mid] <= n {
+			lo = mid
+		} else {
+			hi = mid - 1
+		}
+	}
+	return byte(lo)
+}
+
+// frontCoder writes a sorted list of strings, each as the length of the
+// prefix it shares with the previous one, then the rest.
+type frontCoder struct{ prev string }
+
+func (f *frontCoder) append(b []byte, s string) []byte {
+	n := 0
+	for n < len(s) && n < len(f.prev) && s[n] == f.prev[n] {
+		n++
+	}
+	b = appendUvarint(b, uint64(n))
+	b = appendUvarint(b, uint64(len(s)-n))
+	b = append(b, s[n:]...)
+	f.prev = s
+	return b
+}
+
+// frontDecoder reads what frontCoder wrote.
+type frontDecoder struct{ prev []byte }
+
+func (f *frontDecoder) next(r *reader) string {
+	n := r.int(len(f.prev))
+	m := r.int(len(r.b))
+	rest := r.bytes(m)
+	if r.err != nil {
+		return ""
+	}
+	s := make([]byte, 0, n+m)
+	s = append(s, f.prev[:n]...)
+	s = append(s, rest...)
+	f.prev = s
+	return string(s)
+}
