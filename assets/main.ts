@@ -9,6 +9,7 @@ import { initPreviews } from "./ui/preview";
 import { initArrival } from "./ui/arrival";
 import { initGraphLoader } from "./ui/graphloader";
 import { initPrint } from "./ui/print";
+import { initSearchLoader } from "./search/loader";
 
 initTheme();
 initNav();
@@ -16,3 +17,4 @@ initArrival();
 initPreviews();
 initGraphLoader();
 initPrint();
+initSearchLoader();
