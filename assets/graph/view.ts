@@ -41,6 +41,7 @@ export class View {
   private userMoved = false;
   private neighbours: Set<number> = new Set();
   private adjacency: number[][] = [];
+  private byGroup: number[][] = [];
   /** Frames drawn, for tests that measure the frame rate. */
   frames = 0;
 
@@ -59,6 +60,9 @@ export class View {
     this.sim = sim;
     this.hover = -1;
     this.fitted = false;
+    this.version++;
+    this.byGroup = g.groups.map(() => []);
+    g.nodes.forEach((node, i) => this.byGroup[node.group]?.push(i));
     this.adjacency = Array.from({ length: g.nodes.length }, () => []);
     for (let i = 0; i + 1 < g.links.length; i += 2) {
       this.adjacency[g.links[i]].push(g.links[i + 1]);
@@ -95,6 +99,7 @@ export class View {
     this.edge = v("--border-strong", "#bbb");
     this.text = v("--fg", "#222");
     if (this.graph) this.colours = this.graph.groups.map((g) => v(groupColour[g] || "--fg-soft", "#888"));
+    this.version++;
   }
 
   private resize(): void {
@@ -117,6 +122,7 @@ export class View {
     if (sim.running && !this.interacting) {
       const start = performance.now();
       do sim.tick(); while (sim.running && performance.now() - start < tickBudgetMs);
+      this.version++;
       if (!this.fitted || (!this.userMoved && sim.alpha > 0.3)) this.fit();
       this.dirty = true;
     }
@@ -133,17 +139,69 @@ export class View {
 
   private draw(): void {
     this.frames++;
-    const { ctx, graph, sim, k, dpr } = this;
-    const { x, y } = sim;
+    const { ctx, k, dpr } = this;
     ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
     ctx.fillStyle = this.bg;
     ctx.fillRect(0, 0, this.width, this.height);
-    ctx.setTransform(dpr * k, 0, 0, dpr * k, dpr * this.tx, dpr * this.ty);
     // Visible world rectangle, with a margin for radii.
     const x0 = -this.tx / k - 20, y0 = -this.ty / k - 20;
     const x1 = (this.width - this.tx) / k + 20, y1 = (this.height - this.ty) / k + 20;
+    const { x, y } = this.sim;
     const visible = (i: number): boolean => x[i] >= x0 && x[i] <= x1 && y[i] >= y0 && y[i] <= y1;
+    const still = !this.sim.running || this.interacting;
+    if (this.hover < 0 && still && this.blit()) {
+      // Drawn from the cached picture.
+    } else {
+      ctx.setTransform(dpr * k, 0, 0, dpr * k, dpr * this.tx, dpr * this.ty);
+      this.drawScene(ctx, visible);
+    }
+    ctx.setTransform(dpr * k, 0, 0, dpr * k, dpr * this.tx, dpr * this.ty);
+    this.drawLabels(visible);
+  }
 
+  /** The whole graph drawn once at the current zoom; panning then only
+   * copies it (a blit costs the same for 50 nodes or 50,000). */
+  private cache: { canvas: HTMLCanvasElement; version: number; k: number; dpr: number; minX: number; minY: number } | null = null;
+  /** Bumped whenever node positions or colours change. */
+  private version = 0;
+
+  private blit(): boolean {
+    const { k, dpr } = this;
+    let c = this.cache;
+    if (!c || c.version !== this.version || c.k !== k || c.dpr !== dpr) {
+      const { x, y, n } = this.sim;
+      let minX = Infinity, minY = Infinity, maxX = -Infinity, maxY = -Infinity;
+      for (let i = 0; i < n; i++) {
+        if (x[i] < minX) minX = x[i];
+        if (x[i] > maxX) maxX = x[i];
+        if (y[i] < minY) minY = y[i];
+        if (y[i] > maxY) maxY = y[i];
+      }
+      const pad = 16;
+      minX -= pad; minY -= pad; maxX += pad; maxY += pad;
+      const w = Math.ceil((maxX - minX) * k * dpr), h = Math.ceil((maxY - minY) * k * dpr);
+      // Zoomed far in, the picture would be huge; draw directly instead
+      // (few nodes are visible then anyway).
+      if (!(w > 0 && h > 0) || w > 8192 || h > 8192 || w * h > 12e6) return false;
+      const canvas = c?.canvas || document.createElement("canvas");
+      canvas.width = w;
+      canvas.height = h;
+      const cx = canvas.getContext("2d")!;
+      cx.setTransform(dpr * k, 0, 0, dpr * k, -minX * k * dpr, -minY * k * dpr);
+      this.drawScene(cx, () => true);
+      c = this.cache = { canvas, version: this.version, k, dpr, minX, minY };
+    }
+    const { ctx } = this;
+    ctx.setTransform(1, 0, 0, 1, 0, 0);
+    ctx.drawImage(c.canvas, Math.round(dpr * (this.tx + c.minX * k)), Math.round(dpr * (this.ty + c.minY * k)));
+    return true;
+  }
+
+  /** drawScene draws links and nodes in world coordinates (the caller sets
+   * the transform), skipping what visible rejects. */
+  private drawScene(ctx: CanvasRenderingContext2D, visible: (i: number) => boolean): void {
+    const { graph, sim, k } = this;
+    const { x, y } = sim;
     const links = graph.links;
     ctx.lineWidth = 1 / k;
     ctx.strokeStyle = this.edge;
@@ -169,37 +227,28 @@ export class View {
     }
     ctx.globalAlpha = 1;
 
-    // One path per colour group.
-    const n = graph.nodes.length;
+    // One path per colour group; with a hovered node, the others fade.
     const dim = this.hover >= 0;
-    for (let g = 0; g < graph.groups.length; g++) {
-      ctx.fillStyle = this.colours[g] || "#888";
-      ctx.beginPath();
-      let any = false;
-      for (let i = 0; i < n; i++) {
-        if (graph.nodes[i].group !== g || !visible(i)) continue;
-        if (dim && i !== this.hover && !this.neighbours.has(i)) continue;
-        const r = this.radius(i);
-        ctx.moveTo(x[i] + r, y[i]);
-        ctx.arc(x[i], y[i], r, 0, 2 * Math.PI);
-        any = true;
-      }
-      if (any) ctx.fill();
-      if (dim) {
-        ctx.globalAlpha = 0.25;
+    for (const faded of dim ? [false, true] : [false]) {
+      ctx.globalAlpha = faded ? 0.25 : 1;
+      for (let g = 0; g < graph.groups.length; g++) {
+        const members = this.byGroup[g];
+        ctx.fillStyle = this.colours[g] || "#888";
         ctx.beginPath();
-        any = false;
-        for (let i = 0; i < n; i++) {
-          if (graph.nodes[i].group !== g || !visible(i) || i === this.hover || this.neighbours.has(i)) continue;
+        let any = false;
+        for (let m = 0; m < members.length; m++) {
+          const i = members[m];
+          if (!visible(i)) continue;
+          if (dim && (i === this.hover || this.neighbours.has(i)) === faded) continue;
           const r = this.radius(i);
           ctx.moveTo(x[i] + r, y[i]);
           ctx.arc(x[i], y[i], r, 0, 2 * Math.PI);
           any = true;
         }
         if (any) ctx.fill();
-        ctx.globalAlpha = 1;
       }
     }
+    ctx.globalAlpha = 1;
     if (graph.center >= 0) {
       const c = graph.center;
       ctx.strokeStyle = this.text;
@@ -208,7 +257,6 @@ export class View {
       ctx.arc(x[c], y[c], this.radius(c) + 3 / k, 0, 2 * Math.PI);
       ctx.stroke();
     }
-    this.drawLabels(visible);
   }
 
   private drawLabels(visible: (i: number) => boolean): void {
@@ -242,6 +290,17 @@ export class View {
     }
     if (graph.center >= 0 && !showAll) label(graph.center);
   }
+
+  /** nodeCount and nodeScreen let tests and tools find nodes on screen. */
+  nodeCount(): number { return this.graph.nodes.length; }
+
+  /** nodeScreen is where node i is drawn, in CSS pixels of the canvas. */
+  nodeScreen(i: number): [number, number] {
+    return [this.sim.x[i] * this.k + this.tx, this.sim.y[i] * this.k + this.ty];
+  }
+
+  /** settled reports whether the layout has stopped moving. */
+  settled(): boolean { return !this.sim.running; }
 
   private nodeAt(px: number, py: number): number {
     const { x, y, n } = this.sim;
