@@ -142,3 +142,31 @@ func firstDiff(a, b string) string {
 	lo := max(i-80, 0)
 	return "want …" + a[lo:min(i+80, len(a))] + "\n got …" + b[lo:min(i+80, len(b))]
 }
+
+func TestUpdateObject_ChangesOnlyTheValuesSet(t *testing.T) {
+	src := "{\n  \"lastDreamAt\": \"2026-11-18T07:04:12Z\",\n  \"quietHours\": { \"start\": \"22:00\" },\n  \"n\": 1\n}"
+	got, err := UpdateObject([]byte(src), Field{"lastDreamAt", "2026-11-21T07:00:00Z"}, Field{"lastDreamResult", "ok"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := "{\n  \"lastDreamAt\": \"2026-11-21T07:00:00Z\",\n  \"quietHours\": { \"start\": \"22:00\" },\n  \"n\": 1,\n  \"lastDreamResult\": \"ok\"\n}"
+	if string(got) != want {
+		t.Errorf("got\n%s\nwant\n%s", got, want)
+	}
+	if got, _ := UpdateObject([]byte("{}\n"), Field{"a", 1}); string(got) != "{\n  \"a\": 1\n}\n" {
+		t.Errorf("empty object: %q", got)
+	}
+	if got, _ := UpdateObject(nil, Field{"a", 1}); string(got) != "{\n  \"a\": 1\n}\n" {
+		t.Errorf("no file: %q", got)
+	}
+	if _, err := UpdateObject([]byte("[1]"), Field{"a", 1}); err == nil {
+		t.Error("an array: no error")
+	}
+}
+
+func TestUpdateObject_KeepsTheFilesIndentation(t *testing.T) {
+	got, err := UpdateObject([]byte("{\n    \"a\": 1\n}\n"), Field{"b", 2})
+	if err != nil || string(got) != "{\n    \"a\": 1,\n    \"b\": 2\n}\n" {
+		t.Errorf("got %q, %v", got, err)
+	}
+}

@@ -1,0 +1,525 @@
+package dream
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net/http"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/dreamwiki/dreamwiki/internal/diag"
+	"github.com/dreamwiki/dreamwiki/internal/memory"
+	"github.com/dreamwiki/dreamwiki/internal/workspace"
+)
+
+// Options tune a dream.
+type Options struct {
+	// Now is the clock: every date a dream writes, its gates and its lock
+	// come from it. nil means time.Now.
+	Now func() time.Time
+	// Force skips the time and session gates. It never skips the lock.
+	Force bool
+	// Configure, when set, adjusts the workspace configuration
+	// (dreamwiki.toml) before planning: tests and callers use it to change
+	// thresholds without writing the file.
+	Configure func(*workspace.Config)
+	// LLM, when set, rewrites the distilled lines through an
+	// OpenAI-compatible endpoint. The deterministic engine is complete
+	// without it.
+	LLM *LLM
+	// Command is recorded in the lock ("dreamwiki dream").
+	Command string
+
+	// hook is called at each write step; tests use it to simulate crashes.
+	hook func(step string)
+}
+
+func (o Options) now() time.Time {
+	if o.Now != nil {
+		return o.Now().UTC()
+	}
+	return time.Now().UTC()
+}
+
+// LLM is an OpenAI-compatible chat-completions endpoint used to polish
+// distilled lines. Every answer is checked (one line, no longer than the
+// deterministic line allows, no secret, no number or date the input did
+// not have) and the deterministic line is kept when a check fails.
+type LLM struct {
+	// URL is the API base ("http://localhost:8080/v1") or the full
+	// chat-completions URL.
+	URL   string
+	Model string
+	// Key is sent as a bearer token when set (callers read it from the
+	// environment, never from a flag).
+	Key string
+	// Client defaults to an http.Client with a 30-second timeout.
+	Client *http.Client
+}
+
+// Plan is a dream worked out in full and not yet written: the gates, the
+// inputs, every decision with its reason and scores, and the new bytes of
+// every file that would change. It is JSON-serialisable (the file bytes
+// travel as unified diffs); Apply writes it.
+type Plan struct {
+	Workspace string    `json:"workspace"`
+	Now       time.Time `json:"now"`
+	Force     bool      `json:"force"`
+	Gates     []Gate    `json:"gates"`
+	// Ready is true when the time and session gates passed, or Force is set.
+	Ready     bool    `json:"ready"`
+	Watermark string  `json:"watermark,omitempty"`
+	Through   string  `json:"consolidatedThrough,omitempty"`
+	Inputs    []Input `json:"inputs"`
+	Deferred  []Input `json:"deferred,omitempty"`
+	// Notes are remarks about the batch (a date taken whole although over
+	// the byte cap, a recovery that is pending).
+	Notes       []string        `json:"notes,omitempty"`
+	Actions     []Action        `json:"actions"`
+	Skipped     []Skip          `json:"skipped"`
+	Secrets     []SecretFinding `json:"secrets"`
+	Counts      Counts          `json:"counts"`
+	Memory      MemorySize      `json:"memory"`
+	Files       []FileChange    `json:"files"`
+	Summary     string          `json:"summary"`
+	Diagnostics diag.List       `json:"diagnostics,omitempty"`
+
+	root    string
+	command string
+}
+
+// Action is one decision of a dream.
+type Action struct {
+	// Kind is "promote" (a new fact into an L2 file), "index" (a line into
+	// MEMORY.md), "merge" (evidence added to an entry already kept),
+	// "supersede", "close", "archive", "sink" (moved from MEMORY.md to an L2
+	// file for the budget), "new-topic" or "redact".
+	Kind     string   `json:"kind"`
+	File     string   `json:"file"`
+	Text     string   `json:"text"`
+	Old      string   `json:"old,omitempty"`
+	Type     string   `json:"type,omitempty"`
+	Evidence []string `json:"evidence,omitempty"`
+	Reason   string   `json:"reason"`
+	Scores   *Scores  `json:"scores,omitempty"`
+}
+
+// Scores are the numbers behind a decision.
+type Scores struct {
+	Promotion *PromotionScores `json:"promotion,omitempty"`
+	Decay     *DecayScores     `json:"decay,omitempty"`
+}
+
+// PromotionScores are the six signals of DESIGN 5.2, their weighted score
+// and the gates that failed.
+type PromotionScores struct {
+	Relevance     float64  `json:"relevance"`
+	Frequency     float64  `json:"frequency"`
+	Diversity     float64  `json:"diversity"`
+	Recency       float64  `json:"recency"`
+	Consolidation float64  `json:"consolidation"`
+	Conceptual    float64  `json:"conceptual"`
+	Score         float64  `json:"score"`
+	Promote       bool     `json:"promote"`
+	Failed        []string `json:"failed,omitempty"`
+}
+
+// DecayScores are the decay score of DESIGN 5.1 and its parts.
+type DecayScores struct {
+	Score   float64 `json:"score"`
+	Tier    string  `json:"tier"`
+	Base    float64 `json:"base"`
+	Recall  float64 `json:"recall"`
+	Recency float64 `json:"recency"`
+}
+
+func promotionScores(d memory.Decision) *PromotionScores {
+	s := d.Signals
+	return &PromotionScores{Relevance: r3(s.Relevance), Frequency: r3(s.Frequency), Diversity: r3(s.Diversity),
+		Recency: r3(s.Recency), Consolidation: r3(s.Consolidation), Conceptual: r3(s.Conceptual),
+		Score: r3(d.Score), Promote: d.Promote, Failed: d.Reasons}
+}
+
+func decayScores(r memory.Result) *DecayScores {
+	return &DecayScores{Score: r3(r.Score), Tier: string(r.Tier), Base: r3(r.Base), Recall: r3(r.Recall), Recency: r3(r.Recency)}
+}
+
+func r3(f float64) float64 {
+	return float64(int64(f*1000+0.5*sign(f))) / 1000
+}
+
+func sign(f float64) float64 {
+	if f < 0 {
+		return -1
+	}
+	return 1
+}
+
+// Counts summarise a dream.
+type Counts struct {
+	Candidates int `json:"candidates"`
+	Promoted   int `json:"promoted"` // new facts written to curated memory
+	Indexed    int `json:"indexed"`  // of those, lines added to MEMORY.md
+	Merged     int `json:"merged"`
+	Superseded int `json:"superseded"`
+	Closed     int `json:"closed"`
+	Archived   int `json:"archived"`
+	Sunk       int `json:"sunk"`
+	NewTopics  int `json:"newTopics"`
+	Skipped    int `json:"skipped"`
+	Secrets    int `json:"secrets"`
+	Tracked    int `json:"tracked"` // entries given a memory-meta.json record
+}
+
+// MemorySize is MEMORY.md before and after, and its budget.
+type MemorySize struct {
+	Before Size   `json:"before"`
+	After  Size   `json:"after"`
+	Budget Budget `json:"budget"`
+}
+
+// FileChange is one file a plan writes.
+type FileChange struct {
+	Path string `json:"path"`
+	// Change is "create" or "modify".
+	Change string `json:"change"`
+	// Before and After are hex SHA-256 hashes ("" for a new file).
+	Before string `json:"before,omitempty"`
+	After  string `json:"after"`
+	// Diff is the unified diff of the change.
+	Diff string `json:"diff"`
+
+	old, new []byte
+	backup   bool
+}
+
+// Content returns the bytes the plan would write.
+func (f FileChange) Content() []byte { return f.new }
+
+// Event is a progress report of Apply and Run.
+type Event struct {
+	Stage   string `json:"stage"` // "lock", "recover", "plan", "backup", "write", "done"
+	Message string `json:"message"`
+}
+
+// Result is what a dream did.
+type Result struct {
+	Plan *Plan `json:"plan"`
+	// Applied is false when the gates held the dream back (see Plan.Gates).
+	Applied bool `json:"applied"`
+	// Backup is the folder the changed files were copied to first.
+	Backup  string   `json:"backup,omitempty"`
+	Written []string `json:"written,omitempty"`
+	// StaleLock is the stale lock this run replaced, if any.
+	StaleLock *LockInfo `json:"staleLock,omitempty"`
+	// Recovered lists what an interrupted earlier run left and this run
+	// put back.
+	Recovered *Recovery `json:"recovered,omitempty"`
+}
+
+// ErrRecoveryNeeded means an earlier dream was interrupted while writing;
+// a real run (not a dry run) restores the files first.
+var ErrRecoveryNeeded = errors.New("an earlier dream was interrupted while writing; run a dream without --dry-run to restore its files from the backups first")
+
+// NewPlan reads the workspace in dir and plans a dream. It writes nothing.
+func NewPlan(ctx context.Context, dir string, opts Options) (*Plan, error) {
+	ws, err := workspace.Load(dir, workspace.Options{})
+	if err != nil {
+		return nil, err
+	}
+	if ws.Root != "" && Pending(ws.Root) {
+		return nil, ErrRecoveryNeeded
+	}
+	return PlanWorkspace(ctx, ws, opts)
+}
+
+// PlanWorkspace plans a dream over a workspace already read (serve mode
+// keeps one in memory). It writes nothing; a plan over an in-memory
+// workspace (the embedded demo) can be shown but not applied.
+func PlanWorkspace(ctx context.Context, ws *workspace.Workspace, opts Options) (*Plan, error) {
+	if ws == nil {
+		return nil, errors.New("no workspace")
+	}
+	p := newPlanner(ctx, ws, opts)
+	p.plan = &Plan{Workspace: ws.Root, Now: p.now, Force: opts.Force, root: ws.Root, command: opts.Command,
+		Actions: []Action{}, Skipped: []Skip{}, Secrets: []SecretFinding{}, Inputs: []Input{}, Files: []FileChange{}}
+	if err := p.run(); err != nil {
+		return nil, err
+	}
+	return p.plan, nil
+}
+
+// run is the whole planning pipeline.
+func (p *planner) run() error {
+	d := p.cfg.Dream
+	p.sel = selectLogs(p.ws, d.MaxLogs, d.MaxBytes)
+	pl := p.plan
+	pl.Gates = gates(p.sel, p.now, d)
+	pl.Ready = true
+	for i := range pl.Gates {
+		if !pl.Gates[i].Passed {
+			if p.opts.Force {
+				pl.Gates[i].Forced = true
+			} else {
+				pl.Ready = false
+			}
+		}
+	}
+	pl.Watermark = dateOr(p.sel.watermark, "")
+	pl.Through = dateOr(p.sel.through, "")
+	for _, l := range p.sel.inputs {
+		pl.Inputs = append(pl.Inputs, Input{Path: l.File.Path, Date: l.Date.Format(time.DateOnly), Bytes: l.File.Size, Hash: shortHash(l.File.Hash), Reason: p.sel.reasons[l]})
+	}
+	for _, l := range p.sel.deferred {
+		pl.Deferred = append(pl.Deferred, Input{Path: l.File.Path, Date: l.Date.Format(time.DateOnly), Bytes: l.File.Size, Hash: shortHash(l.File.Hash),
+			Reason: fmt.Sprintf("batch limit: %d logs / %s per dream, oldest first", d.MaxLogs, kib(int64(d.MaxBytes)))})
+	}
+	if p.sel.oversized != "" {
+		pl.Notes = append(pl.Notes, p.sel.oversized)
+	}
+
+	p.loadCurated()
+	p.loadMeta()
+	p.matchMeta()
+	p.bootstrapMeta()
+	p.evaluate()
+	p.loadRecall()
+	p.anchorRecall()
+	p.sense()
+	pl.Counts.Candidates = len(p.cands)
+	if p.opts.LLM != nil {
+		p.polish()
+	}
+	p.decide()
+	if err := p.ctx.Err(); err != nil {
+		return err
+	}
+	if mf := p.ws.Memory; mf != nil {
+		pl.Memory.Before = sizeOf(p.before[mf.File.Path].data)
+	}
+	p.archiveDecayed()
+	p.materialize()
+	p.fitBudget()
+	p.updateHeader()
+	pl.Memory.Budget = p.budget()
+	pl.Memory.After = sizeOf(p.memDoc.render())
+	if !p.memDoc.changed() {
+		pl.Memory.After = pl.Memory.Before
+	}
+	p.metaForPlacements()
+	pl.Counts.Skipped = len(pl.Skipped)
+	pl.Counts.Secrets = len(pl.Secrets)
+	pl.Counts.Indexed = p.counts.Indexed
+	p.dreamLogEntry()
+	out := map[string][]byte{}
+	p.stateOutputs(out)
+	for path, d := range p.docs {
+		if d.changed() {
+			out[path] = d.render()
+		}
+	}
+	// A secret already sitting in MEMORY.md or an L2 file is redacted too:
+	// curated memory is injected into prompts and published, and the guard
+	// is the one hard block on content.
+	for path := range p.docs {
+		if _, ok := out[path]; !ok && (path == p.memDoc.path || p.topicByPath[path] != nil) && secretsIn(p.before[path].data) {
+			out[path] = p.before[path].data
+		}
+	}
+	p.audit(out)
+	p.counts.Candidates = pl.Counts.Candidates
+	p.counts.Skipped = pl.Counts.Skipped
+	p.counts.Secrets = len(pl.Secrets)
+	pl.Counts = p.counts
+	pl.Summary = p.summary()
+	pl.Diagnostics.Sort()
+	return nil
+}
+
+// Diff returns the unified diff of every file the plan changes, in path
+// order.
+func (pl *Plan) Diff() string {
+	var b strings.Builder
+	for _, f := range pl.Files {
+		b.WriteString(f.Diff)
+	}
+	return b.String()
+}
+
+// Apply writes a plan: it takes the lock, checks that no file changed since
+// the plan was made, backs up every file it changes and writes them all in
+// one journaled transaction. A plan whose gates did not pass is not
+// applied (Result.Applied is false).
+func Apply(ctx context.Context, pl *Plan, progress func(Event)) (*Result, error) {
+	return apply(ctx, pl, progress, nil, Options{Now: func() time.Time { return pl.Now }})
+}
+
+func apply(ctx context.Context, pl *Plan, progress func(Event), held *lock, opts Options) (*Result, error) {
+	emit := func(stage, format string, args ...any) {
+		if progress != nil {
+			progress(Event{Stage: stage, Message: fmt.Sprintf(format, args...)})
+		}
+	}
+	res := &Result{Plan: pl}
+	if pl.root == "" {
+		return res, errors.New("this plan was made from an in-memory workspace and cannot be written")
+	}
+	if !pl.Ready {
+		return res, nil
+	}
+	if err := ctx.Err(); err != nil {
+		return res, err
+	}
+	if held == nil {
+		emit("lock", "taking the lock")
+		l, err := acquireLock(pl.root, opts.now(), lockTimeout(pl), pl.command)
+		if err != nil {
+			return res, err
+		}
+		defer l.release()
+		res.StaleLock = l.Stale
+		if rec, err := Recover(pl.root); err != nil {
+			return res, err
+		} else if rec != nil {
+			res.Recovered = rec
+		}
+	}
+	var writes []fileWrite
+	for _, f := range pl.Files {
+		writes = append(writes, fileWrite{Path: f.Path, Data: f.new, Before: f.Before, Backup: f.backup})
+	}
+	emit("backup", "backing up %d files and writing them", len(writes))
+	t := &txn{root: pl.root, run: pl.Now.Format("20060102-1504"), now: pl.Now, writes: writes, hook: opts.hook}
+	dir, err := t.commit()
+	res.Backup = dir
+	if err != nil {
+		return res, err
+	}
+	for _, f := range pl.Files {
+		res.Written = append(res.Written, f.Path)
+	}
+	res.Applied = true
+	emit("done", "%s", pl.Summary)
+	return res, nil
+}
+
+func lockTimeout(pl *Plan) time.Duration { return 30 * time.Minute }
+
+// Run is a whole dream: take the lock (a held lock is a *LockedError; a
+// stale one is replaced and reported), put back what an interrupted run
+// left, read the workspace, plan, and, when the gates pass (or Force is
+// set), write. dryRun stops after the plan and writes nothing, not even
+// the lock.
+func Run(ctx context.Context, dir string, opts Options, dryRun bool, progress func(Event)) (*Result, error) {
+	emit := func(stage, format string, args ...any) {
+		if progress != nil {
+			progress(Event{Stage: stage, Message: fmt.Sprintf(format, args...)})
+		}
+	}
+	if dryRun {
+		pl, err := NewPlan(ctx, dir, opts)
+		if err != nil {
+			return nil, err
+		}
+		return &Result{Plan: pl}, nil
+	}
+	ws, err := workspace.Load(dir, workspace.Options{})
+	if err != nil {
+		return nil, err
+	}
+	cfg := ws.Config
+	if opts.Configure != nil {
+		opts.Configure(&cfg)
+	}
+	timeout := time.Duration(max(cfg.Dream.LockTimeoutMin, 1)) * time.Minute
+	emit("lock", "taking the lock")
+	l, err := acquireLock(ws.Root, opts.now(), timeout, opts.Command)
+	if err != nil {
+		return nil, err
+	}
+	defer l.release()
+	res := &Result{StaleLock: l.Stale}
+	rec, err := Recover(ws.Root)
+	if err != nil {
+		return res, err
+	}
+	if rec != nil {
+		res.Recovered = rec
+		emit("recover", "put back %d files an interrupted dream (%s) was writing", len(rec.Restored), rec.Run)
+		if ws, err = workspace.Load(dir, workspace.Options{}); err != nil {
+			return res, err
+		}
+	}
+	emit("plan", "planning")
+	pl, err := PlanWorkspace(ctx, ws, opts)
+	if err != nil {
+		return res, err
+	}
+	res.Plan = pl
+	r2, err := apply(ctx, pl, progress, l, opts)
+	if r2 != nil {
+		res.Applied, res.Backup, res.Written = r2.Applied, r2.Backup, r2.Written
+	}
+	return res, err
+}
+
+// audit is the read-only checkpoint before anything is written (the seed's
+// quality gates): only allowed paths are written (a target outside them is
+// dropped and reported, the rest goes on), daily logs never; curated
+// Markdown never carries a secret (any left is redacted and reported); and
+// a state file that would is not written at all.
+func (p *planner) audit(out map[string][]byte) {
+	paths := make([]string, 0, len(out))
+	for path := range out {
+		paths = append(paths, path)
+	}
+	slices.Sort(paths)
+	for _, path := range paths {
+		data := out[path]
+		if !allowedTarget(path) {
+			p.plan.Diagnostics.Errorf("dream", path, 0, "the plan would write outside the paths a dream may change; this file was left alone")
+			continue
+		}
+		if strings.HasSuffix(path, ".md") {
+			if red, found := redactFile(data); len(found) > 0 {
+				for _, f := range found {
+					p.plan.Secrets = append(p.plan.Secrets, SecretFinding{File: path, Line: f.Line, Kind: f.Kind, Action: "redacted in curated memory"})
+					p.action(Action{Kind: "redact", File: path, Text: fmt.Sprintf("line %d: %s", f.Line, f.Kind), Reason: "curated memory never holds a secret; the value was replaced by " + "[REDACTED:" + string(f.Kind) + "]"})
+				}
+				data = red
+			}
+		} else if secretsIn(data) {
+			p.plan.Diagnostics.Errorf("secret", path, 0, "the new content would hold a secret; this file was left alone")
+			continue
+		}
+		before := p.before[path]
+		if string(before.data) == string(data) && before.hash != "" {
+			continue
+		}
+		fc := FileChange{Path: path, Change: "modify", Before: before.hash, After: hashBytes(data), old: before.data, new: data, backup: true}
+		if before.hash == "" {
+			fc.Change = "create"
+		}
+		fc.Diff = unifiedDiff(path, before.data, data, before.hash == "")
+		p.plan.Files = append(p.plan.Files, fc)
+	}
+}
+
+// allowedTarget lists what a dream may write: MEMORY.md, L2 topic files,
+// the archive, the dream log and the state files. Never a daily log, never
+// memory/dreaming/, never anything outside memory/ but MEMORY.md.
+func allowedTarget(path string) bool {
+	switch path {
+	case "MEMORY.md", "memory.md", dreamLogPath, metaPath, heartbeatPath, recallPath, eventsPath:
+		return true
+	}
+	if isDailyPath(path) {
+		return false
+	}
+	if strings.HasPrefix(path, "memory/archive/") && strings.HasSuffix(path, ".md") && !strings.Contains(path, "..") {
+		return true
+	}
+	return isTopicPath(path)
+}

@@ -1,0 +1,418 @@
+package dream
+
+import (
+	"path"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/dreamwiki/dreamwiki/internal/memory"
+	"github.com/dreamwiki/dreamwiki/internal/workspace"
+)
+
+// curated is one entry of MEMORY.md or an L2 topic file as the dream sees
+// it: its text, its decay, what the dream decided about it.
+type curated struct {
+	id         int
+	u          *unit
+	e          *workspace.Entry // nil for lines this run writes
+	file       string
+	section    string
+	text       string
+	words      []string
+	subject    string
+	value      string
+	status     memory.Status
+	date       time.Time
+	meta       *memory.MetaRecord
+	decay      memory.Result
+	structural bool
+	pointer    bool // an index line pointing down to an L2 file
+	preamble   bool // the paragraph under a file's title
+	table      bool
+	fresh      bool // written by this run
+	typ        string
+
+	cand         *candidate // for a line this run writes
+	pl           *placement
+	archived     bool
+	sunk         bool
+	supersededBy *candidate
+}
+
+// citation is a line range of a daily log that a curated entry already
+// names as its evidence: that part of the log is consolidated.
+type citation struct {
+	start, end int
+	by         *curated
+}
+
+// citedBy returns a curated entry citing a line range, or nil.
+func (p *planner) citedBy(path string, start, end int) *curated {
+	for _, c := range p.cited[path] {
+		if c.start <= end && c.end >= start && !c.by.isGone() {
+			return c.by
+		}
+	}
+	return nil
+}
+
+// topic is an L2 topic file the dream may write to.
+type topic struct {
+	path  string
+	slug  string
+	title string
+	doc   *mdDoc
+	words map[string]int // vocabulary of its entries, title and headings
+	isNew bool
+	added []*candidate
+}
+
+// loadCurated reads MEMORY.md and the L2 topic files into editable
+// documents and curated entries.
+func (p *planner) loadCurated() {
+	ws := p.ws
+	if ws.Memory != nil {
+		p.memDoc = p.openDoc(ws.Memory.File, ws.Memory.Sections)
+	} else {
+		p.memDoc = newEmptyDoc("MEMORY.md")
+		p.docs["MEMORY.md"] = p.memDoc
+	}
+	for _, t := range ws.Topics {
+		if !isTopicPath(t.File.Path) {
+			continue
+		}
+		tp := &topic{path: t.File.Path, slug: t.Topic, title: t.Title, doc: p.openDoc(t.File, t.Sections), words: map[string]int{}}
+		for _, w := range contentWords(t.Title + " " + strings.ReplaceAll(t.Topic, "-", " ")) {
+			tp.words[w]++
+		}
+		for _, s := range t.Sections {
+			for _, w := range contentWords(s.Heading) {
+				tp.words[w]++
+			}
+		}
+		p.topics = append(p.topics, tp)
+		p.topicByPath[tp.path] = tp
+	}
+	for _, d := range append([]*mdDoc{p.memDoc}, p.topicDocs()...) {
+		for _, u := range d.units {
+			for _, e := range u.entries {
+				c := p.addCurated(u, e)
+				if tp := p.topicByPath[d.path]; tp != nil {
+					for _, w := range c.words {
+						tp.words[w]++
+					}
+				}
+			}
+		}
+	}
+}
+
+func (p *planner) topicDocs() []*mdDoc {
+	out := make([]*mdDoc, 0, len(p.topics))
+	for _, t := range p.topics {
+		out = append(out, t.doc)
+	}
+	return out
+}
+
+// openDoc makes an editable document of a workspace file, reading its
+// bytes from disk when there is a disk (to keep CRLF line endings).
+func (p *planner) openDoc(f *workspace.File, sections []*workspace.Section) *mdDoc {
+	raw := []byte(f.Content)
+	if p.root != "" {
+		if b, err := readWorkspaceFile(p.root, f.Path); err == nil {
+			raw = b
+		}
+	}
+	d := newDoc(f.Path, f.Content, raw, sections)
+	p.docs[f.Path] = d
+	p.before[f.Path] = fileState{hash: f.Hash, data: raw}
+	return d
+}
+
+// addCurated registers an entry.
+func (p *planner) addCurated(u *unit, e *workspace.Entry) *curated {
+	c := &curated{id: len(p.curated), u: u, e: e, file: u.doc.path, section: e.Section, text: e.Text,
+		table: e.Shape == workspace.ShapeTableRow, date: e.Date}
+	c.words = contentWords(e.Text)
+	c.subject, c.value, _ = memory.SubjectValue(e.Text)
+	c.status = entryStatus(e)
+	c.typ = normType(e.TypeTag)
+	c.pointer = p.isPointer(e)
+	// The paragraph under a file's title says what the file is: it is
+	// neither a fact to decay nor detail to move.
+	c.preamble = e.Shape == workspace.ShapeParagraph && (u.sec.line == 0 || u.sec.level == 1)
+	if c.date.IsZero() {
+		for _, s := range e.Sources {
+			if !s.Date.IsZero() {
+				c.date = s.Date
+				break
+			}
+			if d, ok := logDate(s.Path); ok {
+				c.date = d
+				break
+			}
+		}
+	}
+	if u.cur == nil {
+		u.cur = c
+	}
+	for _, s := range e.Sources {
+		if s.StartLine > 0 && isDailyPath(s.Path) {
+			p.cited[s.Path] = append(p.cited[s.Path], citation{start: s.StartLine, end: max(s.EndLine, s.StartLine), by: c})
+		}
+	}
+	p.curated = append(p.curated, c)
+	p.index(c)
+	return c
+}
+
+// index makes a curated entry findable by its words and its subject.
+func (p *planner) index(c *curated) {
+	p.curIndex.add(c.id, c.words)
+	if c.subject != "" {
+		p.subjects[c.subject] = append(p.subjects[c.subject], c)
+	}
+}
+
+// entryStatus is the lifecycle of an entry: the workspace's status word,
+// else the markers memory.Lifecycle reads.
+func entryStatus(e *workspace.Entry) memory.Status {
+	switch e.Status {
+	case "done", "closed", "archived", "resolved", "cancelled", "obsolete", "wontfix", "superseded", "expired", "snoozed":
+		return memory.StatusClosed
+	case "open", "active", "pending", "blocked", "paused":
+		return memory.StatusOpen
+	}
+	return memory.Lifecycle(e.Raw)
+}
+
+// isPointer reports an index line: an entry that mostly points down to an
+// L2 file ("Incidents and what changed after them: see memory/incidents.md").
+func (p *planner) isPointer(e *workspace.Entry) bool {
+	hasL2 := false
+	for _, s := range e.Sources {
+		switch s.Kind {
+		case workspace.PointerSee, workspace.PointerWikilink, workspace.PointerLink, workspace.PointerPath:
+			if p.resolveTopic(s.Path) != "" || strings.HasSuffix(s.Path, ".md") && !isDailyPath(s.Path) {
+				hasL2 = true
+			}
+		}
+	}
+	return hasL2 && len(contentWords(e.Text)) <= 14
+}
+
+// resolveTopic maps a pointer path or wikilink target to an L2 file path.
+func (p *planner) resolveTopic(target string) string {
+	t := strings.TrimSuffix(strings.TrimSpace(target), "/")
+	if t == "" {
+		return ""
+	}
+	if _, ok := p.topicByPath[t]; ok {
+		return t
+	}
+	base := strings.TrimSuffix(path.Base(t), ".md")
+	for _, tp := range p.topics {
+		if tp.slug == base || strings.TrimSuffix(tp.path, ".md") == strings.TrimSuffix(t, ".md") {
+			return tp.path
+		}
+	}
+	return ""
+}
+
+// matchMeta pairs entries with memory-meta.json records: by the same text,
+// then the same text normalised, then the same 40-character prefix, then
+// by word overlap (Jaccard >= 0.6), each record used once (DESIGN 4.1: ids
+// survive edits; a 20-character hash alone would not). Entries left over
+// get new records.
+func (p *planner) matchMeta() {
+	if p.meta == nil {
+		return
+	}
+	used := map[*memory.MetaRecord]bool{}
+	byText := map[string][]*memory.MetaRecord{}
+	byNorm := map[string][]*memory.MetaRecord{}
+	byPrefix := map[string][]*memory.MetaRecord{}
+	idx := newWordIndex()
+	recWords := make([][]string, len(p.meta.Entries))
+	for i, r := range p.meta.Entries {
+		if strings.HasPrefix(r.File, "memory/archive/") {
+			used[r] = true // gone from curated memory: never matched again
+			continue
+		}
+		byText[r.Text] = append(byText[r.Text], r)
+		n := normText(r.Text)
+		byNorm[n] = append(byNorm[n], r)
+		byPrefix[prefix(n)] = append(byPrefix[prefix(n)], r)
+		recWords[i] = contentWords(r.Text)
+		idx.add(i, recWords[i])
+	}
+	take := func(rs []*memory.MetaRecord) *memory.MetaRecord {
+		for _, r := range rs {
+			if !used[r] {
+				used[r] = true
+				return r
+			}
+		}
+		return nil
+	}
+	byTextFile := map[string][]*memory.MetaRecord{}
+	for _, r := range p.meta.Entries {
+		if !used[r] && r.File != "" {
+			byTextFile[r.File+"\x00"+r.Text] = append(byTextFile[r.File+"\x00"+r.Text], r)
+		}
+	}
+	var rest []*curated
+	for _, c := range p.curated {
+		if c.pointer || c.preamble {
+			continue
+		}
+		if r := take(byTextFile[c.file+"\x00"+c.text]); r != nil {
+			c.meta = r
+		} else if r := take(byText[c.text]); r != nil {
+			c.meta = r
+		} else if r := take(byNorm[normText(c.text)]); r != nil {
+			c.meta = r
+		} else {
+			rest = append(rest, c)
+		}
+	}
+	var rest2 []*curated
+	for _, c := range rest {
+		if n := normText(c.text); len(n) >= 40 {
+			if r := take(byPrefix[prefix(n)]); r != nil {
+				c.meta = r
+				continue
+			}
+		}
+		rest2 = append(rest2, c)
+	}
+	for _, c := range rest2 {
+		best, bestJ := -1, 0.6
+		for _, i := range idx.candidates(c.words, 200) {
+			r := p.meta.Entries[i]
+			if used[r] {
+				continue
+			}
+			if j, _ := similarity(c.words, recWords[i]); j >= bestJ {
+				best, bestJ = i, j
+			}
+		}
+		if best >= 0 {
+			c.meta = p.meta.Entries[best]
+			used[c.meta] = true
+		}
+	}
+	for _, c := range p.curated {
+		if c.meta != nil && c.meta.File == "" {
+			c.meta.File = c.file
+		}
+	}
+}
+
+// bootstrapMeta gives every entry without a memory-meta.json record one,
+// dated by the entry's own date, else its source's, else today (as the
+// seed's bootstrap script does).
+func (p *planner) bootstrapMeta() {
+	if p.meta == nil {
+		return
+	}
+	for _, c := range p.curated {
+		if c.pointer || c.preamble || c.meta != nil || c.fresh {
+			continue
+		}
+		p.track(c)
+		p.counts.Tracked++
+	}
+}
+
+// track adds a record for one entry.
+func (p *planner) track(c *curated) *memory.MetaRecord {
+	c.meta = p.meta.Add(redact(c.text))
+	c.meta.Created = c.date
+	if c.meta.Created.IsZero() {
+		c.meta.Created = p.day
+	}
+	c.meta.Section = c.section
+	c.meta.Type = c.typ
+	c.meta.File = c.file
+	return c.meta
+}
+
+// evaluate computes every record's decay at now (DESIGN 5.1).
+func (p *planner) evaluate() {
+	if p.meta == nil {
+		for _, c := range p.curated {
+			c.structural = memory.IsStructural(c.text)
+		}
+		return
+	}
+	rows := p.meta.Recompute(p.now, memory.DefaultParams())
+	byID := map[string]memory.TierRow{}
+	for _, r := range rows {
+		byID[r.ID] = r
+	}
+	for _, c := range p.curated {
+		if c.meta == nil {
+			c.structural = memory.IsStructural(c.text)
+			continue
+		}
+		r := byID[c.meta.ID]
+		c.decay = r.Parts
+		c.decay.Tier, c.decay.Score = r.Tier, r.Score
+		c.structural = c.meta.Structural
+	}
+}
+
+func normText(s string) string {
+	s = strings.ToLower(s)
+	s = strings.NewReplacer("[[", "", "]]", "", "**", "", "`", "").Replace(s)
+	return strings.Trim(strings.Join(strings.Fields(s), " "), " .;,!?:-—")
+}
+
+func prefix(n string) string {
+	if len(n) > 40 {
+		return n[:40]
+	}
+	return n
+}
+
+// logDate reads the date of a daily-log path ("memory/2026-04-10.md").
+func logDate(p string) (time.Time, bool) {
+	if !isDailyPath(p) {
+		return time.Time{}, false
+	}
+	base := path.Base(p)
+	t, err := time.Parse(time.DateOnly, base[:10])
+	return t, err == nil
+}
+
+// isDailyPath reports a daily-log path: memory/YYYY-MM-DD*.md or
+// memory/daily/YYYY-MM-DD*.md.
+func isDailyPath(p string) bool {
+	dir, base := path.Split(p)
+	if dir != "memory/" && dir != "memory/daily/" || len(base) < 13 || !strings.HasSuffix(base, ".md") {
+		return false
+	}
+	_, err := time.Parse(time.DateOnly, base[:10])
+	return err == nil && (len(base) == 13 || base[10] == '-' || base[10] == '_')
+}
+
+// isTopicPath reports a path a dream may write as an L2 topic file:
+// memory/<name>.md (or deeper), never a daily log, the dream log, an
+// archive file, or anything under memory/dreaming/ or memory/.dreams/.
+func isTopicPath(p string) bool {
+	if !strings.HasPrefix(p, "memory/") || !strings.HasSuffix(p, ".md") || isDailyPath(p) {
+		return false
+	}
+	switch {
+	case p == "memory/dream-log.md",
+		strings.HasPrefix(p, "memory/archive/"),
+		strings.HasPrefix(p, "memory/dreaming/"),
+		strings.HasPrefix(p, "memory/.dreams/"),
+		strings.HasPrefix(p, "memory/daily/"):
+		return false
+	}
+	return !slices.Contains(strings.Split(p, "/"), "..")
+}

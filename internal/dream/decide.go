@@ -1,0 +1,767 @@
+package dream
+
+import (
+	"fmt"
+	"math"
+	"regexp"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/dreamwiki/dreamwiki/internal/memory"
+	"github.com/dreamwiki/dreamwiki/internal/workspace"
+)
+
+// sense extracts the candidates of the selected logs, and adds the facts
+// of older logs that searches found often enough to pass the promotion
+// gates (the recall store's deep phase), which a dream must not ignore
+// just because their log was consolidated before.
+func (p *planner) sense() {
+	inBatch := map[string]bool{}
+	for _, log := range p.sel.inputs {
+		inBatch[log.File.Path] = true
+		for _, it := range log.Items {
+			c, skip := newCandidate(len(p.cands), log, it)
+			if skip != nil {
+				p.plan.Skipped = append(p.plan.Skipped, *skip)
+				continue
+			}
+			p.plan.Secrets = append(p.plan.Secrets, c.secrets...)
+			if by := p.citedBy(c.path, c.line, c.endLine); by != nil {
+				p.plan.Skipped = append(p.plan.Skipped, Skip{File: c.path, Line: c.line, Text: shorten(c.fact, 80),
+					Reason: fmt.Sprintf("already consolidated: %s cites this line as its source", by.file)})
+				continue
+			}
+			p.cands = append(p.cands, c)
+		}
+		for _, b := range log.Sleep {
+			p.plan.Skipped = append(p.plan.Skipped, Skip{File: log.File.Path, Line: b.StartLine,
+				Text: strings.Title(b.Name) + " Sleep block", Reason: "dreaming phase output inside a daily log, not a fact"})
+		}
+	}
+	// Recalled facts of earlier logs.
+	byPath := map[string]*workspace.DailyLog{}
+	for _, d := range p.ws.Daily {
+		byPath[d.File.Path] = d
+	}
+	var paths []string
+	for path := range p.aggs {
+		paths = append(paths, path)
+	}
+	slices.Sort(paths)
+	for _, path := range paths {
+		log := byPath[path]
+		if log == nil || inBatch[path] {
+			continue
+		}
+		for _, it := range log.Items {
+			if len(p.recallFor(path, it.Line, max(it.EndLine, it.Line))) == 0 {
+				continue
+			}
+			c, skip := newCandidate(len(p.cands), log, it)
+			if skip != nil || p.citedBy(c.path, c.line, c.endLine) != nil {
+				continue
+			}
+			if d, _, promoted := p.promotion(c); !d.Promote || promoted {
+				continue
+			}
+			c.notes = append(c.notes, "from the recall store")
+			p.plan.Secrets = append(p.plan.Secrets, c.secrets...)
+			p.cands = append(p.cands, c)
+		}
+	}
+	sortCandidates(p.cands)
+}
+
+// decide settles every candidate, oldest first, against curated memory as
+// it stands after the earlier ones: a later line can merge into, close or
+// supersede what an earlier line of the same batch wrote.
+func (p *planner) decide() {
+	var unrouted []*candidate
+	for _, c := range p.cands {
+		if p.ctx.Err() != nil {
+			return
+		}
+		if p.decideOne(c) {
+			continue
+		}
+		unrouted = append(unrouted, c)
+	}
+	p.newTopics(unrouted)
+}
+
+// decideOne handles a candidate; false means it found no L2 topic yet.
+func (p *planner) decideOne(c *candidate) bool {
+	decision, _, promotedBefore := p.promotion(c)
+	scores := &Scores{Promotion: promotionScores(decision)}
+
+	// Lifecycle: closed work stays closed.
+	if c.status == memory.StatusOpen {
+		if done := p.findLifecycle(c, memory.StatusClosed); done != nil {
+			p.plan.Skipped = append(p.plan.Skipped, Skip{File: c.path, Line: c.line, Text: shorten(c.fact, 80),
+				Reason: fmt.Sprintf("closed work stays closed: %s:%d already marks it done", done.file, done.line())})
+			return true
+		}
+	}
+	if c.status == memory.StatusClosed {
+		if open := p.findLifecycle(c, memory.StatusOpen); open != nil {
+			p.close(open, c)
+			p.action(Action{Kind: "close", File: open.file, Text: c.fact, Old: shorten(open.text, 120), Type: c.typ,
+				Evidence: evidenceStrings(c.evidence), Reason: "the log says the open item is finished; closed with this date and evidence", Scores: scores})
+			p.counts.Closed++
+			return true
+		}
+	}
+	if dup := p.findDuplicate(c); dup != nil {
+		p.merge(dup, c)
+		p.action(Action{Kind: "merge", File: dup.file, Text: shorten(dup.text, 160), Type: c.typ, Evidence: evidenceStrings(c.evidence),
+			Reason: "near-duplicate of an entry already kept; its evidence was added to that entry", Scores: scores})
+		p.counts.Merged++
+		if decision.Promote && !promotedBefore && dup.file != p.memDoc.path && !p.inMemory(dup) {
+			p.placeIndex(c, nil, decision)
+		}
+		return true
+	}
+	tp, why := p.route(c)
+	old := p.findContradictions(c, tp)
+	if tp == nil && len(old) > 0 {
+		for _, o := range old {
+			if t := p.topicByPath[o.file]; t != nil {
+				tp, why = t, "the fact it replaces is in "+o.file
+				break
+			}
+		}
+	}
+	if tp == nil && !(decision.Promote && !promotedBefore) && len(old) == 0 {
+		c.routeNote = why
+		return false
+	}
+	p.accept(c, tp, why, old, decision, promotedBefore, scores)
+	return true
+}
+
+// accept writes a new fact: into its topic file (when it has one), into
+// MEMORY.md when it passed the promotion gates, superseding the entries it
+// contradicts.
+func (p *planner) accept(c *candidate, tp *topic, why string, old []*curated, decision memory.Decision, promotedBefore bool, scores *Scores) {
+	c.annotatePermission(p.now)
+	var memOld, l2Old []*curated
+	for _, o := range old {
+		if o.file == p.memDoc.path {
+			memOld = append(memOld, o)
+		} else {
+			l2Old = append(l2Old, o)
+		}
+	}
+	if tp != nil {
+		var after *unit
+		for _, o := range l2Old {
+			if o.file == tp.path && o.u != nil {
+				after = o.u
+				break
+			}
+		}
+		p.placeL2(c, tp, after)
+		reason := "new fact; " + why
+		if len(c.notes) > 0 {
+			reason += "; " + strings.Join(c.notes, ", ")
+		}
+		p.action(Action{Kind: "promote", File: tp.path, Text: c.fact, Type: c.typ, Evidence: evidenceStrings(c.evidence), Reason: reason, Scores: scores})
+		p.counts.Promoted++
+	}
+	indexed := false
+	switch {
+	case len(memOld) > 0:
+		// The new fact takes the old one's place in MEMORY.md, written the
+		// way the old one was (with or without a type tag).
+		p.placeIndex(c, memOld[0].u, decision)
+		indexed = true
+	case decision.Promote && !promotedBefore:
+		p.placeIndex(c, nil, decision)
+		indexed = true
+	}
+	if tp == nil && indexed {
+		p.counts.Promoted++
+	}
+	for _, o := range old {
+		p.supersede(o, c)
+		p.action(Action{Kind: "supersede", File: o.file, Text: c.fact, Old: shorten(o.text, 160), Type: c.typ,
+			Evidence: evidenceStrings(c.evidence),
+			Reason: fmt.Sprintf("same subject %q with a new value: %q (since %s) -> %q (%s)", c.subject, shorten(o.value, 60),
+				dateOr(o.since(), "an unknown date"), shorten(c.value, 60), c.date.Format(time.DateOnly)),
+			Scores: scores})
+		p.counts.Superseded++
+	}
+}
+
+// placeL2 adds a fact to a topic file: after a unit it supersedes, else at
+// the end of the best section.
+func (p *planner) placeL2(c *candidate, tp *topic, after *unit) {
+	pl := &placement{c: c, doc: tp.doc, afterU: after}
+	if after == nil {
+		pl.sec = p.topicSection(tp, c)
+	}
+	cur := p.freshCurated(c, tp.doc.path, pl)
+	pl.cur = cur
+	p.placements = append(p.placements, pl)
+	tp.added = append(tp.added, c)
+	for _, w := range c.words {
+		tp.words[w]++
+	}
+}
+
+// placeIndex adds a fact to MEMORY.md: in place of a unit it supersedes,
+// else at the end of the section for its type.
+func (p *planner) placeIndex(c *candidate, replace *unit, decision memory.Decision) {
+	if p.indexed[c] {
+		return
+	}
+	p.indexed[c] = true
+	pl := &placement{c: c, doc: p.memDoc, replaceU: replace, index: true, score: decision.Score, tag: true}
+	if replace != nil && replace.cur != nil && replace.cur.e != nil {
+		pl.tag = replace.cur.e.TypeTag != ""
+		if t := normType(replace.cur.e.TypeTag); t != "" {
+			c.typ = t
+		}
+	}
+	if replace == nil {
+		pl.sec = p.memorySection(c.typ)
+	}
+	pl.cur = p.freshCurated(c, p.memDoc.path, pl)
+	p.placements = append(p.placements, pl)
+	p.counts.Indexed++
+	p.action(Action{Kind: "index", File: p.memDoc.path, Text: c.fact, Type: c.typ, Evidence: evidenceStrings(c.evidence),
+		Reason: "passed the promotion gates (" + fmtScore(decision.Score) + " >= " + fmtScore(p.promoCfg.MinScore) + ", recalls and unique queries); MEMORY.md gets an index line",
+		Scores: &Scores{Promotion: promotionScores(decision)}})
+}
+
+// freshCurated registers a line this run writes, so later candidates can
+// merge into, close or supersede it.
+func (p *planner) freshCurated(c *candidate, file string, pl *placement) *curated {
+	cur := &curated{id: len(p.curated), file: file, text: c.fact, words: c.words, subject: c.subject, value: c.value,
+		status: c.status, date: c.date, fresh: true, typ: c.typ, cand: c, pl: pl}
+	cur.structural = memory.IsStructural(c.fact)
+	p.curated = append(p.curated, cur)
+	p.index(cur)
+	p.fresh[c] = append(p.fresh[c], cur)
+	return cur
+}
+
+// inMemory reports whether MEMORY.md already holds the fact (or a line of
+// this run puts it there).
+func (p *planner) inMemory(cur *curated) bool {
+	if cur.cand != nil && p.indexed[cur.cand] {
+		return true
+	}
+	for _, id := range p.curIndex.candidates(cur.words, 1000) {
+		o := p.curated[id]
+		if o.file == p.memDoc.path && !o.isGone() && nearDuplicate(cur.words, o.words, cur.text, o.text) {
+			return true
+		}
+	}
+	return false
+}
+
+// findDuplicate finds a kept entry saying the same thing (MEMORY.md and L2,
+// lines of this run included); the most similar wins.
+func (p *planner) findDuplicate(c *candidate) *curated {
+	var best *curated
+	bestJ := -1.0
+	for _, id := range p.curIndex.candidates(c.words, 1000) {
+		o := p.curated[id]
+		if o.isGone() || o.superseded() || o.pointer {
+			continue
+		}
+		if !nearDuplicate(c.words, o.words, c.fact, o.text) {
+			continue
+		}
+		if j, _ := similarity(c.words, o.words); j > bestJ {
+			best, bestJ = o, j
+		}
+	}
+	return best
+}
+
+// lifecycleWords are left out when matching a closing line to the item it
+// closes ("TODO: renew the domain" / "renewed the domain — done").
+var lifecycleWords = map[string]bool{"todo": true, "done": true, "finished": true, "completed": true, "complete": true,
+	"closed": true, "resolved": true, "fixed": true, "open": true, "pending": true, "wip": true, "status": true, "cancelled": true}
+
+func withoutLifecycle(ws []string) []string {
+	out := make([]string, 0, len(ws))
+	for _, w := range ws {
+		if !lifecycleWords[w] {
+			out = append(out, w)
+		}
+	}
+	return out
+}
+
+// findLifecycle finds a kept entry about the same item in the given state:
+// most of the shorter one's words (at least two) are in the other.
+func (p *planner) findLifecycle(c *candidate, want memory.Status) *curated {
+	cw := withoutLifecycle(c.words)
+	if len(cw) < 2 {
+		return nil
+	}
+	var best *curated
+	bestC := 0.6
+	for _, id := range p.curIndex.candidates(cw, 1000) {
+		o := p.curated[id]
+		if o.isGone() || o.pointer || o.table || o.status != want {
+			continue
+		}
+		ow := withoutLifecycle(o.words)
+		if min(len(ow), len(cw)) < 2 {
+			continue
+		}
+		if _, cont := similarity(cw, ow); cont >= bestC {
+			shared := 0
+			for _, w := range cw {
+				if slices.Contains(ow, w) {
+					shared++
+				}
+			}
+			if shared >= 2 {
+				best, bestC = o, cont
+			}
+		}
+	}
+	return best
+}
+
+// findContradictions finds kept entries with the candidate's subject and a
+// different value (DESIGN 5.3: "same subject, new value"). A one-word
+// subject ("Status: accepted") only counts within the same file, where it
+// names the same thing; longer subjects ("gateway host") count anywhere in
+// MEMORY.md and the candidate's topic. Values that contain one another are
+// refinements, not contradictions.
+func (p *planner) findContradictions(c *candidate, tp *topic) []*curated {
+	if c.subject == "" || !plausibleValue(c.value) {
+		return nil
+	}
+	multi := strings.Contains(c.subject, " ")
+	var out []*curated
+	for _, o := range p.subjects[c.subject] {
+		if o.isGone() || o.superseded() || o.pointer || o.table || !plausibleValue(o.value) {
+			continue
+		}
+		if o.fresh && o.cand == c {
+			continue
+		}
+		inScope := o.file == p.memDoc.path || tp != nil && o.file == tp.path
+		if !inScope && !(multi && o.fresh) {
+			continue
+		}
+		if !multi && !(tp != nil && o.file == tp.path) {
+			continue
+		}
+		a, b := normValue(c.value), normValue(o.value)
+		if a == "" || b == "" || a == b || strings.Contains(a, b) || strings.Contains(b, a) {
+			continue
+		}
+		if !o.date.IsZero() && o.date.After(c.date) {
+			continue // an older log never overrides a newer fact
+		}
+		out = append(out, o)
+	}
+	return out
+}
+
+var reParen = regexp.MustCompile(`\([^)]*\)|（[^）]*）`)
+
+// normValue compares values without dates, asides in brackets, articles
+// and punctuation.
+func normValue(v string) string {
+	v = reISODate.ReplaceAllString(v, " ")
+	v = reParen.ReplaceAllString(v, " ")
+	v = strings.ToLower(v)
+	var ws []string
+	for _, w := range strings.Fields(v) {
+		w = strings.Trim(w, ".,;:!?\"'`*")
+		switch w {
+		case "", "the", "a", "an", "now", "still":
+			continue
+		}
+		ws = append(ws, w)
+	}
+	return strings.Join(ws, " ")
+}
+
+// plausibleValue: a value worth comparing is a short phrase, not a
+// sentence.
+func plausibleValue(v string) bool {
+	n := len(strings.Fields(v))
+	return n > 0 && n <= 10
+}
+
+// merge adds a candidate's evidence to a kept entry.
+func (p *planner) merge(o *curated, c *candidate) {
+	if o.cand != nil {
+		o.cand.addEvidence(c.evidence...)
+		return
+	}
+	if o.table || o.u == nil {
+		return
+	}
+	// A mention in a log is evidence, not a recall: meta counts stay.
+	o.u.replace(addEvidence(o.u.lines, c.evidence))
+}
+
+// close marks an open entry done with the date and evidence of the line
+// that finished it.
+func (p *planner) close(o *curated, c *candidate) {
+	o.status = memory.StatusClosed
+	if o.cand != nil {
+		o.cand.closedOn = c.date
+		o.cand.status = memory.StatusClosed
+		o.cand.addEvidence(c.evidence...)
+		return
+	}
+	lines := insertMarker(o.u.lines, "(done "+c.date.Format(time.DateOnly)+")")
+	o.u.replace(addEvidence(lines, c.evidence))
+}
+
+// supersede marks an entry replaced by a newer fact, with both dates
+// (DESIGN 5.4): in an L2 file the old line stays, marked, with the new one
+// right after it; in MEMORY.md the new line takes its place and the old one
+// goes to the archive, marked the same way.
+func (p *planner) supersede(o *curated, c *candidate) {
+	marker := fmt.Sprintf("(superseded %s by: %s; since %s)", c.date.Format(time.DateOnly),
+		shorten(strings.TrimRight(stripDateSuffix(c.fact), ". "), 80), dateOr(o.since(), "unknown"))
+	o.status = memory.StatusClosed
+	o.supersededBy = c
+	if o.cand != nil {
+		o.cand.supersededBy = c
+		o.cand.supersedeNote = marker
+		return
+	}
+	lines := insertMarker(o.u.lines, marker)
+	if o.file == p.memDoc.path {
+		// The old line moves to the archive; placeIndex put the new line in
+		// its place.
+		p.archiveLines(o, lines, "superseded")
+		return
+	}
+	o.u.replace(lines)
+}
+
+// since is when an entry's fact became true, as far as the files say.
+func (c *curated) since() time.Time {
+	if c.meta != nil && !c.meta.Created.IsZero() {
+		return c.meta.Created
+	}
+	return c.date
+}
+
+func (c *curated) isGone() bool {
+	return c.u != nil && c.u.gone || c.pl != nil && c.pl.dropped || c.archived
+}
+
+func (c *curated) superseded() bool { return c.supersededBy != nil }
+
+func (c *curated) line() int {
+	if c.e != nil {
+		return c.e.Line
+	}
+	return 0
+}
+
+// route finds the L2 topic a fact belongs to: an explicit link or tag
+// first ([[gateway]], memory/gateway.md, #gateway), then the vocabulary
+// the topic's entries already use. It never goes by the topic's name
+// alone: two words at least must be shared with what the topic says, and
+// they must be rare enough across curated memory to mean something.
+func (p *planner) route(c *candidate) (*topic, string) {
+	for _, tp := range p.topics {
+		if strings.Contains(c.raw, "[["+tp.slug+"]]") || strings.Contains(c.raw, "[["+tp.slug+"|") ||
+			strings.Contains(c.raw, tp.path) || slices.Contains(c.tags, tp.slug) {
+			return tp, "explicit link to " + tp.path
+		}
+	}
+	n := float64(len(p.curated) + 1)
+	idf := func(w string) float64 { return math.Log(1 + n/max(float64(p.curIndex.df[w]), 1)) }
+	// Words most topics use ("sam", the user's name) say nothing about
+	// which topic a fact belongs to.
+	common := map[string]bool{}
+	if len(p.topics) >= 4 {
+		for _, w := range c.words {
+			k := 0
+			for _, tp := range p.topics {
+				if tp.words[w] > 0 {
+					k++
+				}
+			}
+			if k*2 > len(p.topics) {
+				common[w] = true
+			}
+		}
+	}
+	total := 0.0
+	for _, w := range c.words {
+		if !common[w] && !genericWords[w] {
+			total += idf(w)
+		}
+	}
+	var best *topic
+	var bestShared []string
+	bestScore := 0.0
+	for _, tp := range p.topics {
+		score := 0.0
+		var shared []string
+		for _, w := range c.words {
+			if common[w] || genericWords[w] || tp.words[w] == 0 {
+				continue
+			}
+			score += idf(w)
+			shared = append(shared, w)
+		}
+		if len(shared) >= 2 && score > bestScore {
+			best, bestScore, bestShared = tp, score, shared
+		}
+	}
+	if best == nil || total == 0 || bestScore/total < minCoverage {
+		return nil, "no topic shares enough of its words"
+	}
+	if len(bestShared) > 4 {
+		bestShared = bestShared[:4]
+	}
+	return best, fmt.Sprintf("shares %s with %s (%.0f%% of its weighted words)", quoteList(bestShared), best.path, 100*bestScore/total)
+}
+
+// minCoverage is the share of a fact's words, each weighted by how rare it
+// is in curated memory (ln(1 + entries/entries using it)), that a topic's
+// vocabulary must hold for the topic to take the fact; and at least two
+// shared words, none of them generic.
+const minCoverage = 0.3
+
+func quoteList(ws []string) string {
+	q := make([]string, len(ws))
+	for i, w := range ws {
+		q[i] = "'" + w + "'"
+	}
+	return strings.Join(q, ", ")
+}
+
+// genericWords are too vague to name a new topic after.
+var genericWords = map[string]bool{
+	"started": true, "start": true, "finished": true, "working": true, "works": true, "work": true, "need": true,
+	"needs": true, "using": true, "used": true, "uses": true, "still": true, "should": true, "would": true,
+	"could": true, "going": true, "think": true, "thing": true, "things": true, "stuff": true, "people": true,
+	"update": true, "updates": true, "updated": true, "added": true, "moved": true, "sent": true, "fixed": true,
+	"check": true, "checked": true, "later": true, "soon": true, "first": true, "draft": true, "plan": true,
+	"notes": true, "note": true, "todo": true, "done": true, "open": true, "closed": true, "like": true,
+	"good": true, "great": true, "better": true, "maybe": true, "really": true, "every": true, "around": true,
+	"morning": true, "evening": true, "night": true, "afternoon": true, "weekend": true, "meeting": true,
+	"back": true, "again": true, "ready": true, "asked": true, "wants": true, "said": true, "told": true,
+	"making": true, "made": true, "took": true, "take": true, "came": true, "come": true, "goes": true,
+	"went": true, "keep": true, "kept": true, "left": true, "right": true, "today's": true, "there's": true,
+	"it's": true, "that's": true, "today": true, "tomorrow": true, "yesterday": true, "reason": true,
+	"details": true, "detail": true, "see": true, "also": true, "time": true, "week": true, "days": true, "next": true, "last": true,
+}
+
+// newTopics starts new L2 files for facts no topic took: a word shared by
+// at least NewTopicSupport of them (and rare in curated memory) becomes a
+// topic, most supported first. Facts still without a topic are skipped and
+// reported; the daily log keeps them.
+func (p *planner) newTopics(unrouted []*candidate) {
+	support := max(p.cfg.Dream.NewTopicSupport, 1)
+	remaining := unrouted
+	for len(remaining) >= support {
+		count := map[string]int{}
+		for _, c := range remaining {
+			for _, w := range c.words {
+				count[w]++
+			}
+		}
+		bestW, bestN := "", 0
+		for w, n := range count {
+			if n < support || !topicWord(w) || p.curIndex.df[w] > 2 {
+				continue
+			}
+			if n > bestN || n == bestN && w < bestW {
+				bestW, bestN = w, n
+			}
+		}
+		if bestW == "" {
+			break
+		}
+		s := slug(bestW)
+		path := "memory/" + s + ".md"
+		tp := p.topicByPath[path]
+		if tp == nil && (p.ws.FileByPath(path) != nil || p.docs[path] != nil || !isTopicPath(path)) {
+			// The name is taken by something that is no topic file.
+			for _, c := range remaining {
+				c.words = slices.DeleteFunc(slices.Clone(c.words), func(w string) bool { return w == bestW })
+			}
+			continue
+		}
+		reason := fmt.Sprintf("%d facts without a topic share '%s' (>= %d to start one)", bestN, bestW, support)
+		if tp == nil {
+			tp = &topic{path: path, slug: s, title: titleCase(bestW), words: map[string]int{}, isNew: true}
+			tp.doc = newEmptyDoc(path)
+			tp.doc.lines = []string{"# " + tp.title}
+			tp.doc.sections[0].end = 1
+			p.docs[path] = tp.doc
+			p.topics = append(p.topics, tp)
+			p.topicByPath[path] = tp
+			p.counts.NewTopics++
+			p.action(Action{Kind: "new-topic", File: path, Text: tp.title, Reason: reason})
+		}
+		var rest []*candidate
+		for _, c := range remaining {
+			if !slices.Contains(c.words, bestW) {
+				rest = append(rest, c)
+				continue
+			}
+			decision, _, promotedBefore := p.promotion(c)
+			if dup := p.findDuplicate(c); dup != nil {
+				p.merge(dup, c)
+				p.counts.Merged++
+				p.action(Action{Kind: "merge", File: dup.file, Text: shorten(dup.text, 160), Type: c.typ, Evidence: evidenceStrings(c.evidence),
+					Reason: "near-duplicate of an entry already kept; its evidence was added to that entry"})
+				continue
+			}
+			p.accept(c, tp, reason, nil, decision, promotedBefore, &Scores{Promotion: promotionScores(decision)})
+		}
+		if tp.isNew && len(tp.added) > 0 {
+			p.placeTopicPointer(tp)
+		}
+		remaining = rest
+	}
+	for _, c := range remaining {
+		p.plan.Skipped = append(p.plan.Skipped, Skip{File: c.path, Line: c.line, Text: shorten(c.fact, 80),
+			Reason: fmt.Sprintf("no L2 topic (%s, and fewer than %d similar facts to start one); it stays in the daily log", c.routeNote, support)})
+	}
+}
+
+// placeTopicPointer adds an index line for a new topic file to MEMORY.md.
+func (p *planner) placeTopicPointer(tp *topic) {
+	types := map[string]int{}
+	for _, c := range tp.added {
+		types[c.typ]++
+	}
+	typ := TypeProject
+	for _, t := range []string{TypeFeedback, TypeProject, TypeReference, TypeUser} {
+		if types[t] > types[typ] {
+			typ = t
+		}
+	}
+	first, last := tp.added[0].date, tp.added[0].date
+	for _, c := range tp.added {
+		if c.date.Before(first) {
+			first = c.date
+		}
+		if c.date.After(last) {
+			last = c.date
+		}
+	}
+	span := first.Format(time.DateOnly)
+	if !last.Equal(first) {
+		span += " … " + last.Format(time.DateOnly)
+	}
+	line := fmt.Sprintf("- [%s] %s: %d facts from the daily logs (%s), see %s", typ, tp.title, len(tp.added), span, tp.path)
+	sec := p.memorySection(typ)
+	sec.inserts = append(sec.inserts, newBlock(line))
+}
+
+func topicWord(w string) bool {
+	if len([]rune(w)) < 4 || genericWords[w] || memory.StopWord(w) || numberish(w) {
+		return false
+	}
+	return strings.IndexFunc(w, func(r rune) bool { return r >= 'a' && r <= 'z' || r > 0x2E80 }) >= 0
+}
+
+func titleCase(w string) string {
+	if w == "" {
+		return w
+	}
+	r := []rune(w)
+	if r[0] >= 'a' && r[0] <= 'z' {
+		r[0] -= 'a' - 'A'
+	}
+	return string(r)
+}
+
+// topicSection picks the section of a topic file a new fact goes to: one
+// named for its type, else the one whose entries share most of its words,
+// never a history or archive section; a new "Notes" section when the file
+// has none.
+func (p *planner) topicSection(tp *topic, c *candidate) *mdSection {
+	d := tp.doc
+	var usable []*mdSection
+	for _, s := range append(slices.Clone(d.sections), d.added...) {
+		if s.line == 0 && !s.isNew || historySection(s.heading) {
+			continue
+		}
+		usable = append(usable, s)
+	}
+	for _, s := range usable {
+		if typeHeading(c.typ, s.heading) {
+			return s
+		}
+	}
+	var best *mdSection
+	bestShared := 1
+	for _, s := range usable {
+		words := map[string]bool{}
+		for _, u := range s.units {
+			if u.cur != nil {
+				for _, w := range u.cur.words {
+					words[w] = true
+				}
+			}
+		}
+		shared := 0
+		for _, w := range c.words {
+			if words[w] {
+				shared++
+			}
+		}
+		if shared > bestShared {
+			best, bestShared = s, shared
+		}
+	}
+	if best != nil {
+		return best
+	}
+	for i := len(usable) - 1; i >= 0; i-- {
+		if len(usable[i].units) > 0 || usable[i].isNew {
+			return usable[i]
+		}
+	}
+	return d.addSection("Notes", 2)
+}
+
+var reHistory = regexp.MustCompile(`(?i)\b(?:history|archive[sd]?|superseded|old|past|previous|changelog|log)\b|历史|歴史`)
+
+func historySection(h string) bool { return reHistory.MatchString(h) }
+
+// typeHeadings are the section names that hold each type.
+var typeHeadings = map[string]*regexp.Regexp{
+	TypeUser:      regexp.MustCompile(`(?i)^(?:people|persons?|users?|preferences?|profile|about|personal|family)\b`),
+	TypeFeedback:  regexp.MustCompile(`(?i)^(?:feedback|rules?|lessons?(?: learned)?|corrections?)\b`),
+	TypeProject:   regexp.MustCompile(`(?i)^(?:projects?|ongoing|current work|goals?|tasks?|status)\b`),
+	TypeReference: regexp.MustCompile(`(?i)^(?:references?|infrastructure|infra|tools?|tooling|hosts?|links|pointers)\b`),
+}
+
+func typeHeading(typ, heading string) bool {
+	re := typeHeadings[typ]
+	return re != nil && re.MatchString(strings.TrimSpace(heading))
+}
+
+// memorySection is the MEMORY.md section for a type: one named for it,
+// else a new one at the end ("User", "Feedback", "Projects", "References").
+func (p *planner) memorySection(typ string) *mdSection {
+	d := p.memDoc
+	for _, s := range append(slices.Clone(d.sections), d.added...) {
+		if (s.line > 0 || s.isNew) && typeHeading(typ, s.heading) {
+			return s
+		}
+	}
+	name := map[string]string{TypeUser: "User", TypeFeedback: "Feedback", TypeProject: "Projects", TypeReference: "References"}[typ]
+	if name == "" {
+		name = "Projects"
+	}
+	return d.addSection(name, 2)
+}

@@ -1,0 +1,315 @@
+package dream
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/dreamwiki/dreamwiki/internal/memory"
+	"github.com/dreamwiki/dreamwiki/internal/workspace"
+)
+
+// planner computes a dream's plan: every decision and every file's new
+// bytes. It reads the workspace model and the bytes of the files it will
+// change; it writes nothing.
+type planner struct {
+	ctx  context.Context
+	ws   *workspace.Workspace
+	root string
+	now  time.Time
+	day  time.Time // now's date, UTC midnight
+	cfg  workspace.Config
+	opts Options
+	plan *Plan
+
+	docs        map[string]*mdDoc
+	before      map[string]fileState
+	memDoc      *mdDoc
+	topics      []*topic
+	topicByPath map[string]*topic
+	curated     []*curated
+	curIndex    *wordIndex
+	subjects    map[string][]*curated
+	cited       map[string][]citation
+
+	meta   *memory.MetaDoc // nil when memory-meta.json cannot be read
+	recall *memory.RecallDoc
+	aggs   map[string][]*recallAgg // daily-log path -> recall data
+
+	cands      []*candidate
+	placements []*placement
+	fresh      map[*candidate][]*curated
+	promoCfg   memory.PromotionConfig
+	counts     Counts
+	indexed    map[*candidate]bool
+	sel        *selection
+	started    time.Time
+}
+
+// fileState is a file as the plan read it.
+type fileState struct {
+	hash string
+	data []byte
+}
+
+// placement is where a new fact goes.
+type placement struct {
+	c        *candidate
+	doc      *mdDoc
+	sec      *mdSection // appended at the end of this section, or
+	afterU   *unit      // right after this entry, or
+	replaceU *unit      // instead of this entry (MEMORY.md supersession)
+	index    bool       // a MEMORY.md index line
+	tag      bool       // an index line starts with its [type]
+	dropped  bool       // taken out again to keep MEMORY.md within budget
+	cur      *curated
+	block    *block
+	score    float64 // promotion score, for index lines
+}
+
+func newPlanner(ctx context.Context, ws *workspace.Workspace, opts Options) *planner {
+	now := opts.now()
+	p := &planner{ctx: ctx, ws: ws, root: ws.Root, now: now, cfg: ws.Config, opts: opts,
+		day:  time.Date(now.UTC().Year(), now.UTC().Month(), now.UTC().Day(), 0, 0, 0, 0, time.UTC),
+		docs: map[string]*mdDoc{}, before: map[string]fileState{}, topicByPath: map[string]*topic{},
+		curIndex: newWordIndex(), subjects: map[string][]*curated{}, fresh: map[*candidate][]*curated{}, cited: map[string][]citation{},
+		indexed: map[*candidate]bool{}, started: now}
+	if opts.Configure != nil {
+		opts.Configure(&p.cfg)
+	}
+	d := p.cfg.Dream
+	p.promoCfg = memory.DefaultPromotionConfig()
+	p.promoCfg.MinScore, p.promoCfg.MinRecall, p.promoCfg.MinUniqueQueries = d.MinScore, d.MinRecall, d.MinUniqueQueries
+	return p
+}
+
+// readWorkspaceFile reads a workspace file's bytes from disk.
+func readWorkspaceFile(root, rel string) ([]byte, error) {
+	return os.ReadFile(filepath.Join(root, filepath.FromSlash(rel)))
+}
+
+// recallAgg is what the recall store and the recall events say about one
+// line range.
+type recallAgg struct {
+	path       string
+	start, end int
+	count      int
+	total      float64
+	queries    map[string]bool
+	days       map[string]bool
+	first      time.Time
+	last       time.Time
+	grounded   int
+	tags       int
+	promotedAt time.Time
+	key        string
+	snippet    string
+	// anchor is the first line of the one daily-log item the range stands
+	// for, when it spans several: a recalled range is one memory, and
+	// must not turn into one promotion per line of it.
+	anchor int
+}
+
+// loadRecall reads the recall store and the recall events into per-range
+// aggregates. The store already sums the events it saw, so events count
+// only for ranges the store does not hold.
+func (p *planner) loadRecall() {
+	p.aggs = map[string][]*recallAgg{}
+	inStore := map[string]bool{}
+	if f := p.ws.FileByPath("memory/.dreams/short-term-recall.json"); f != nil {
+		doc, err := memory.ParseRecallDoc([]byte(f.Content))
+		if err != nil {
+			p.warn("memory/.dreams/short-term-recall.json", "the recall store is not valid JSON (%v); recall counts were not used and it is left alone", err)
+		} else {
+			p.recall = doc
+			p.before[f.Path] = fileState{hash: f.Hash, data: []byte(f.Content)}
+		}
+	}
+	if p.recall != nil {
+		for _, r := range p.recall.Entries {
+			a := &recallAgg{path: r.Path, start: r.StartLine, end: r.EndLine, count: r.RecallCount, total: r.TotalScore,
+				queries: map[string]bool{}, days: map[string]bool{}, first: r.FirstRecalledAt, last: r.LastRecalledAt,
+				grounded: r.GroundedCount, tags: len(r.ConceptTags), promotedAt: r.PromotedAt, key: r.Key, snippet: r.Snippet}
+			for _, q := range r.QueryHashes {
+				a.queries[q] = true
+			}
+			for _, d := range r.RecallDays {
+				a.days[d] = true
+			}
+			p.aggs[r.Path] = append(p.aggs[r.Path], a)
+			inStore[memory.RecallKey(r.Path, r.StartLine, r.EndLine)] = true
+		}
+	}
+	byKey := map[string]*recallAgg{}
+	for _, ev := range p.ws.Events {
+		if ev.Type != "memory.recall.recorded" {
+			continue
+		}
+		for _, res := range ev.Results {
+			key := memory.RecallKey(res.Path, res.StartLine, res.EndLine)
+			if inStore[key] || res.Path == "" {
+				continue
+			}
+			a := byKey[key]
+			if a == nil {
+				a = &recallAgg{path: res.Path, start: res.StartLine, end: res.EndLine, queries: map[string]bool{}, days: map[string]bool{}, key: key}
+				byKey[key] = a
+				p.aggs[res.Path] = append(p.aggs[res.Path], a)
+			}
+			a.count++
+			a.total += res.Score
+			if ev.Query != "" {
+				a.queries[memory.QueryHash(ev.Query)] = true
+			}
+			if !ev.At.IsZero() {
+				a.days[ev.At.UTC().Format(time.DateOnly)] = true
+				if a.first.IsZero() || ev.At.Before(a.first) {
+					a.first = ev.At
+				}
+				if ev.At.After(a.last) {
+					a.last = ev.At
+				}
+			}
+		}
+	}
+}
+
+// anchorRecall gives every recalled range the item it stands for: the one
+// whose words best match the store's snippet, else the first it overlaps.
+func (p *planner) anchorRecall() {
+	for _, log := range p.ws.Daily {
+		list := p.aggs[log.File.Path]
+		for _, a := range list {
+			sw := contentWords(a.snippet)
+			best, bestScore := 0, -1.0
+			for _, it := range log.Items {
+				end := max(it.EndLine, it.Line)
+				if it.Line > a.end || end < a.start {
+					continue
+				}
+				score := 0.0
+				if len(sw) > 0 {
+					score, _ = similarity(sw, contentWords(it.Text))
+				}
+				if score > bestScore {
+					best, bestScore = it.Line, score
+				}
+			}
+			a.anchor = best
+		}
+	}
+}
+
+// recallFor returns the aggregates for an item's line range.
+func (p *planner) recallFor(path string, start, end int) []*recallAgg {
+	var out []*recallAgg
+	for _, a := range p.aggs[path] {
+		if a.start <= end && a.end >= start && (a.anchor == 0 || a.anchor >= start && a.anchor <= end) {
+			out = append(out, a)
+		}
+	}
+	return out
+}
+
+// mentionScore is the relevance a further daily log stating the same fact
+// counts with: as evidence of importance it is weaker than a search that
+// found the fact (whose scores run to 1).
+const mentionScore = 0.5
+
+// promotion scores a candidate with the six signals and three gates of
+// DESIGN 5.2. Recalls come from the recall store and the events; each
+// further daily log that states the same fact counts as one recall of
+// relevance mentionScore on that log's day (its frequency across logs).
+// The unique-queries gate counts search queries only, so a fact reaches
+// MEMORY.md only once searches have found it; it reaches its L2 file
+// either way.
+func (p *planner) promotion(c *candidate) (memory.Decision, memory.PromotionInput, bool) {
+	var in memory.PromotionInput
+	queries := map[string]bool{}
+	days := map[string]bool{}
+	tags := 0
+	promoted := false
+	seen := map[*recallAgg]bool{}
+	logs := map[string]bool{}
+	for _, ev := range c.evidence {
+		logs[ev.Path] = true
+		days[ev.Date.Format(time.DateOnly)] = true
+		for _, a := range p.recallFor(ev.Path, ev.Line, ev.EndLine) {
+			if seen[a] {
+				continue
+			}
+			seen[a] = true
+			in.RecallCount += a.count
+			in.TotalScore += a.total
+			in.GroundedCount += a.grounded
+			for q := range a.queries {
+				queries[q] = true
+			}
+			for d := range a.days {
+				days[d] = true
+			}
+			if !a.first.IsZero() && (in.FirstRecalled.IsZero() || a.first.Before(in.FirstRecalled)) {
+				in.FirstRecalled = a.first
+			}
+			if a.last.After(in.LastRecalled) {
+				in.LastRecalled = a.last
+			}
+			tags = max(tags, a.tags)
+			promoted = promoted || !a.promotedAt.IsZero()
+		}
+	}
+	if extra := len(logs) - 1; extra > 0 {
+		in.RecallCount += extra
+		in.TotalScore += float64(extra) * mentionScore
+	}
+	in.UniqueQueries = len(queries)
+	for d := range days {
+		in.RecallDays = append(in.RecallDays, d)
+	}
+	sort.Strings(in.RecallDays)
+	if tags == 0 {
+		tags = len(memory.ConceptTags(c.fact, 6))
+	}
+	in.ConceptTags = tags
+	return memory.Promote(in, p.now, p.promoCfg), in, promoted
+}
+
+// warn records a diagnostic on the plan.
+func (p *planner) warn(file, format string, args ...any) {
+	p.plan.Diagnostics.Warnf("dream", file, 0, format, args...)
+}
+
+// action records a decision on the plan.
+func (p *planner) action(a Action) { p.plan.Actions = append(p.plan.Actions, a) }
+
+func evidenceStrings(evs []evidence) []string {
+	out := make([]string, 0, len(evs))
+	for _, e := range evs {
+		if e.Path != "" {
+			out = append(out, e.String())
+		}
+	}
+	return out
+}
+
+// sortCandidates orders candidates oldest first (date, path, line), the
+// order a person would have written them in.
+func sortCandidates(cs []*candidate) {
+	slices.SortStableFunc(cs, func(a, b *candidate) int {
+		if c := a.date.Compare(b.date); c != 0 {
+			return c
+		}
+		if a.path != b.path {
+			return strings.Compare(a.path, b.path)
+		}
+		return a.line - b.line
+	})
+}
+
+// fmtScore formats a score for reasons and reports.
+func fmtScore(f float64) string { return fmt.Sprintf("%.3f", f) }

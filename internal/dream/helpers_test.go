@@ -1,0 +1,163 @@
+package dream
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/rogpeppe/go-internal/txtar"
+
+	"github.com/dreamwiki/dreamwiki/internal/workspace"
+)
+
+// at is a fixed clock.
+func at(s string) func() time.Time {
+	t, err := time.Parse(time.RFC3339, s)
+	if err != nil {
+		panic(err)
+	}
+	return func() time.Time { return t }
+}
+
+// workspaceFrom writes a txtar workspace into a temporary folder.
+func workspaceFrom(t testing.TB, src string) string {
+	t.Helper()
+	dir := t.TempDir()
+	for _, f := range txtar.Parse([]byte(src)).Files {
+		p := filepath.Join(dir, filepath.FromSlash(f.Name))
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, f.Data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return dir
+}
+
+// demoCopy copies the embedded demo workspace into a temporary folder.
+func demoCopy(t testing.TB) string {
+	t.Helper()
+	dir := t.TempDir()
+	src := "../demo/workspace"
+	err := filepath.WalkDir(src, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		rel, _ := filepath.Rel(src, p)
+		if d.IsDir() {
+			return os.MkdirAll(filepath.Join(dir, rel), 0o755)
+		}
+		b, err := os.ReadFile(p)
+		if err != nil {
+			return err
+		}
+		return os.WriteFile(filepath.Join(dir, rel), b, 0o644)
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return dir
+}
+
+// snapshot maps every file of a workspace (outside .backup/ and
+// .dreamwiki/) to its content.
+func snapshot(t testing.TB, dir string) map[string]string {
+	t.Helper()
+	out := map[string]string{}
+	err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		rel, _ := filepath.Rel(dir, p)
+		rel = filepath.ToSlash(rel)
+		if d.IsDir() {
+			if rel == ".backup" || rel == ".dreamwiki" {
+				return filepath.SkipDir
+			}
+			return nil
+		}
+		b, err := os.ReadFile(p)
+		if err != nil {
+			return err
+		}
+		out[rel] = string(b)
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return out
+}
+
+func sha(s string) string {
+	h := sha256.Sum256([]byte(s))
+	return hex.EncodeToString(h[:])
+}
+
+// dream runs a forced dream and fails the test on error.
+func dream(t testing.TB, dir string, now string) *Result {
+	t.Helper()
+	res, err := Run(context.Background(), dir, Options{Now: at(now), Force: true}, false, nil)
+	if err != nil {
+		t.Fatalf("dream: %v", err)
+	}
+	if !res.Applied {
+		t.Fatalf("dream not applied: %+v", res.Plan.Gates)
+	}
+	return res
+}
+
+func load(t testing.TB, dir string) *workspace.Workspace {
+	t.Helper()
+	ws, err := workspace.Load(dir, workspace.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return ws
+}
+
+func read(t testing.TB, dir, rel string) string {
+	t.Helper()
+	b, err := os.ReadFile(filepath.Join(dir, filepath.FromSlash(rel)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
+}
+
+// curatedTexts lists the entry texts of MEMORY.md and the L2 files.
+func curatedTexts(ws *workspace.Workspace) []string {
+	var out []string
+	for _, e := range ws.Memory.Entries() {
+		out = append(out, e.Text)
+	}
+	for _, tp := range ws.Topics {
+		for _, e := range tp.Entries() {
+			out = append(out, e.Text)
+		}
+	}
+	return out
+}
+
+// addedLines are the "+" lines of a plan's diffs of Markdown files.
+func addedLines(pl *Plan) []string {
+	var out []string
+	for _, f := range pl.Files {
+		if !strings.HasSuffix(f.Path, ".md") {
+			continue
+		}
+		for _, l := range strings.Split(f.Diff, "\n") {
+			if strings.HasPrefix(l, "+") && !strings.HasPrefix(l, "+++") {
+				out = append(out, strings.TrimPrefix(l, "+"))
+			}
+		}
+	}
+	return out
+}

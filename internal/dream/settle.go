@@ -1,0 +1,497 @@
+package dream
+
+import (
+	"fmt"
+	"regexp"
+	"slices"
+	"strings"
+	"time"
+	"unicode/utf8"
+
+	"github.com/dreamwiki/dreamwiki/internal/memory"
+	"github.com/dreamwiki/dreamwiki/internal/workspace"
+)
+
+// materialize writes the new facts into their documents, now that every
+// candidate's final state (merged evidence, closing, superseding) is known.
+func (p *planner) materialize() {
+	for _, pl := range p.placements {
+		b := newBlock(pl.c.lines(pl.index, pl.index && pl.tag)...)
+		pl.block = b
+		switch {
+		case pl.replaceU != nil:
+			pl.replaceU.after = append(pl.replaceU.after, b)
+		case pl.afterU != nil:
+			pl.afterU.after = append(pl.afterU.after, b)
+		default:
+			pl.sec.inserts = append(pl.sec.inserts, b)
+		}
+	}
+}
+
+// archiveDecayed moves entries whose decay fell to the archived tier
+// (score < 0.1 and fewer than 2 recalls, never structural ones, DESIGN
+// 5.1) to memory/archive/YYYY-MM.md.
+func (p *planner) archiveDecayed() {
+	for _, c := range p.curated {
+		if c.fresh || c.u == nil || c.isGone() || c.table || c.pointer || c.preamble || c.structural || c.meta == nil {
+			continue
+		}
+		if c.decay.Tier != memory.TierArchived || len(c.u.entries) != 1 {
+			continue
+		}
+		p.archiveLines(c, c.u.lines, fmt.Sprintf("decayed: score %s < 0.1, %d recalls", fmtScore(c.decay.Score), c.meta.RecallCount))
+		p.action(Action{Kind: "archive", File: c.file, Text: shorten(c.text, 160),
+			Reason: fmt.Sprintf("decayed out: score %s < 0.1 with %d recalls (< 2), created %s, not structural; moved to %s",
+				fmtScore(c.decay.Score), c.meta.RecallCount, dateOr(c.meta.Created, "unknown"), p.archivePath()),
+			Scores: &Scores{Decay: decayScores(c.decay)}})
+		p.counts.Archived++
+	}
+}
+
+// archivePath is this month's archive file.
+func (p *planner) archivePath() string { return "memory/archive/" + p.day.Format("2006-01") + ".md" }
+
+// archiveDoc opens (or starts) this month's archive file.
+func (p *planner) archiveDoc() *mdDoc {
+	path := p.archivePath()
+	if d := p.docs[path]; d != nil {
+		return d
+	}
+	var d *mdDoc
+	if f := p.ws.FileByPath(path); f != nil {
+		raw := []byte(f.Content)
+		if p.root != "" {
+			if b, err := readWorkspaceFile(p.root, path); err == nil {
+				raw = b
+			}
+		}
+		d = newPlainDoc(path, f.Content, raw)
+		p.before[path] = fileState{hash: f.Hash, data: raw}
+	} else {
+		d = newEmptyDoc(path)
+		d.lines = []string{"# Archive — " + p.day.Format("January 2006")}
+		d.sections[0].end = 1
+	}
+	p.docs[path] = d
+	return d
+}
+
+// archiveLines moves an entry's lines (with a marker where superseded) to
+// the archive, under a heading for today, with a comment saying where it
+// came from and why.
+func (p *planner) archiveLines(c *curated, lines []string, why string) {
+	d := p.archiveDoc()
+	heading := "Archived " + p.day.Format(time.DateOnly)
+	sec := d.section(heading)
+	if sec == nil {
+		sec = d.addSection(heading, 2)
+	}
+	from := c.file
+	if c.section != "" {
+		from += " § " + c.section
+	}
+	comment := fmt.Sprintf("<!-- from: %s | %s -->", strings.ReplaceAll(from, "--", "—"), why)
+	block := append([]string{comment}, stripComments(lines)...)
+	sec.inserts = append(sec.inserts, newBlock(block...))
+	c.u.remove()
+	c.archived = true
+	if c.meta != nil {
+		c.meta.File = p.archivePath()
+		if why != "superseded" {
+			c.meta.Tier = string(memory.TierArchived)
+		}
+	}
+}
+
+// stripComments drops whole-line comments that only carried dreamwiki's own
+// provenance for the old place, keeping promotion comments (evidence).
+func stripComments(lines []string) []string {
+	var out []string
+	for _, l := range lines {
+		t := strings.TrimSpace(l)
+		if strings.HasPrefix(t, "<!-- from:") && strings.HasSuffix(t, "-->") {
+			continue
+		}
+		out = append(out, l)
+	}
+	return out
+}
+
+// Budget is MEMORY.md's size target (DESIGN 5.3): characters, not bytes,
+// and lines or bytes when those are configured.
+type Budget struct {
+	Chars int `json:"chars"`
+	Lines int `json:"lines,omitempty"`
+	Bytes int `json:"bytes,omitempty"`
+}
+
+// Size is a file's size.
+type Size struct {
+	Chars int `json:"chars"`
+	Lines int `json:"lines"`
+	Bytes int `json:"bytes"`
+}
+
+func sizeOf(b []byte) Size {
+	s := Size{Chars: utf8.RuneCount(b), Bytes: len(b)}
+	if len(b) > 0 {
+		s.Lines = strings.Count(string(b), "\n")
+		if b[len(b)-1] != '\n' {
+			s.Lines++
+		}
+	}
+	return s
+}
+
+func (b Budget) fits(s Size) bool {
+	return (b.Chars <= 0 || s.Chars <= b.Chars) && (b.Lines <= 0 || s.Lines <= b.Lines) && (b.Bytes <= 0 || s.Bytes <= b.Bytes)
+}
+
+func (b Budget) String() string {
+	parts := []string{}
+	if b.Chars > 0 {
+		parts = append(parts, thousands(b.Chars)+" chars")
+	}
+	if b.Lines > 0 {
+		parts = append(parts, thousands(b.Lines)+" lines")
+	}
+	if b.Bytes > 0 {
+		parts = append(parts, thousands(b.Bytes)+" bytes")
+	}
+	return strings.Join(parts, ", ")
+}
+
+// budget derives the target: TargetPct of the character headroom, and of
+// the line and byte limits when dreamwiki.toml or MEMORY.md's own size
+// header sets them (the tighter one wins).
+func (p *planner) budget() Budget {
+	b := p.cfg.Budget
+	pct := b.TargetPct
+	if pct <= 0 || pct > 100 {
+		pct = 80
+	}
+	out := Budget{Chars: b.MaxChars * pct / 100}
+	lines, bytes := b.MaxLines, b.MaxBytes
+	if m := p.ws.Memory; m != nil && m.Limit != nil {
+		if m.Limit.MaxLines > 0 && (lines == 0 || m.Limit.MaxLines < lines) {
+			lines = m.Limit.MaxLines
+		}
+		if m.Limit.MaxBytes > 0 && (bytes == 0 || m.Limit.MaxBytes < bytes) {
+			bytes = m.Limit.MaxBytes
+		}
+		if m.Limit.MaxChars > 0 && (out.Chars == 0 || m.Limit.MaxChars*pct/100 < out.Chars) {
+			out.Chars = m.Limit.MaxChars * pct / 100
+		}
+	}
+	out.Lines = lines * pct / 100
+	out.Bytes = bytes * pct / 100
+	return out
+}
+
+// fitBudget keeps MEMORY.md within its budget by sinking detail into L2
+// files (DESIGN 5.3): whole entries move, lowest value first (not
+// structural, lowest decay score, longest), and the section keeps one
+// pointer line per L2 file they went to. Nothing is deleted. If that is not
+// enough, the new index lines of this run are left out (their facts are in
+// L2 already), and whatever still does not fit is reported.
+func (p *planner) fitBudget() {
+	target := p.budget()
+	p.plan.Memory.Budget = target
+	cur := sizeOf(p.memDoc.render())
+	if target.fits(cur) {
+		return
+	}
+	var sinkable []*unit
+	for _, u := range p.memDoc.units {
+		if u.gone || u.cur == nil || p.allPointers(u) {
+			continue
+		}
+		sinkable = append(sinkable, u)
+	}
+	score := func(u *unit) float64 {
+		s := 1.0
+		if c := u.cur; c != nil && c.meta != nil {
+			s = c.meta.Score
+		}
+		return s
+	}
+	structural := func(u *unit) bool { return u.cur != nil && u.cur.structural }
+	size := func(u *unit) int { return utf8.RuneCountInString(strings.Join(u.lines, "\n")) }
+	slices.SortStableFunc(sinkable, func(a, b *unit) int {
+		if sa, sb := structural(a), structural(b); sa != sb {
+			if sa {
+				return 1
+			}
+			return -1
+		}
+		if a.sec.line != b.sec.line && (a.sec.level == 1 || b.sec.level == 1 || a.sec.line == 0 || b.sec.line == 0) {
+			// The preamble under the title goes last: it says what the file is.
+			if a.sec.level == 1 || a.sec.line == 0 {
+				return 1
+			}
+			if b.sec.level == 1 || b.sec.line == 0 {
+				return -1
+			}
+		}
+		if sa, sb := score(a), score(b); sa != sb {
+			if sa < sb {
+				return -1
+			}
+			return 1
+		}
+		if za, zb := size(a), size(b); za != zb {
+			return zb - za
+		}
+		return a.start - b.start
+	})
+	est := cur
+	for _, u := range sinkable {
+		if target.fits(est) {
+			cur = sizeOf(p.memDoc.render())
+			if target.fits(cur) {
+				break
+			}
+			est = cur
+		}
+		removed := strings.Join(u.lines, "\n") + "\n"
+		added := p.sink(u)
+		est.Chars += utf8.RuneCountInString(added) - utf8.RuneCountInString(removed)
+		est.Bytes += len(added) - len(removed)
+		est.Lines += strings.Count(added, "\n") - strings.Count(removed, "\n")
+	}
+	cur = sizeOf(p.memDoc.render())
+	if !target.fits(cur) {
+		// New index lines go last, lowest promotion score first.
+		var fresh []*placement
+		for _, pl := range p.placements {
+			if pl.index && pl.block != nil && !pl.dropped {
+				fresh = append(fresh, pl)
+			}
+		}
+		slices.SortStableFunc(fresh, func(a, b *placement) int {
+			if a.score < b.score {
+				return -1
+			}
+			if a.score > b.score {
+				return 1
+			}
+			return 0
+		})
+		for _, pl := range fresh {
+			if p.fitsL2(pl.c) {
+				pl.dropped, pl.block.dropped = true, true
+				p.counts.Indexed--
+				if cur = sizeOf(p.memDoc.render()); target.fits(cur) {
+					break
+				}
+			}
+		}
+	}
+	if !target.fits(cur) {
+		p.warn(p.memDoc.path, "MEMORY.md is still over its budget (%s > %s) after moving every entry that can move to L2 files; what is left are index lines",
+			thousands(cur.Chars)+" chars", target.String())
+	}
+}
+
+// fitsL2 reports whether a fact also has a line in an L2 file, so leaving
+// its MEMORY.md line out loses nothing.
+func (p *planner) fitsL2(c *candidate) bool {
+	for _, cur := range p.fresh[c] {
+		if cur.file != p.memDoc.path && !cur.isGone() {
+			return true
+		}
+	}
+	return false
+}
+
+// allPointers reports a unit that is nothing but index lines.
+func (p *planner) allPointers(u *unit) bool {
+	for _, e := range u.entries {
+		if !p.isPointer(e) {
+			return false
+		}
+	}
+	return true
+}
+
+// sink moves a MEMORY.md entry into an L2 file and leaves a pointer to it
+// in its section. It returns the text the pointer line adds to MEMORY.md.
+func (p *planner) sink(u *unit) string {
+	tp, how := p.sinkTarget(u)
+	dup := true
+	for _, e := range u.entries {
+		if !p.topicHolds(tp, e.Text) {
+			dup = false
+		}
+	}
+	if !dup {
+		pseudo := &candidate{words: u.cur.words, typ: u.cur.typ}
+		sec := p.sinkSection(tp, u, pseudo)
+		sec.inserts = append(sec.inserts, newBlock(stripComments(u.lines)...))
+		for _, w := range u.cur.words {
+			tp.words[w]++
+		}
+	}
+	u.remove()
+	for _, c := range p.curated {
+		if c.u == u {
+			c.sunk = true
+			if c.meta != nil {
+				c.meta.File = tp.path
+			}
+		}
+	}
+	p.counts.Sunk++
+	reason := "MEMORY.md over budget; moved " + how
+	if dup {
+		reason = "MEMORY.md over budget; " + tp.path + " already holds it, so the index line goes"
+	}
+	p.action(Action{Kind: "sink", File: tp.path, Text: shorten(u.cur.text, 160), Reason: reason})
+	// One pointer per section and L2 file.
+	for _, other := range u.sec.units {
+		if !other.gone && (strings.Contains(strings.Join(other.lines, "\n"), tp.path) || strings.Contains(strings.Join(other.lines, "\n"), "[["+tp.slug+"]]")) {
+			return ""
+		}
+	}
+	for _, b := range u.sec.inserts {
+		if !b.dropped && strings.Contains(strings.Join(b.lines, "\n"), "see "+tp.path) {
+			return ""
+		}
+	}
+	name := u.sec.heading
+	if name == "" || u.sec.level == 1 {
+		name = "index"
+	}
+	line := fmt.Sprintf("- More %s entries: see %s", name, tp.path)
+	u.sec.inserts = append(u.sec.inserts, newBlock(line))
+	return line + "\n"
+}
+
+// sinkTarget picks the L2 file a MEMORY.md entry moves to: the file it
+// points to, else the topic whose vocabulary it shares, else a file named
+// for its MEMORY.md section.
+func (p *planner) sinkTarget(u *unit) (*topic, string) {
+	for _, e := range u.entries {
+		for _, s := range e.Sources {
+			switch s.Kind {
+			case workspace.PointerSee, workspace.PointerWikilink, workspace.PointerLink, workspace.PointerPath:
+				if t := p.resolveTopic(s.Path); t != "" {
+					return p.topicByPath[t], "to " + t + ", which it points to"
+				}
+			}
+		}
+	}
+	pseudo := &candidate{raw: strings.Join(u.lines, "\n"), words: u.cur.words}
+	if tp, why := p.route(pseudo); tp != nil {
+		return tp, "to " + tp.path + ": " + why
+	}
+	s := slug(u.sec.heading)
+	if s == "" || u.sec.level == 1 {
+		s = "notes"
+	}
+	path := "memory/" + s + ".md"
+	for n := 2; ; n++ {
+		if tp := p.topicByPath[path]; tp != nil {
+			return tp, "to " + path + ", the file for its section"
+		}
+		if p.ws.FileByPath(path) == nil && p.docs[path] == nil && isTopicPath(path) {
+			break
+		}
+		path = fmt.Sprintf("memory/%s-%d.md", s, n)
+	}
+	title := u.sec.heading
+	if title == "" || u.sec.level == 1 {
+		title = "Notes"
+	}
+	tp := &topic{path: path, slug: strings.TrimSuffix(strings.TrimPrefix(path, "memory/"), ".md"), title: title, words: map[string]int{}, isNew: true}
+	tp.doc = newEmptyDoc(path)
+	tp.doc.lines = []string{"# " + title}
+	tp.doc.sections[0].end = 1
+	p.docs[path] = tp.doc
+	p.topics = append(p.topics, tp)
+	p.topicByPath[path] = tp
+	p.counts.NewTopics++
+	p.action(Action{Kind: "new-topic", File: path, Text: title, Reason: "detail sunk from MEMORY.md § " + u.sec.heading})
+	return tp, "to " + path + ", a new file for its section"
+}
+
+// sinkSection is where a sunk entry goes in its L2 file: a section with
+// the MEMORY.md section's name, else one for its type or words.
+func (p *planner) sinkSection(tp *topic, u *unit, pseudo *candidate) *mdSection {
+	if u.sec.heading != "" && u.sec.level > 1 {
+		if s := tp.doc.section(u.sec.heading); s != nil {
+			return s
+		}
+	}
+	if tp.isNew {
+		h := u.sec.heading
+		if h == "" || u.sec.level == 1 {
+			h = "Notes"
+		}
+		return tp.doc.addSection(h, 2)
+	}
+	return p.topicSection(tp, pseudo)
+}
+
+// topicHolds reports whether an L2 file already has an entry containing
+// the text (compared normalised).
+func (p *planner) topicHolds(tp *topic, text string) bool {
+	n := normText(text)
+	if n == "" {
+		return false
+	}
+	for _, c := range p.curated {
+		if c.file == tp.path && !c.isGone() && c.e != nil && strings.Contains(normText(c.text), n) {
+			return true
+		}
+	}
+	return false
+}
+
+var reLastDream = regexp.MustCompile(`((?i:last dream)\s*[:：]\s*|上次整理\s*[:：]\s*)\d{4}-\d{2}-\d{2}`)
+
+// updateHeader moves the "last dream" date of MEMORY.md's size header, when
+// MEMORY.md changes anyway (a dream that changes nothing else leaves the
+// file alone, so a repeated dream is a no-op).
+func (p *planner) updateHeader() {
+	if !p.memDoc.exists {
+		if p.memDoc.changed() {
+			t := p.budget()
+			p.memDoc.lines = []string{"# MEMORY.md", "", fmt.Sprintf("> limit: %s chars | last dream: %s", thousands(t.Chars*100/max(p.cfg.Budget.TargetPct, 1)), p.day.Format(time.DateOnly))}
+			p.memDoc.sections[0].end = len(p.memDoc.lines)
+		}
+		return
+	}
+	if !p.memDoc.changed() || p.ws.Memory == nil || p.ws.Memory.Limit == nil {
+		return
+	}
+	for l := p.ws.Memory.Limit.Line; l >= 1 && l <= len(p.memDoc.lines); l++ {
+		line := p.memDoc.lines[l-1]
+		if !strings.HasPrefix(strings.TrimSpace(line), ">") && l > p.ws.Memory.Limit.Line {
+			break
+		}
+		if reLastDream.MatchString(line) {
+			p.memDoc.lineRepl[l] = reLastDream.ReplaceAllString(line, "${1}"+p.day.Format(time.DateOnly))
+			break
+		}
+	}
+}
+
+// thousands formats 16000 as "16,000".
+func thousands(n int) string {
+	s := fmt.Sprint(n)
+	neg := strings.HasPrefix(s, "-")
+	s = strings.TrimPrefix(s, "-")
+	var b strings.Builder
+	for i, r := range s {
+		if i > 0 && (len(s)-i)%3 == 0 {
+			b.WriteByte(',')
+		}
+		b.WriteRune(r)
+	}
+	if neg {
+		return "-" + b.String()
+	}
+	return b.String()
+}
