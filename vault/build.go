@@ -10,6 +10,7 @@ import (
 
 	"github.com/dreamwiki/dreamwiki/internal/diag"
 	"github.com/dreamwiki/dreamwiki/internal/markdown"
+	"github.com/dreamwiki/dreamwiki/internal/provenance"
 )
 
 // Vault is the parsed, link-resolved set of notes.
@@ -18,14 +19,23 @@ type Vault struct {
 	Notes []*Note
 	// Assets are sorted by Path.
 	Assets []*Asset
-	// Names resolves link targets by Obsidian's rules.
+	// Names resolves link targets by Obsidian's rules, as their authors
+	// wrote them: a note is also known by its workspace path.
 	Names *markdown.NameIndex
+	// Provenance is what the provenance stage found: every claim with its
+	// evidence, chains, contests, dream runs, the MEMORY.md budget and the
+	// lint findings. Nil when the vault was built without it.
+	Provenance *provenance.Result
 
 	byPath    map[string]*Note
 	byDoc     map[*markdown.Doc]*Note
 	assets    map[string]*Asset
 	backlinks map[*Note][]*Note
 	links     map[*markdown.Link]*Resolution
+	// inVault resolves names as Obsidian will in the written vault, where
+	// workspace paths mean nothing: links are rewritten until they
+	// resolve there.
+	inVault *markdown.NameIndex
 
 	// Diagnostics holds the problems found while parsing and resolving
 	// (broken links, bad front matter), with workspace file and line.
@@ -69,7 +79,9 @@ func Build(eng *markdown.Engine, inputs []Input, assets []*Asset) *Vault {
 	sort.Slice(v.Assets, func(i, j int) bool { return v.Assets[i].Path < v.Assets[j].Path })
 
 	entries := make([]markdown.IndexEntry, 0, len(v.Notes)+len(v.Assets))
+	plain := make([]markdown.IndexEntry, 0, len(v.Notes)+len(v.Assets))
 	for _, n := range v.Notes {
+		plain = append(plain, markdown.IndexEntry{Path: n.Path, Aliases: n.Doc.Meta.Aliases})
 		v.byPath[n.Path] = n
 		v.byDoc[n.Doc] = n
 		e := markdown.IndexEntry{Path: n.Path, Aliases: n.Doc.Meta.Aliases}
@@ -81,6 +93,7 @@ func Build(eng *markdown.Engine, inputs []Input, assets []*Asset) *Vault {
 	}
 	for _, a := range v.Assets {
 		v.assets[a.Path] = a
+		plain = append(plain, markdown.IndexEntry{Path: a.Path})
 		e := markdown.IndexEntry{Path: a.Path}
 		if a.Source != "" && a.Source != a.Path {
 			e.AltPaths = []string{a.Source}
@@ -88,6 +101,7 @@ func Build(eng *markdown.Engine, inputs []Input, assets []*Asset) *Vault {
 		entries = append(entries, e)
 	}
 	v.Names = markdown.NewNameIndex(entries)
+	v.inVault = markdown.NewNameIndex(plain)
 	v.resolveAll()
 	v.Diagnostics.Sort()
 	return v
@@ -151,6 +165,9 @@ func newNote(eng *markdown.Engine, in Input) *Note {
 		Date:    in.Date,
 		Private: in.Private || doc.Meta.Private || (doc.Meta.Publish != nil && !*doc.Meta.Publish),
 		Doc:     doc,
+		Claim:   in.Claim,
+		Dream:   in.Dream,
+		from:    in.From,
 	}
 	if n.Date == "" {
 		n.Date = firstNonEmpty(doc.Meta.Updated, doc.Meta.Date, doc.Meta.Created)
@@ -162,6 +179,14 @@ func newNote(eng *markdown.Engine, in Input) *Note {
 // normaliseProps builds the front matter written into the vault: the
 // builder's own keys first, then the note's keys in their original order.
 func normaliseProps(n *Note, extra Props) Props {
+	if n.Source == "" && len(extra) > 0 {
+		// A generated note's properties are written as given, in order.
+		p := append(Props(nil), extra...)
+		if p.Get("type") == nil {
+			p.Set("type", string(n.Kind))
+		}
+		return p
+	}
 	var p Props
 	m := n.Doc.Meta
 	if m.Title != "" {
@@ -236,11 +261,7 @@ func (v *Vault) resolve(n *Note, l *markdown.Link) Resolution {
 	if l.Target == "" {
 		r.Note = n
 	} else {
-		from := n.Path
-		if n.Source != "" {
-			from = n.Source
-		}
-		p, ok := v.Names.Lookup(from, l.Target)
+		p, ok := v.Names.Lookup(n.linkBase(), l.Target)
 		if !ok {
 			r.Broken = true
 			return r

@@ -2,6 +2,7 @@ package vault
 
 import (
 	"github.com/dreamwiki/dreamwiki/internal/markdown"
+	"github.com/dreamwiki/dreamwiki/internal/provenance"
 )
 
 // Kind is what a vault note is; the site picks layouts and the search
@@ -66,6 +67,13 @@ type Input struct {
 	Date string
 	// Private notes stay in the vault but are never published.
 	Private bool
+	// From is the workspace path the note's links are resolved from, as if
+	// its text were written there; "" means Source. A dream note cut out
+	// of memory/dream-log.md resolves [[2026-10-23]] as that file did.
+	From string
+	// Claim is set on claim notes, Dream on dream-run notes.
+	Claim *provenance.Claim
+	Dream *provenance.Dream
 }
 
 // Note is one parsed vault note.
@@ -82,6 +90,26 @@ type Note struct {
 	Doc *markdown.Doc
 	// Links are the resolutions of Doc.Links, index for index.
 	Links []Resolution
+	// Claim is the claim a claims/<slug>.md note shows, nil for other
+	// notes: its evidence (with excerpts and the vault block each links
+	// to), chain, scores and status, for claim cards and timelines.
+	Claim *provenance.Claim
+	// Dream is the dream run a dreams/<slug>.md note shows, nil for other
+	// notes (including dreams/dream-log.md and dreams/DREAMS.md).
+	Dream *provenance.Dream
+
+	from string // see Input.From
+}
+
+// linkBase is the path the note's links are resolved from.
+func (n *Note) linkBase() string {
+	switch {
+	case n.from != "":
+		return n.from
+	case n.Source != "":
+		return n.Source
+	}
+	return n.Path
 }
 
 // Resolution is where one link of a note points.

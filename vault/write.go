@@ -1,7 +1,6 @@
 package vault
 
 import (
-	"encoding/json"
 	"fmt"
 	"net/url"
 	"path"
@@ -12,23 +11,11 @@ import (
 )
 
 // Write writes the vault: every note as Markdown with normalised front
-// matter, every asset, and Obsidian's settings in .obsidian/.
+// matter, every asset, Obsidian's settings in .obsidian/ and the manifest
+// of what was written. It is WriteWith without a previous vault.
 func (v *Vault) Write(w output.Writer) error {
-	for _, n := range v.Notes {
-		if err := w.WriteFile(n.Path, v.Markdown(n)); err != nil {
-			return err
-		}
-	}
-	for _, a := range v.Assets {
-		data, err := a.Read()
-		if err != nil {
-			return fmt.Errorf("copying %s: %w", a.Source, err)
-		}
-		if err := w.WriteFile(a.Path, data); err != nil {
-			return err
-		}
-	}
-	return v.writeSettings(w)
+	_, err := v.WriteWith(w, WriteOptions{})
+	return err
 }
 
 // Markdown returns the note as written into the vault.
@@ -61,7 +48,7 @@ func (v *Vault) vaultLink(n *Note, l *markdown.Link) (string, bool) {
 	case r.Asset != nil:
 		targetPath = r.Asset.Path
 	}
-	if p, ok := v.Names.Lookup(n.Path, l.Target); ok && p == targetPath && l.Wiki {
+	if p, ok := v.inVault.Lookup(n.Path, l.Target); ok && p == targetPath && l.Wiki {
 		return "", false
 	}
 	target := v.shortestTarget(targetPath)
@@ -103,7 +90,7 @@ func (v *Vault) vaultLink(n *Note, l *markdown.Link) (string, bool) {
 // possible": the bare name when it is unique in the vault, else the path.
 func (v *Vault) shortestTarget(p string) string {
 	name := strings.TrimSuffix(path.Base(p), ".md")
-	if q, ok := v.Names.Lookup("", name); ok && q == p {
+	if q, ok := v.inVault.Lookup("", name); ok && q == p {
 		return name
 	}
 	return strings.TrimSuffix(p, ".md")
@@ -129,21 +116,4 @@ func relPath(dir, target string) string {
 	}
 	parts = append(parts, to[i:]...)
 	return strings.Join(parts, "/")
-}
-
-// writeSettings writes .obsidian/app.json so the vault opens with links
-// shown and kept as wikilinks.
-func (v *Vault) writeSettings(w output.Writer) error {
-	app := map[string]any{
-		"alwaysUpdateLinks":    true,
-		"newLinkFormat":        "shortest",
-		"useMarkdownLinks":     false,
-		"showFrontmatter":      true,
-		"propertiesInDocument": "visible",
-	}
-	data, err := json.MarshalIndent(app, "", "  ")
-	if err != nil {
-		return err
-	}
-	return w.WriteFile(".obsidian/app.json", append(data, '\n'))
 }

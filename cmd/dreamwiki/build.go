@@ -14,6 +14,7 @@ import (
 
 // buildFlags are shared by build and check.
 type buildFlags struct {
+	asOf    string
 	demo    bool
 	out     string
 	baseURL string
@@ -23,10 +24,17 @@ type buildFlags struct {
 	quiet   bool
 }
 
-func (f *buildFlags) options(e *env, args []string) build.Options {
+func (f *buildFlags) options(e *env, args []string) (build.Options, error) {
 	o := build.Options{Demo: f.demo, Out: f.out, BaseURL: f.baseURL, Title: f.title}
 	if len(args) == 1 {
 		o.Workspace = args[0]
+	}
+	if f.asOf != "" {
+		t, err := time.Parse("2006-01-02", f.asOf)
+		if err != nil {
+			return o, usageError{fmt.Sprintf("--as-of %q is not a date; write it as YYYY-MM-DD", f.asOf)}
+		}
+		o.AsOf = t
 	}
 	if !f.quiet && !f.json && isTerminal(e.stderr) {
 		start := time.Now()
@@ -34,7 +42,7 @@ func (f *buildFlags) options(e *env, args []string) build.Options {
 			fmt.Fprintf(e.stderr, "  %6.2fs  %s\n", time.Since(start).Seconds(), stage)
 		}
 	}
-	return o
+	return o, nil
 }
 
 func newBuildCmd(e *env) *cobra.Command {
@@ -53,7 +61,11 @@ replaced only when the whole build succeeded.`,
 			if f.demo && len(args) > 0 {
 				return usageError{"--demo builds the embedded demo; leave out the WORKSPACE argument"}
 			}
-			r, err := build.Build(cmd.Context(), f.options(e, args))
+			opts, err := f.options(e, args)
+			if err != nil {
+				return err
+			}
+			r, err := build.Build(cmd.Context(), opts)
 			if err != nil {
 				return failure{err.Error()}
 			}
@@ -69,7 +81,8 @@ replaced only when the whole build succeeded.`,
 
 func addBuildFlags(cmd *cobra.Command, f *buildFlags) {
 	cmd.Flags().BoolVar(&f.demo, "demo", false, "use the embedded demo workspace")
-	cmd.Flags().BoolVar(&f.strict, "strict", false, "exit 1 when any warning is found (broken links, secrets, bad front matter)")
+	cmd.Flags().BoolVar(&f.strict, "strict", false, "exit 1 when any warning is found (broken links, secrets, bad front matter, lint findings)")
+	cmd.Flags().StringVar(&f.asOf, "as-of", "", "judge decay, tiers and permission expiry as of this date, YYYY-MM-DD (default: the newest date in the workspace)")
 	cmd.Flags().BoolVar(&f.json, "json", false, "print the report as JSON")
 	cmd.Flags().BoolVarP(&f.quiet, "quiet", "q", false, "print nothing but errors")
 }
@@ -130,18 +143,27 @@ func newCheckCmd(e *env) *cobra.Command {
 		Use:   "check [WORKSPACE]",
 		Short: "Lint the workspace without writing anything",
 		Long: `Check reads WORKSPACE (default: the current folder) like build does and reports
-what it finds (broken links and anchors, bad front matter, unreadable files)
-without writing anything. It exits 1 on errors, and on warnings with --strict,
-so CI can run it on every push.`,
+what it finds without writing anything: broken links and anchors, bad front
+matter, unreadable files, and the memory lint of the provenance vault (claims
+without evidence, contested and stale claims, lapsed permissions, MEMORY.md
+over budget, pointers to missing files or lines, memory-meta.json entries that
+match nothing, supersession cycles, duplicate and oversized entries). It
+exits 1 on errors, and on warnings with --strict, so CI can run it on every
+push.`,
 		Example: `  dreamwiki check
   dreamwiki check ~/agent --strict
-  dreamwiki check --demo --json`,
+  dreamwiki check --demo --json
+  dreamwiki check --demo --as-of 2026-09-25`,
 		Args: cobra.MaximumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if f.demo && len(args) > 0 {
 				return usageError{"--demo checks the embedded demo; leave out the WORKSPACE argument"}
 			}
-			r, err := build.Check(cmd.Context(), f.options(e, args))
+			opts, err := f.options(e, args)
+			if err != nil {
+				return err
+			}
+			r, err := build.Check(cmd.Context(), opts)
 			if err != nil {
 				return failure{err.Error()}
 			}

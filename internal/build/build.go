@@ -1,5 +1,5 @@
-// Package build runs dreamwiki's pipeline: workspace -> model -> vault ->
-// site. It is what `dreamwiki build` and `dreamwiki check` call, and what
+// Package build runs dreamwiki's pipeline: workspace -> model ->
+// provenance -> vault -> site. It is what `dreamwiki build` and `dreamwiki check` call, and what
 // serve mode reruns. Output is written into a temporary folder beside the
 // destination and renamed into place only when everything succeeded.
 package build
@@ -16,6 +16,7 @@ import (
 	"github.com/dreamwiki/dreamwiki/internal/diag"
 	"github.com/dreamwiki/dreamwiki/internal/markdown"
 	"github.com/dreamwiki/dreamwiki/internal/output"
+	"github.com/dreamwiki/dreamwiki/internal/provenance"
 	"github.com/dreamwiki/dreamwiki/internal/workspace"
 	"github.com/dreamwiki/dreamwiki/site"
 	"github.com/dreamwiki/dreamwiki/vault"
@@ -33,6 +34,10 @@ type Options struct {
 	BaseURL string
 	// Title overrides the workspace's configured title.
 	Title string
+	// AsOf is the date decay, tiers and permission expiry are judged at;
+	// zero means the newest date in the workspace, so that a build depends
+	// on its input only.
+	AsOf time.Time
 	// Progress receives one line per stage; nil for silence.
 	Progress func(stage string)
 }
@@ -60,9 +65,13 @@ func (d Duration) MarshalJSON() ([]byte, error) {
 // Model is the in-memory result of reading and assembling a workspace,
 // before anything is written.
 type Model struct {
-	Workspace *workspace.Workspace
-	Vault     *vault.Vault
-	Engine    *markdown.Engine
+	Workspace  *workspace.Workspace
+	Provenance *provenance.Result
+	Vault      *vault.Vault
+	Engine     *markdown.Engine
+	// Previous is the vault an earlier build left in Out, whose human
+	// edits and claim ids this build keeps; nil when there is none.
+	Previous *vault.Previous
 }
 
 // Load reads the workspace named by opts and assembles its vault.
@@ -74,14 +83,33 @@ func Load(ctx context.Context, opts Options) (*Model, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
+	var prev *vault.Previous
+	if opts.Out != "" {
+		// Read before anything is written: the swap at the end replaces it.
+		prev, err = vault.ReadPrevious(filepath.Join(opts.Out, "vault"))
+		if err != nil {
+			return nil, fmt.Errorf("reading the previous vault: %w", err)
+		}
+	}
+	progress(opts, "linking claims to evidence")
+	prov := provenance.Analyze(ws, provenance.Options{
+		AsOf:     opts.AsOf,
+		Previous: prev.Claims(),
+		Locate:   vault.Locator(ws),
+		Private:  vault.Privacy(ws),
+	})
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
 	progress(opts, "assembling the vault")
 	eng := markdown.New()
-	inputs, assets := vault.FromWorkspace(ws)
+	inputs, assets := vault.Assemble(ws, prov)
 	redacted := vault.Redact(inputs)
 	v := vault.Build(eng, inputs, assets)
+	v.Provenance = prov
 	v.Diagnostics = append(v.Diagnostics, redacted...)
 	v.Diagnostics.Sort()
-	return &Model{Workspace: ws, Vault: v, Engine: eng}, nil
+	return &Model{Workspace: ws, Provenance: prov, Vault: v, Engine: eng, Previous: prev}, nil
 }
 
 func readWorkspace(opts Options) (*workspace.Workspace, error) {
@@ -128,6 +156,7 @@ func progress(opts Options, stage string) {
 func (m *Model) Diagnostics() diag.List {
 	var all diag.List
 	all = append(all, m.Workspace.Diagnostics...)
+	all = append(all, m.Provenance.Findings...)
 	all = append(all, m.Vault.Diagnostics...)
 	all.Sort()
 	return all
@@ -180,9 +209,17 @@ func Build(ctx context.Context, opts Options) (*Report, error) {
 	defer os.RemoveAll(tmp)
 
 	progress(opts, "writing the vault")
-	if err := m.Vault.Write(output.NewDir(filepath.Join(tmp, "vault"))); err != nil {
+	backup := filepath.Join(opts.Out, "vault-backup", m.Previous.BackupName())
+	kept, err := m.Vault.WriteWith(output.NewDir(filepath.Join(tmp, "vault")), vault.WriteOptions{
+		Previous:  m.Previous,
+		Backup:    output.NewDir(backup),
+		BackupDir: filepath.ToSlash(backup),
+	})
+	if err != nil {
 		return nil, fmt.Errorf("writing the vault: %w", err)
 	}
+	r.Diagnostics = append(r.Diagnostics, kept...)
+	r.Diagnostics.Sort()
 	progress(opts, "rendering the site")
 	stats, err := site.Build(ctx, m.Engine, m.Vault, m.SiteOptions(opts), output.NewDir(filepath.Join(tmp, "site")))
 	if err != nil {

@@ -418,9 +418,20 @@ func (a *analyzer) sourceOf(p string) *source {
 		s.private = a.opts.Private(f.Path)
 	}
 	s.blocks = fileBlocks(s.lines, nil)
+	if !isMarkdownPath(f.Path) {
+		// A plain text file is shown as written: no block can carry an id.
+		for i := range s.blocks {
+			s.blocks[i].Anchorable = false
+		}
+	}
 	s.pieces = piecesOf(s.blocks)
 	a.sources[p] = s
 	return s
+}
+
+func isMarkdownPath(p string) bool {
+	p = strings.ToLower(p)
+	return strings.HasSuffix(p, ".md") || strings.HasSuffix(p, ".markdown")
 }
 
 func kindOfFile(k workspace.Kind) SourceKind {

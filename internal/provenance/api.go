@@ -177,6 +177,10 @@ type Claim struct {
 	EndLine int    `json:"end_line"`
 	// Section is the heading path of the entry in its file.
 	Section string `json:"section,omitempty"`
+	// Block is the block id (without '^') of the entry in its file's note,
+	// so the claim can link back to the exact entry; "" when the entry
+	// cannot carry one (a table row).
+	Block string `json:"block,omitempty"`
 	// Text is the entry's substance (workspace.Entry.Text, redacted).
 	Text string `json:"text"`
 	// Title is a short label: the bold title or rule when there is one,
@@ -383,7 +387,9 @@ type Anchor struct {
 }
 
 // Anchors returns the block ids to add to the workspace file at path,
-// sorted by line. Blocks that already carry an id are not listed.
+// sorted by line: the blocks evidence links land on and the blocks of
+// entries claims link back to. Blocks that already carry an id are not
+// listed.
 func (r *Result) Anchors(path string) []Anchor {
 	if r == nil {
 		return nil

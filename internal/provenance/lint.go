@@ -125,6 +125,20 @@ func (a *analyzer) anchorsAndNotes() {
 		for i := range c.Evidence {
 			fix(&c.Evidence[i])
 		}
+		// The entry's own block, for the link back from the claim note.
+		if src := a.sourceOf(c.File); src != nil {
+			if i := src.blockAt(c.EndLine); i >= 0 && src.blocks[i].Anchorable {
+				b := src.blocks[i]
+				c.Block = b.ID
+				if c.Block == "" {
+					c.Block = "e" + itoa(b.Start)
+					if need[c.File] == nil {
+						need[c.File] = map[int]Anchor{}
+					}
+					need[c.File][b.End] = Anchor{Line: b.End, ID: c.Block}
+				}
+			}
+		}
 	}
 	for _, d := range a.res.Dreams {
 		for i := range d.Items {

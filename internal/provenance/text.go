@@ -8,16 +8,20 @@ import (
 	"unicode/utf8"
 
 	"github.com/blevesearch/go-porterstemmer"
-
-	"github.com/dreamwiki/dreamwiki/internal/search"
+	"golang.org/x/text/unicode/norm"
 )
 
 // Text is compared in two ways. Identity (is this edited entry the same
 // claim as before?) uses plain word sets and Jaccard overlap. Evidence (do
-// these log lines say what the claim says?) uses the search analysis (case
-// and diacritic folding, CJK bigrams, identifiers cut at their joiners)
-// plus every date in the text written as YYYY-MM-DD, minus stop words, so
-// "on October 21" in a log meets "2026-10-21" in a claim.
+// these log lines say what the claim says?) uses terms (case and
+// diacritics folded, CJK as bigrams, identifiers kept whole and cut at
+// their joiners, English words stemmed) plus every date in the text
+// written as YYYY-MM-DD, minus stop words, so "on October 21" in a log
+// meets "2026-10-21" in a claim.
+//
+// The terms follow the rules of the search analysis (internal/search) in
+// small: the search package builds its corpus from the vault, which
+// depends on this package, so it cannot be imported here.
 
 // stopWords are English function words that say nothing about what a line
 // is about. The search analysis keeps them (phrase queries need them);
@@ -45,9 +49,9 @@ func isJoinedTerm(t string) bool { return strings.ContainsAny(t, `/\@:._-`) }
 // written in any supported form as YYYY-MM-DD (partial dates resolved
 // against ref; zero ref leaves them alone).
 func evidenceTerms(text string, ref time.Time) []string {
-	terms := search.Analyze(text)
+	terms := analyze(text, true)
 	for _, d := range findDates(text, ref) {
-		terms = append(terms, search.Analyze(d.Format("2006-01-02"))...)
+		terms = append(terms, analyze(d.Format("2006-01-02"), true)...)
 	}
 	out := terms[:0]
 	for _, t := range terms {
@@ -91,23 +95,12 @@ func dedupeSorted(s []string) []string {
 	return s[:j]
 }
 
-// normalise folds text for exact and substring comparison: the search
-// analysis's terms (case and diacritics folded, punctuation dropped)
-// joined by single spaces, leaves only so "mac-mini" and "mac mini" agree.
+// normalise folds text for exact and substring comparison: its words
+// (case and diacritics folded, punctuation dropped, identifiers cut at
+// their joiners) joined by single spaces, so "mac-mini" and "Mac mini"
+// agree.
 func normalise(text string) string {
-	toks := search.AnalyzeTokens(text)
-	var b strings.Builder
-	b.Grow(len(text))
-	for _, t := range toks {
-		if isJoinedTerm(t.Term) {
-			continue
-		}
-		if b.Len() > 0 {
-			b.WriteByte(' ')
-		}
-		b.WriteString(t.Term)
-	}
-	return b.String()
+	return strings.Join(analyze(text, false), " ")
 }
 
 // wordSet is the set of normalised leaf words of text, stop words kept:
@@ -168,4 +161,103 @@ func clip(s string, n int) string {
 		cut = sp
 	}
 	return strings.TrimRightFunc(s[:cut], func(r rune) bool { return unicode.IsSpace(r) || unicode.IsPunct(r) }) + "…"
+}
+
+// analyze cuts text into terms. Letters and digits form words; words
+// joined by / \ @ : . _ or - form a compound ("10.0.0.12",
+// "e_auth_4031", "2026-10-21"), emitted whole when joined is set and then
+// as its words; a run of Han, kana or Hangul is emitted as overlapping
+// bigrams, as CJK has no spaces. Case and diacritics are folded.
+func analyze(text string, joined bool) []string {
+	var out []string
+	folded := fold(text)
+	rs := []rune(folded)
+	for i := 0; i < len(rs); {
+		r := rs[i]
+		switch {
+		case isCJK(r):
+			j := i
+			for j < len(rs) && isCJK(rs[j]) {
+				j++
+			}
+			if j-i == 1 {
+				out = append(out, string(rs[i]))
+			}
+			for k := i; k+1 < j; k++ {
+				out = append(out, string(rs[k:k+2]))
+			}
+			i = j
+		case isWordRune(r):
+			// W+ (J+ W+)*
+			j := i
+			var leaves []string
+			start := i
+			for {
+				for j < len(rs) && isWordRune(rs[j]) && !isCJK(rs[j]) {
+					j++
+				}
+				leaves = append(leaves, string(rs[start:j]))
+				k := j
+				for k < len(rs) && isJoiner(rs[k]) {
+					k++
+				}
+				if k > j && k < len(rs) && isWordRune(rs[k]) && !isCJK(rs[k]) {
+					start, j = k, k
+					continue
+				}
+				break
+			}
+			if joined && len(leaves) > 1 {
+				out = append(out, string(rs[i:j]))
+			}
+			out = append(out, leaves...)
+			i = j
+		default:
+			i++
+		}
+	}
+	return out
+}
+
+func isWordRune(r rune) bool { return unicode.IsLetter(r) || unicode.IsDigit(r) }
+
+func isJoiner(r rune) bool {
+	switch r {
+	case '/', '\\', '@', ':', '.', '_', '-':
+		return true
+	}
+	return false
+}
+
+func isCJK(r rune) bool {
+	return r >= 0x2E80 && (unicode.Is(unicode.Han, r) || unicode.Is(unicode.Hiragana, r) ||
+		unicode.Is(unicode.Katakana, r) || unicode.Is(unicode.Hangul, r) || r == 'ー')
+}
+
+// fold lower-cases s and strips diacritics (é→e, ō→o), keeping CJK as is.
+func fold(s string) string {
+	ascii := true
+	for i := 0; i < len(s); i++ {
+		if s[i] >= utf8.RuneSelf {
+			ascii = false
+			break
+		}
+	}
+	if ascii {
+		return strings.ToLower(s)
+	}
+	var b strings.Builder
+	b.Grow(len(s))
+	for _, r := range norm.NFKD.String(s) {
+		if unicode.Is(unicode.Mn, r) && r != 0x3099 && r != 0x309A { // kana voicing marks stay
+			continue
+		}
+		switch r {
+		case 'ß':
+			b.WriteString("ss")
+			continue
+		}
+		b.WriteRune(foldLetter(unicode.ToLower(r)))
+	}
+	return norm.NFC.String(b.String())
 }

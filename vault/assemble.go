@@ -1,0 +1,181 @@
+package vault
+
+import (
+	"sort"
+	"strings"
+
+	"github.com/dreamwiki/dreamwiki/internal/provenance"
+	"github.com/dreamwiki/dreamwiki/internal/workspace"
+)
+
+// Folders of the generated notes (DESIGN 4.1).
+const (
+	ClaimsFolder  = "claims"
+	DreamsFolder  = "dreams"
+	ReportsFolder = "reports"
+)
+
+// ClaimPath is the vault path of a claim's note.
+func ClaimPath(c *provenance.Claim) string { return ClaimsFolder + "/" + c.Slug + ".md" }
+
+// DreamPath is the vault path of a dream run's note.
+func DreamPath(d *provenance.Dream) string { return DreamsFolder + "/" + d.Slug + ".md" }
+
+// Locator returns the vault path of a workspace file, for
+// provenance.Options.Locate: where Layout puts it (plain text files become
+// notes with ".md" added). Paths the workspace does not have are returned
+// as they are.
+func Locator(ws *workspace.Workspace) func(string) string {
+	return func(p string) string {
+		f := ws.FileByPath(p)
+		if f == nil {
+			return p
+		}
+		vp := Layout(f)
+		if !isMarkdown(f.Path) {
+			vp += ".md"
+		}
+		return vp
+	}
+}
+
+// Privacy reports whether a workspace path is private by the workspace's
+// configuration, for provenance.Options.Private.
+func Privacy(ws *workspace.Workspace) func(string) bool {
+	return func(p string) bool { return isPrivate(ws.Config.Private, p) }
+}
+
+// Assemble returns every note of the provenance vault: the workspace's
+// files placed by Layout, each entry of MEMORY.md, the topic files and the
+// archive followed by a link to its claim note and each evidence block
+// given its block id; then a note per claim, per dream run and per
+// report; and the workspace's assets. With a nil res it is FromWorkspace.
+func Assemble(ws *workspace.Workspace, res *provenance.Result) ([]Input, []*Asset) {
+	inputs, assets := FromWorkspace(ws)
+	if res == nil {
+		return inputs, assets
+	}
+	edits := map[string]map[int]*lineEdit{}
+	edit := func(p string, line int) *lineEdit {
+		if edits[p] == nil {
+			edits[p] = map[int]*lineEdit{}
+		}
+		e := edits[p][line]
+		if e == nil {
+			e = &lineEdit{}
+			edits[p][line] = e
+		}
+		return e
+	}
+	for _, c := range res.Claims {
+		e := edit(c.File, c.EndLine)
+		e.links = append(e.links, strings.TrimSuffix(ClaimPath(c), ".md"))
+	}
+	for _, p := range res.AnchoredFiles() {
+		for _, an := range res.Anchors(p) {
+			edit(p, an.Line).id = an.ID
+		}
+	}
+	for i := range inputs {
+		in := &inputs[i]
+		if es := edits[in.Source]; es != nil && isMarkdown(in.Source) {
+			in.Text = applyEdits(in.Text, es)
+		}
+	}
+	locate := Locator(ws)
+	for _, c := range res.Claims {
+		inputs = append(inputs, claimInput(c, res, locate))
+	}
+	for _, d := range res.Dreams {
+		inputs = append(inputs, dreamInput(d, res, locate))
+	}
+	if len(res.Claims) > 0 || res.Budget != nil || len(res.Findings) > 0 {
+		// A workspace with no memory files has nothing to report on.
+		inputs = append(inputs, reportInputs(res, locate)...)
+	}
+	return inputs, assets
+}
+
+// lineEdit is what is added to the end of one line of a source note.
+type lineEdit struct {
+	links []string // claim notes to link to (targets without .md)
+	id    string   // block id to add, "" for none
+}
+
+// applyEdits appends claim links and block ids to lines of text. A link
+// on a table row goes inside its last cell, with the alias bar escaped as
+// tables require; a block id always goes last, where Obsidian reads it.
+func applyEdits(text string, edits map[int]*lineEdit) string {
+	lines := strings.Split(text, "\n")
+	keys := make([]int, 0, len(edits))
+	for ln := range edits {
+		keys = append(keys, ln)
+	}
+	sort.Ints(keys)
+	for _, ln := range keys {
+		if ln < 1 || ln > len(lines) {
+			continue
+		}
+		e := edits[ln]
+		line := strings.TrimRight(lines[ln-1], " \t")
+		table := strings.HasPrefix(strings.TrimSpace(line), "|")
+		var add strings.Builder
+		for _, l := range e.links {
+			add.WriteString(" [[")
+			add.WriteString(l)
+			if table {
+				add.WriteString(`\|claim]]`)
+			} else {
+				add.WriteString("|claim]]")
+			}
+		}
+		switch {
+		case table && strings.HasSuffix(line, "|") && !strings.HasSuffix(line, `\|`):
+			line = strings.TrimRight(line[:len(line)-1], " \t") + add.String() + " |"
+		default:
+			if id := existingID(line); id != "" {
+				// Keep a block id the author wrote at the end, where it must stay.
+				line = strings.TrimRight(strings.TrimSuffix(line, "^"+id), " \t") + add.String() + " ^" + id
+			} else {
+				line += add.String()
+				if e.id != "" && !table {
+					line += " ^" + e.id
+				}
+			}
+		}
+		lines[ln-1] = line
+	}
+	return strings.Join(lines, "\n")
+}
+
+// existingID returns the "^id" a line already ends with.
+func existingID(line string) string {
+	i := strings.LastIndexByte(line, '^')
+	if i < 0 || (i > 0 && line[i-1] != ' ' && line[i-1] != '\t') {
+		return ""
+	}
+	id := line[i+1:]
+	if id == "" {
+		return ""
+	}
+	for j := 0; j < len(id); j++ {
+		c := id[j]
+		if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '-') {
+			return ""
+		}
+	}
+	return id
+}
+
+// noteTarget is a wikilink target for a vault path: the path without .md.
+func noteTarget(p string) string { return strings.TrimSuffix(p, ".md") }
+
+// wikilink writes [[target|display]], dropping characters the display
+// cannot hold.
+func wikilink(target, display string) string {
+	display = strings.NewReplacer("|", "/", "[", "(", "]", ")", "\n", " ").Replace(display)
+	if display == "" || display == target {
+		return "[[" + target + "]]"
+	}
+	return "[[" + target + "|" + display + "]]"
+}
