@@ -148,6 +148,10 @@ Obsidian-compatible provenance vault and a static HTML wiki.`,
 	}
 	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return err })
 	root.AddCommand(newBuildCmd(e), newCheckCmd(e), newVersionCmd(e))
+	root.AddCommand(newDreamCmd(e))
+	root.AddCommand(newRecallCmd(e))
+	root.AddCommand(newSupersedeCmd(e))
+	root.AddCommand(newDecayCmd(e))
 	return root
 }
 

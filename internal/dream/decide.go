@@ -213,6 +213,10 @@ func (p *planner) placeL2(c *candidate, tp *topic, after *unit) {
 // placeIndex adds a fact to MEMORY.md: in place of a unit it supersedes,
 // else at the end of the section for its type.
 func (p *planner) placeIndex(c *candidate, replace *unit, decision memory.Decision) {
+	reason := "passed the promotion gates (" + fmtScore(decision.Score) + " >= " + fmtScore(p.promoCfg.MinScore) + ", recalls and unique queries); MEMORY.md gets an index line"
+	if replace != nil {
+		reason = "takes the place of the MEMORY.md entry it supersedes"
+	}
 	if p.indexed[c] {
 		return
 	}
@@ -231,8 +235,7 @@ func (p *planner) placeIndex(c *candidate, replace *unit, decision memory.Decisi
 	p.placements = append(p.placements, pl)
 	p.counts.Indexed++
 	p.action(Action{Kind: "index", File: p.memDoc.path, Text: c.fact, Type: c.typ, Evidence: evidenceStrings(c.evidence),
-		Reason: "passed the promotion gates (" + fmtScore(decision.Score) + " >= " + fmtScore(p.promoCfg.MinScore) + ", recalls and unique queries); MEMORY.md gets an index line",
-		Scores: &Scores{Promotion: promotionScores(decision)}})
+		Reason: reason, Scores: &Scores{Promotion: promotionScores(decision)}})
 }
 
 // freshCurated registers a line this run writes, so later candidates can

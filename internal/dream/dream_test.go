@@ -157,7 +157,7 @@ func TestDream_GatesHoldWithoutForceButNeverSkipTheLock(t *testing.T) {
 	if res.Applied || res.Plan.Ready {
 		t.Fatalf("applied although the session gate failed: %+v", res.Plan.Gates)
 	}
-	if g := res.Plan.Gates[1]; g.Name != "session" || g.Passed || !strings.Contains(g.Detail, "2 new days") {
+	if g := res.Plan.Gates[1]; g.Name != "session" || g.Passed || !strings.Contains(g.Detail, "2 new days of daily logs") {
 		t.Errorf("session gate: %+v", g)
 	}
 	if g := res.Plan.Gates[0]; g.Name != "time" || !g.Passed {

@@ -168,7 +168,7 @@ func gates(sel *selection, now time.Time, cfg workspace.DreamConfig) []Gate {
 	}
 	out = append(out, tg)
 	sg := Gate{Name: "session", Passed: sel.newDays >= cfg.MinNewDays}
-	sg.Detail = fmt.Sprintf("%d new days of daily logs since %s, need %d", sel.newDays, dateOr(sel.watermark, "the start"), cfg.MinNewDays)
+	sg.Detail = fmt.Sprintf("%d new %s of daily logs since %s, need %d", sel.newDays, plural(sel.newDays, "day", "days"), dateOr(sel.watermark, "the start"), cfg.MinNewDays)
 	out = append(out, sg)
 	return out
 }
@@ -196,4 +196,11 @@ func kib(n int64) string {
 		return fmt.Sprintf("%.1f KiB", float64(n)/1024)
 	}
 	return fmt.Sprintf("%.1f MiB", float64(n)/1024/1024)
+}
+
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return one
+	}
+	return many
 }

@@ -1,0 +1,155 @@
+package main
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/dreamwiki/dreamwiki/internal/dream"
+)
+
+// memoryFlags are shared by dream, recall, supersede and decay.
+type memoryFlags struct {
+	json  bool
+	quiet bool
+	now   string
+}
+
+func (f *memoryFlags) add(cmd *cobra.Command) {
+	cmd.Flags().BoolVar(&f.json, "json", false, "print the result as JSON")
+	cmd.Flags().BoolVarP(&f.quiet, "quiet", "q", false, "print nothing but errors")
+	cmd.Flags().StringVar(&f.now, "now", "", "the time to act at (RFC 3339 or YYYY-MM-DD; default: the current time), for reproducible runs and tests")
+}
+
+// clock parses --now.
+func (f *memoryFlags) clock() (func() time.Time, error) {
+	if f.now == "" {
+		return time.Now, nil
+	}
+	for _, layout := range []string{time.RFC3339, "2006-01-02T15:04", "2006-01-02 15:04", time.DateOnly} {
+		if t, err := time.Parse(layout, f.now); err == nil {
+			return func() time.Time { return t }, nil
+		}
+	}
+	return nil, usageError{fmt.Sprintf("--now %q is not a time; use RFC 3339 (2026-11-21T07:00:00Z) or a date (2026-11-21)", f.now)}
+}
+
+func writeJSON(w io.Writer, v any) error {
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	enc.SetEscapeHTML(false)
+	return enc.Encode(v)
+}
+
+// memoryError turns the dream package's errors into exit codes: a held
+// lock and everything else that went wrong are failures (1).
+func memoryError(err error) error {
+	var le *dream.LockedError
+	if errors.As(err, &le) {
+		return failure{err.Error() + "; if no dream is running, the lock is stale and is replaced after its timeout"}
+	}
+	return failure{err.Error()}
+}
+
+type dreamFlags struct {
+	memoryFlags
+	dryRun   bool
+	force    bool
+	noDiff   bool
+	llmURL   string
+	llmModel string
+}
+
+func newDreamCmd(e *env) *cobra.Command {
+	f := &dreamFlags{}
+	cmd := &cobra.Command{
+		Use:   "dream [WORKSPACE]",
+		Short: "Consolidate new daily logs into L2 topic files and the MEMORY.md index",
+		Long: `Dream runs one consolidation cycle over WORKSPACE (default: the current folder):
+it reads the daily logs written since the last dream (32 logs or 192 KiB at
+most, oldest first), distils their facts into L2 topic files (one line per fact,
+absolute dates, a Source pointer), merges near-duplicates, records facts that
+replace older ones, closes finished work, archives decayed entries, keeps
+MEMORY.md within its character budget and appends an entry to
+memory/dream-log.md. Daily logs are never changed. Every file it changes is
+backed up to .backup/memory-dreams/ first and all writes happen in one
+journaled transaction.
+
+A dream runs when 3 days have passed since the last one and 3 new days of logs
+exist (see [dream] in dreamwiki.toml); --force skips those gates, never the
+lock. --dry-run prints the plan, with each action's reason and scores, and a
+unified diff of every file it would change, and writes nothing.
+
+--llm-url rewrites each distilled line through an OpenAI-compatible endpoint
+(the key is read from DREAMWIKI_LLM_KEY or OPENAI_API_KEY); answers that add
+numbers, drop dates or hold a secret are not used.`,
+		Example: `  dreamwiki dream --dry-run          # show what a dream would do
+  dreamwiki dream ~/agent            # dream if the gates allow it
+  dreamwiki dream --force --json     # dream now, report as JSON
+  dreamwiki dream --llm-url http://localhost:8080/v1 --llm-model qwen2.5`,
+		Args: cobra.MaximumNArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			now, err := f.clock()
+			if err != nil {
+				return err
+			}
+			dir := "."
+			if len(args) == 1 {
+				dir = args[0]
+			}
+			opts := dream.Options{Now: now, Force: f.force, Command: "dreamwiki dream"}
+			if f.llmURL != "" {
+				key := os.Getenv("DREAMWIKI_LLM_KEY")
+				if key == "" {
+					key = os.Getenv("OPENAI_API_KEY")
+				}
+				opts.LLM = &dream.LLM{URL: f.llmURL, Model: f.llmModel, Key: key}
+			}
+			var progress func(dream.Event)
+			if !f.quiet && !f.json && isTerminal(e.stderr) {
+				progress = func(ev dream.Event) { fmt.Fprintf(e.stderr, "  %s: %s\n", ev.Stage, ev.Message) }
+			}
+			res, err := dream.Run(cmd.Context(), dir, opts, f.dryRun, progress)
+			if err != nil {
+				if res != nil && res.StaleLock != nil && !f.quiet {
+					fmt.Fprintf(e.stderr, "dreamwiki: replaced a stale lock (%s)\n", res.StaleLock)
+				}
+				return memoryError(err)
+			}
+			switch {
+			case f.json:
+				return writeJSON(e.stdout, res)
+			case f.quiet:
+			case f.dryRun:
+				res.Plan.WriteText(e.stdout)
+				if !f.noDiff && len(res.Plan.Files) > 0 {
+					fmt.Fprintln(e.stdout)
+					io.WriteString(e.stdout, res.Plan.Diff())
+				}
+			default:
+				res.WriteText(e.stdout)
+			}
+			if res.Plan != nil {
+				for _, d := range res.Plan.Diagnostics {
+					if d.Code == "dream" && strings.Contains(d.Message, "left alone") && !f.json && !f.quiet {
+						fmt.Fprintf(e.stderr, "dreamwiki: %s\n", d.Error())
+					}
+				}
+			}
+			return nil
+		},
+	}
+	f.memoryFlags.add(cmd)
+	cmd.Flags().BoolVarP(&f.dryRun, "dry-run", "n", false, "print the plan and the diff, write nothing")
+	cmd.Flags().BoolVar(&f.force, "force", false, "skip the time and session gates (never the lock)")
+	cmd.Flags().BoolVar(&f.noDiff, "no-diff", false, "with --dry-run, print the plan without the diff")
+	cmd.Flags().StringVar(&f.llmURL, "llm-url", "", "OpenAI-compatible API base URL for optional LLM distillation (off by default)")
+	cmd.Flags().StringVar(&f.llmModel, "llm-model", "", "model name for --llm-url")
+	return cmd
+}
