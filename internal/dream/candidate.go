@@ -33,8 +33,9 @@ type candidate struct {
 	text    string // the item as the workspace cleaned it
 
 	fact     string // distilled: one line, absolute dates, no metadata, secrets redacted
-	typ      string
-	tags     []string
+	typ        string
+	structural bool
+	tags       []string
 	status   memory.Status
 	why, how string // feedback with a reason
 	words    []string
@@ -188,7 +189,8 @@ func (c *candidate) distill() {
 		return
 	}
 	c.status = memory.Lifecycle(t)
-	c.typ = classify(t, "", c.tags)
+	c.structural = memory.IsStructural(t)
+	c.typ = classify(t, "", c.tags, c.structural)
 	c.words = contentWords(t)
 	c.subject, c.value, _ = memory.SubjectValue(t)
 	c.perm, c.expires = memory.Permission(t, c.date)

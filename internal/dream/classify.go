@@ -1,7 +1,6 @@
 package dream
 
 import (
-	"regexp"
 	"strings"
 
 	"github.com/dreamwiki/dreamwiki/internal/memory"
@@ -15,33 +14,49 @@ const (
 	TypeReference = "reference" // where information lives: hosts, paths, URLs, commands
 )
 
-// cue is a pattern that votes for a type with a weight.
-type cue struct {
-	re     *regexp.Regexp
-	typ    string
-	weight int
+// cues are the words and phrases that vote for each type. Words are
+// matched against the lower-case words of the text, phrases as lower-case
+// substrings; a set lookup per word keeps classification linear and cheap
+// (it runs on every line of every log a dream reads).
+type cues struct {
+	words   map[string]int
+	phrases map[string]int
 }
 
-var typeCues = []cue{
-	// Feedback: the user correcting or confirming the agent.
-	{regexp.MustCompile(`(?i)\b(?:don'?t|do not|never|always|stop|instead|from now on|next time|too (?:long|short|verbose|wordy)|fewer words|keep it|should(?:n'?t)? have|that worked|worked well|good job|well done|called it out|noted for)\b`), TypeFeedback, 2},
-	{regexp.MustCompile(`(?i)\b(?:asked me|told me|wants me|reminded me|corrected me|me to|my (?:answer|reply|summary|draft|update)s?)\b|\bI (?:should|must|need to)\b`), TypeFeedback, 2},
-	{regexp.MustCompile(`(?i)\b(?:feedback|correction|rule|lesson)\b|^(?:rule|why|how to apply)\s*:|下次|不要|别再|以后`), TypeFeedback, 3},
+func newCues(words, phrases string, weight int) cues {
+	c := cues{words: map[string]int{}, phrases: map[string]int{}}
+	for _, w := range strings.Fields(words) {
+		c.words[w] = weight
+	}
+	for _, p := range strings.Split(phrases, "|") {
+		if p = strings.TrimSpace(p); p != "" {
+			c.phrases[p] = weight
+		}
+	}
+	return c
+}
+
+var typeCues = map[string]cues{
+	// Feedback: the user correcting or confirming how the agent works.
+	TypeFeedback: newCues(`don't dont never always stop instead feedback correction rule lesson`,
+		`do not|from now on|next time|too long|too short|too verbose|too wordy|fewer words|keep it |should have|shouldn't have|that worked|worked well|good job|well done|called it out|noted for|asked me|told me|wants me|reminded me|corrected me| me to |my answer|my reply|my summary|my draft|my update|i should|i must |i need to|rule:|why:|how to apply:|下次|不要|别再|以后`, 2),
 	// Project: work with a state or a date.
-	{regexp.MustCompile(`(?i)\b(?:migration|migrated|cutover|deadline|due|target|milestone|launch(?:ed)?|release[sd]?|ship(?:ped)?|roadmap|sprint|project|decided|decision|chosen|plan(?:ned)?|prep|draft|kickoff|postponed|rollout|rollback|blocked|in progress|TODO|done|finished|completed)\b|\b\d+/\d+\b|项目|截止|上线`), TypeProject, 2},
+	TypeProject: newCues(`migration migrated cutover deadline due target milestone launch launched release released ship shipped roadmap sprint project decided decision chosen plan planned prep draft kickoff postponed rollout rollback blocked todo done finished completed`,
+		`in progress|项目|截止|上线`, 2),
 	// Reference: where things live and how to reach them.
-	{regexp.MustCompile(`(?i)https?://|\b(?:runbook|dashboard|docs?|wiki|repo|endpoint|port|command|cli|config|path|lives in|stored in|kept in|vault|token expires|error code)\b|` + "`" + `|(?:^|\s)(?:~|/)[\w.-]+/`), TypeReference, 2},
-	{regexp.MustCompile(`\bE_[A-Z0-9_]+\b|\b[A-Z]{2,}-\d{2,}\b`), TypeReference, 1},
+	TypeReference: newCues(`runbook dashboard doc docs wiki repo endpoint port command cli config path vault`,
+		"http://|https://|lives in|stored in|kept in|token expires|error code|`| ~/", 2),
 	// User: the person, their life and tastes.
-	{regexp.MustCompile(`(?i)\b(?:prefers?|likes?|loves?|hates?|dislikes?|enjoys?|allergic|birthday|lives|works (?:at|as|from)|role|partner|wife|husband|family|parents?|kids?|learning|hobby|favou?rite|diet|eats|timezone|vacation|holiday|reading|runs?|running)\b|喜欢|生日|家人`), TypeUser, 2},
+	TypeUser: newCues(`prefer prefers like likes love loves hate hates dislike dislikes enjoy enjoys allergic birthday lives role partner wife husband family parent parents kid kids learning hobby favorite favourite diet eats timezone vacation holiday reading run runs running`,
+		`works at|works as|works from|喜欢|生日|家人`, 2),
 }
 
 // classify decides a candidate's memory type. An explicit type written on
 // the line ([feedback], #type/feedback, #feedback) wins; otherwise the cues
-// above vote, a structural line (host, URL, IP) counts for reference, and
-// a tie or no vote at all goes to project: most of what a daily log says is
-// about ongoing work.
-func classify(text, typeTag string, tags []string) string {
+// above vote (each type once per distinct cue), a structural line (host,
+// URL, IP) counts for reference, and a tie or no vote at all goes to
+// project: most of what a daily log says is about ongoing work.
+func classify(text, typeTag string, tags []string, structural bool) string {
 	if t := normType(typeTag); t != "" {
 		return t
 	}
@@ -51,12 +66,25 @@ func classify(text, typeTag string, tags []string) string {
 		}
 	}
 	score := map[string]int{}
-	for _, c := range typeCues {
-		if c.re.MatchString(text) {
-			score[c.typ] += c.weight
+	lower := strings.ToLower(text)
+	words := memory.Words(text)
+	for typ, c := range typeCues {
+		for _, w := range words {
+			score[typ] += c.words[w]
+		}
+		for ph, wt := range c.phrases {
+			if strings.Contains(lower, ph) {
+				score[typ] += wt
+			}
 		}
 	}
-	if memory.IsStructural(text) {
+	if hasProgress(text) {
+		score[TypeProject] += 2
+	}
+	if hasCode(text) {
+		score[TypeReference]++
+	}
+	if structural {
 		score[TypeReference]++
 	}
 	best, bestScore := TypeProject, 0
@@ -66,6 +94,30 @@ func classify(text, typeTag string, tags []string) string {
 		}
 	}
 	return best
+}
+
+// hasProgress finds "4/14"-style progress counts.
+func hasProgress(s string) bool {
+	for i := 1; i+1 < len(s); i++ {
+		if s[i] == '/' && s[i-1] >= '0' && s[i-1] <= '9' && s[i+1] >= '0' && s[i+1] <= '9' {
+			return true
+		}
+	}
+	return false
+}
+
+// hasCode finds error codes and ticket ids: E_AUTH_4031, INC-2291.
+func hasCode(s string) bool {
+	for _, f := range strings.FieldsFunc(s, func(r rune) bool { return r == ' ' || r == '(' || r == ')' || r == ',' || r == ':' || r == '`' }) {
+		if strings.HasPrefix(f, "E_") && len(f) > 3 {
+			return true
+		}
+		if k := strings.IndexByte(f, '-'); k >= 2 && k+2 < len(f) && strings.ToUpper(f[:k]) == f[:k] &&
+			strings.Trim(f[:k], "ABCDEFGHIJKLMNOPQRSTUVWXYZ") == "" && strings.Trim(f[k+1:], "0123456789") == "" {
+			return true
+		}
+	}
+	return false
 }
 
 // normType maps a written type to one of the four ("preference" -> user).

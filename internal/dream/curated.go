@@ -2,6 +2,7 @@ package dream
 
 import (
 	"path"
+	"regexp"
 	"slices"
 	"strings"
 	"time"
@@ -33,6 +34,7 @@ type curated struct {
 	fresh      bool // written by this run
 	typ        string
 
+	retired      bool       // superseded by an earlier run
 	cand         *candidate // for a line this run writes
 	pl           *placement
 	archived     bool
@@ -138,6 +140,7 @@ func (p *planner) addCurated(u *unit, e *workspace.Entry) *curated {
 	c.words = contentWords(e.Text)
 	c.subject, c.value, _ = memory.SubjectValue(e.Text)
 	c.status = entryStatus(e)
+	c.retired = e.Status == "superseded" || strings.Contains(e.Text, "(superseded ")
 	c.typ = normType(e.TypeTag)
 	c.pointer = p.isPointer(e)
 	// The paragraph under a file's title says what the file is: it is
@@ -248,6 +251,9 @@ func (p *planner) matchMeta() {
 		recWords[i] = contentWords(r.Text)
 		idx.add(i, recWords[i])
 	}
+	// An entry a dream marked ("(superseded …)", "(done …)") is the same
+	// entry as before: its record is found by the text without the marker.
+	text := func(c *curated) string { return stripMarkers(c.text) }
 	take := func(rs []*memory.MetaRecord) *memory.MetaRecord {
 		for _, r := range rs {
 			if !used[r] {
@@ -272,7 +278,9 @@ func (p *planner) matchMeta() {
 			c.meta = r
 		} else if r := take(byText[c.text]); r != nil {
 			c.meta = r
-		} else if r := take(byNorm[normText(c.text)]); r != nil {
+		} else if r := take(byText[text(c)]); r != nil {
+			c.meta = r
+		} else if r := take(byNorm[normText(text(c))]); r != nil {
 			c.meta = r
 		} else {
 			rest = append(rest, c)
@@ -280,7 +288,7 @@ func (p *planner) matchMeta() {
 	}
 	var rest2 []*curated
 	for _, c := range rest {
-		if n := normText(c.text); len(n) >= 40 {
+		if n := normText(text(c)); len(n) >= 40 {
 			if r := take(byPrefix[prefix(n)]); r != nil {
 				c.meta = r
 				continue
@@ -364,6 +372,11 @@ func (p *planner) evaluate() {
 		c.structural = c.meta.Structural
 	}
 }
+
+var reMarker = regexp.MustCompile(`\s*\((?:superseded \d{4}-\d{2}-\d{2} by: [^)]*|done \d{4}-\d{2}-\d{2}|expires \d{4}-\d{2}-\d{2}|permission lapsed \d{4}-\d{2}-\d{2})\)`)
+
+// stripMarkers removes the markers a dream adds to an entry.
+func stripMarkers(s string) string { return strings.TrimSpace(reMarker.ReplaceAllString(s, "")) }
 
 func normText(s string) string {
 	s = strings.ToLower(s)

@@ -4,8 +4,11 @@ import (
 	"fmt"
 	"math"
 	"regexp"
+	"runtime"
 	"slices"
 	"strings"
+	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/dreamwiki/dreamwiki/internal/memory"
@@ -18,10 +21,31 @@ import (
 // just because their log was consolidated before.
 func (p *planner) sense() {
 	inBatch := map[string]bool{}
+	// Reading a line is independent of every other line: do it on all
+	// cores, then go through the results in order.
+	type job struct {
+		log  *workspace.DailyLog
+		it   workspace.LogItem
+		c    *candidate
+		skip *Skip
+	}
+	var jobs []*job
+	for _, log := range p.sel.inputs {
+		for _, it := range log.Items {
+			jobs = append(jobs, &job{log: log, it: it})
+		}
+	}
+	parallel(len(jobs), func(i int) { jobs[i].c, jobs[i].skip = newCandidate(i, jobs[i].log, jobs[i].it) })
+	next := 0
 	for _, log := range p.sel.inputs {
 		inBatch[log.File.Path] = true
-		for _, it := range log.Items {
-			c, skip := newCandidate(len(p.cands), log, it)
+		for range log.Items {
+			j := jobs[next]
+			next++
+			c, skip := j.c, j.skip
+			if c != nil {
+				c.id = len(p.cands)
+			}
 			if skip != nil {
 				p.plan.Skipped = append(p.plan.Skipped, *skip)
 				continue
@@ -71,6 +95,33 @@ func (p *planner) sense() {
 		}
 	}
 	sortCandidates(p.cands)
+}
+
+// parallel runs fn(0..n-1) on GOMAXPROCS goroutines.
+func parallel(n int, fn func(i int)) {
+	workers := min(runtime.GOMAXPROCS(0), n)
+	if workers <= 1 {
+		for i := 0; i < n; i++ {
+			fn(i)
+		}
+		return
+	}
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	for w := 0; w < workers; w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for {
+				i := int(next.Add(1) - 1)
+				if i >= n {
+					return
+				}
+				fn(i)
+			}
+		}()
+	}
+	wg.Wait()
 }
 
 // decide settles every candidate, oldest first, against curated memory as
@@ -243,7 +294,7 @@ func (p *planner) placeIndex(c *candidate, replace *unit, decision memory.Decisi
 func (p *planner) freshCurated(c *candidate, file string, pl *placement) *curated {
 	cur := &curated{id: len(p.curated), file: file, text: c.fact, words: c.words, subject: c.subject, value: c.value,
 		status: c.status, date: c.date, fresh: true, typ: c.typ, cand: c, pl: pl}
-	cur.structural = memory.IsStructural(c.fact)
+	cur.structural = c.structural
 	p.curated = append(p.curated, cur)
 	p.index(cur)
 	p.fresh[c] = append(p.fresh[c], cur)
@@ -461,7 +512,9 @@ func (c *curated) isGone() bool {
 	return c.u != nil && c.u.gone || c.pl != nil && c.pl.dropped || c.archived
 }
 
-func (c *curated) superseded() bool { return c.supersededBy != nil }
+// superseded reports an entry replaced by a newer fact, in this run or
+// an earlier one (its line carries the marker, or its status says so).
+func (c *curated) superseded() bool { return c.supersededBy != nil || c.retired }
 
 func (c *curated) line() int {
 	if c.e != nil {
@@ -559,7 +612,7 @@ var genericWords = map[string]bool{
 	"back": true, "again": true, "ready": true, "asked": true, "wants": true, "said": true, "told": true,
 	"making": true, "made": true, "took": true, "take": true, "came": true, "come": true, "goes": true,
 	"went": true, "keep": true, "kept": true, "left": true, "right": true, "today's": true, "there's": true,
-	"it's": true, "that's": true, "today": true, "tomorrow": true, "yesterday": true, "reason": true,
+	"it's": true, "that's": true, "asking": true, "without": true, "until": true, "today": true, "tomorrow": true, "yesterday": true, "reason": true,
 	"details": true, "detail": true, "see": true, "also": true, "time": true, "week": true, "days": true, "next": true, "last": true,
 }
 
@@ -669,8 +722,8 @@ func (p *planner) placeTopicPointer(tp *topic) {
 }
 
 func topicWord(w string) bool {
-	if len([]rune(w)) < 4 || genericWords[w] || memory.StopWord(w) || numberish(w) {
-		return false
+	if len([]rune(w)) < 4 || genericWords[w] || memory.StopWord(w) || numberish(w) || strings.HasSuffix(w, "ed") {
+		return false // a past tense ("migrated") names an event, not a subject
 	}
 	return strings.IndexFunc(w, func(r rune) bool { return r >= 'a' && r <= 'z' || r > 0x2E80 }) >= 0
 }

@@ -55,12 +55,7 @@ func (c *candidate) annotatePermission(now time.Time) {
 // Rule/Why/How block; then its Source pointers. No line is longer than
 // MaxLine: the fact is shortened, or the sources go on their own lines.
 func (c *candidate) lines(index, tag bool) []string {
-	var notes []string
-	for _, n := range []string{c.permNote, c.closedNote(), c.supersedeNote} {
-		if n != "" {
-			notes = append(notes, n)
-		}
-	}
+	notes := c.notesText()
 	srcs := evidenceStrings(c.evidence)
 	fit := func(prefix string) string {
 		suffix := ""
@@ -93,6 +88,22 @@ func (c *candidate) lines(index, tag bool) []string {
 		return []string{one}
 	}
 	return append([]string{first}, sourceLines("  ", srcs)...)
+}
+
+// notesText are the markers a new line carries after its fact.
+func (c *candidate) notesText() []string {
+	var notes []string
+	for _, n := range []string{c.permNote, c.closedNote(), c.supersedeNote} {
+		if n != "" {
+			notes = append(notes, n)
+		}
+	}
+	return notes
+}
+
+// entryText is the text the workspace will read back from the line.
+func (c *candidate) entryText() string {
+	return strings.Join(append([]string{c.fact}, c.notesText()...), " ")
 }
 
 func (c *candidate) closedNote() string {

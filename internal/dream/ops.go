@@ -287,7 +287,7 @@ func Supersede(ctx context.Context, dir, oldText, newText string, opts Options, 
 	}
 	c := &candidate{fact: fact, date: p.day, words: contentWords(newText), typ: old.typ}
 	if c.typ == "" {
-		c.typ = classify(newText, "", nil)
+		c.typ = classify(newText, "", nil, memory.IsStructural(newText))
 	}
 	c.subject, c.value, _ = memory.SubjectValue(newText)
 	c.evidence = []evidence{{Date: p.day}}

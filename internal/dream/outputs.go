@@ -58,7 +58,7 @@ func (p *planner) metaForPlacements() {
 			continue
 		}
 		c := pl.c
-		r := p.meta.Add(redact(c.fact))
+		r := p.meta.Add(redact(c.entryText()))
 		r.Created = c.evidence[0].Date
 		r.Type = c.typ
 		r.File = pl.doc.path

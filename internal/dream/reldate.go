@@ -72,29 +72,44 @@ func absoluteDatesPlain(s string, day time.Time) string {
 	s = resolveMonthDays(s, day)
 	monday := day.AddDate(0, 0, -((int(day.Weekday()) + 6) % 7))
 
-	s = replaceAll(reDayWords, s, func(m []string) string {
-		prep, w := m[1], strings.ToLower(m[2])
-		var base string
-		switch w {
-		case "the day before yesterday":
-			base = iso(day.AddDate(0, 0, -2))
-		case "the day after tomorrow":
-			base = iso(day.AddDate(0, 0, 2))
-		case "yesterday":
-			base = iso(day.AddDate(0, 0, -1))
-		case "today":
-			base = iso(day)
-		case "tomorrow":
-			base = iso(day.AddDate(0, 0, 1))
-		case "tonight", "this evening":
-			base = "the evening of " + iso(day)
-		case "last night":
-			base = "the evening of " + iso(day.AddDate(0, 0, -1))
-		default: // this morning / this afternoon
-			base = "the " + strings.Fields(w)[1] + " of " + iso(day)
+	lower := strings.ToLower(s)
+	has := func(ws ...string) bool {
+		for _, w := range ws {
+			if strings.Contains(lower, w) {
+				return true
+			}
 		}
-		return withPrep(prep, "on", base, m[0])
-	})
+		return false
+	}
+	// Cheap checks first: most lines have no relative date at all.
+	if has("yesterday", "today", "tomorrow", "tonight", "last night", "this morning", "this afternoon", "this evening") {
+		s = replaceAll(reDayWords, s, func(m []string) string {
+			prep, w := m[1], strings.ToLower(m[2])
+			var base string
+			switch w {
+			case "the day before yesterday":
+				base = iso(day.AddDate(0, 0, -2))
+			case "the day after tomorrow":
+				base = iso(day.AddDate(0, 0, 2))
+			case "yesterday":
+				base = iso(day.AddDate(0, 0, -1))
+			case "today":
+				base = iso(day)
+			case "tomorrow":
+				base = iso(day.AddDate(0, 0, 1))
+			case "tonight", "this evening":
+				base = "the evening of " + iso(day)
+			case "last night":
+				base = "the evening of " + iso(day.AddDate(0, 0, -1))
+			default: // this morning / this afternoon
+				base = "the " + strings.Fields(w)[1] + " of " + iso(day)
+			}
+			return withPrep(prep, "on", base, m[0])
+		})
+	}
+	if !has("last ", "next ", "this ", "coming ", " ago", "in ") && !hasNonASCII(s) {
+		return s
+	}
 	s = replaceAll(rePeriod, s, func(m []string) string {
 		prep, rel, unit := m[1], strings.ToLower(m[2]), strings.ToLower(m[3])
 		off := map[string]int{"last": -1, "this": 0, "next": 1, "coming": 1}[rel]
@@ -120,6 +135,9 @@ func absoluteDatesPlain(s string, day time.Time) string {
 		return withPrep(m[1], "on", iso(day.AddDate(0, 0, -count(m[2], m[3]))), m[0])
 	})
 
+	if !hasNonASCII(s) {
+		return s
+	}
 	// Chinese and Japanese: the date replaces the word itself.
 	s = reCJKDay.ReplaceAllStringFunc(s, func(w string) string {
 		off := map[string]int{"大前天": -3, "前天": -2, "一昨日": -2, "昨天": -1, "昨日": -1, "今天": 0, "今日": 0,
@@ -172,6 +190,15 @@ func absoluteDatesPlain(s string, day time.Time) string {
 	return s
 }
 
+func hasNonASCII(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] >= 0x80 {
+			return true
+		}
+	}
+	return false
+}
+
 var reMonthDay = regexp.MustCompile(`\d{2}-\d{2}`)
 
 // resolveMonthDays completes month-days written without a year ("11-07",
@@ -179,6 +206,9 @@ var reMonthDay = regexp.MustCompile(`\d{2}-\d{2}`)
 // date. Only two-digit pairs standing alone count: "2026-11-07",
 // "PM-2026-031", "10:30" and "4/14" are left as they are.
 func resolveMonthDays(s string, day time.Time) string {
+	if !strings.Contains(s, "-") {
+		return s
+	}
 	idx := reMonthDay.FindAllStringIndex(s, -1)
 	if idx == nil {
 		return s
