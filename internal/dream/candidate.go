@@ -32,20 +32,20 @@ type candidate struct {
 	raw     string
 	text    string // the item as the workspace cleaned it
 
-	fact     string // distilled: one line, absolute dates, no metadata, secrets redacted
+	fact       string // distilled: one line, absolute dates, no metadata, secrets redacted
 	typ        string
 	structural bool
 	tags       []string
-	status   memory.Status
-	why, how string // feedback with a reason
-	words    []string
-	subject  string
-	value    string
-	perm     bool
-	expires  time.Time
-	secrets  []SecretFinding
-	evidence []evidence // this line and its near-duplicates elsewhere
-	notes    []string   // what distillation did ("relative dates made absolute")
+	status     memory.Status
+	why, how   string // feedback with a reason
+	words      []string
+	subject    string
+	value      string
+	perm       bool
+	expires    time.Time
+	secrets    []SecretFinding
+	evidence   []evidence // this line and its near-duplicates elsewhere
+	notes      []string   // what distillation did ("relative dates made absolute")
 
 	// Set while deciding.
 	routeNote     string     // why no topic took it
