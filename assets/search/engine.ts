@@ -374,7 +374,7 @@ export class Engine {
     return out.slice(0, MAX_CORRECTIONS);
   }
 
-  private scoreVariants(vs: Variant[], shards: Map<number, DictShard>, weight: number, acc: Map<number, number>): void {
+  private scoreVariants(vs: Variant[], shards: Map<number, DictShard>, weight: number): Map<number, number> {
     const best = new Map<number, number>();
     const p = this.h.params;
     const tfv = new Int32Array(NUM_FIELDS);
@@ -389,24 +389,26 @@ export class Engine {
         if (sc > (best.get(doc) || 0)) best.set(doc, sc);
       }
     }
-    for (const [doc, sc] of best) acc.set(doc, (acc.get(doc) || 0) + weight * sc);
+    for (const [doc, sc] of best) best.set(doc, weight * sc);
+    return best;
   }
 
   /** Runs a query; rejects with CorruptIndex when a needed file is missing or broken. */
   async search(q: Query): Promise<Result> {
     const limit = q.limit && q.limit > 0 ? q.limit : 10;
-    const bm = new Map<number, number>();
-    const fz = new Map<number, number>();
     const units = queryUnits(q.text);
     const terms = new Set<string>();
-    // Shards load in parallel; scoring then runs in unit order, as in Go.
+    // Shards load in parallel; scoring then runs in unit order, as in Go
+    // (StaticIndex.Search explains the two legs).
     const looked = await Promise.all(units.map((u) => this.lookup(u)));
+    const exact: Map<number, number>[] = [];
+    const typo: Map<number, number>[] = [];
     for (let k = 0; k < units.length; k++) {
       const u = units[k];
       const { vs, shards } = looked[k];
       if (vs.length > 0) {
         for (const v of vs) terms.add((shards.get(v.shard) as DictShard).terms[v.index]);
-        this.scoreVariants(vs, shards, u.weight, bm);
+        exact.push(this.scoreVariants(vs, shards, u.weight));
         continue;
       }
       const corr = await this.corrections(u.term);
@@ -422,8 +424,10 @@ export class Engine {
           terms.add(c.term);
         }
       }
-      this.scoreVariants(cvs, cshards, u.weight, fz);
+      typo.push(this.scoreVariants(cvs, cshards, u.weight));
     }
+    const bm = sumScores(exact);
+    const fz = typo.length > 0 ? sumScores(exact.concat(typo)) : bm;
     const keep = this.filter(q);
     const cands: Candidate[] = [];
     const add = (doc: number): void => {
@@ -435,8 +439,7 @@ export class Engine {
       if (this.flags[doc] & FLAG_DECAYS) c.age = this.h.asOf - this.date[doc];
       cands.push(c);
     };
-    for (const doc of bm.keys()) add(doc);
-    for (const doc of fz.keys()) if (!bm.has(doc)) add(doc);
+    for (const doc of fz.keys()) add(doc);
     cands.sort((a, b) => a.doc - b.doc);
     const n = this.h.docs;
     const ranked = rank(cands, this.h.params, (a, b) => (a < b ? this.sims.get(a * n + b) : this.sims.get(b * n + a)) || 0);
@@ -460,6 +463,12 @@ export class Engine {
       (types === null || types.has(this.typ[doc])) &&
       (tiers === null || tiers.has(this.tier[doc]));
   }
+}
+
+function sumScores(ms: Map<number, number>[]): Map<number, number> {
+  const out = new Map<number, number>();
+  for (const m of ms) for (const [doc, sc] of m) out.set(doc, (out.get(doc) || 0) + sc);
+  return out;
 }
 
 /** The units of a query (queryUnits in Go). */

@@ -152,6 +152,8 @@ Obsidian-compatible provenance vault and a static HTML wiki.`,
 	root.AddCommand(newRecallCmd(e))
 	root.AddCommand(newSupersedeCmd(e))
 	root.AddCommand(newDecayCmd(e))
+	root.AddCommand(newSearchCmd(e))
+	root.AddCommand(newGetCmd(e))
 	return root
 }
 

@@ -15,8 +15,9 @@ type Doc struct {
 	ID string
 	// URL is the page's path relative to the site root ("topics/gateway.html").
 	URL string
-	// Source is the workspace path the note comes from; "" for notes the
-	// builder generates.
+	// Source is the workspace path the note comes from: for a claim the
+	// file its entry is in, for a dream run its log; "" for other notes
+	// the builder generates.
 	Source string
 	// Title, Aliases, Headings and Body are the indexed fields. Body is the
 	// note's whole plain text.
@@ -37,7 +38,9 @@ type Doc struct {
 	MemoryType, Tier, Status string
 	// Lapsed marks a permission whose expiry has passed (DESIGN 5.5).
 	Lapsed bool
-	// Supersedes are the IDs of the claims this one replaced.
+	// ClaimID is the claim's id ("claim.gateway-host-is-the-mac-mini").
+	ClaimID string
+	// Supersedes names the claims this one replaced, by ClaimID or ID.
 	Supersedes []string
 	Tags       []string
 }
@@ -94,11 +97,27 @@ func docFromNote(n *vault.Note, url string) Doc {
 	return d
 }
 
-// claimFacts reads what ranking and filters need about a claim from the
-// note's properties, which carry the claim front matter of DESIGN 4.1
-// (memory_type, tier, status, supersedes). Any note may carry them; a
-// topic file with "memory_type: feedback" is filtered as feedback too.
+// claimFacts fills what ranking and filters need about a claim: from the
+// provenance the vault carries, or, for a plain Obsidian vault, from the
+// claim front matter of DESIGN 4.1 (memory_type, tier, status, lapsed,
+// supersedes), which any note may carry (a topic file with
+// "memory_type: feedback" is filtered as feedback too).
 func claimFacts(n *vault.Note, d *Doc) {
+	if c := n.Claim; c != nil {
+		d.ClaimID = c.ID
+		if c.MemoryType != "" && c.MemoryType != "unclassified" {
+			d.MemoryType = string(c.MemoryType)
+		}
+		d.Tier, d.Status, d.Lapsed = string(c.Tier), string(c.Status), c.Lapsed()
+		d.Supersedes = c.Supersedes()
+		if d.Source == "" {
+			d.Source = c.File
+		}
+		return
+	}
+	if dr := n.Dream; dr != nil && d.Source == "" {
+		d.Source = dr.File
+	}
 	str := func(key string) string {
 		if v, ok := n.Props.Get(key).(string); ok {
 			return strings.ToLower(strings.TrimSpace(v))
@@ -106,6 +125,9 @@ func claimFacts(n *vault.Note, d *Doc) {
 		return ""
 	}
 	d.MemoryType = str("memory_type")
+	if d.MemoryType == "unclassified" {
+		d.MemoryType = ""
+	}
 	d.Tier = str("tier")
 	d.Status = str("status")
 	switch v := n.Props.Get("lapsed").(type) {
@@ -113,9 +135,6 @@ func claimFacts(n *vault.Note, d *Doc) {
 		d.Lapsed = v
 	case string:
 		d.Lapsed = v == "true"
-	}
-	if d.Status == "lapsed" {
-		d.Lapsed = true
 	}
 	for _, s := range stringList(n.Props.Get("supersedes")) {
 		if id := wikiTarget(s); id != "" {

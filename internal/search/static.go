@@ -713,6 +713,9 @@ func (ix *staticIndex) successors() map[int][]int {
 	byID := map[string]int{}
 	for i := range ix.docs {
 		byID[ix.docs[i].ID] = i
+		if c := ix.docs[i].ClaimID; c != "" {
+			byID[c] = i
+		}
 	}
 	out := map[int][]int{}
 	for i := range ix.docs {

@@ -523,9 +523,9 @@ func (s *StaticIndex) postings(v variant, fn func(doc int, tf *[NumFields]int)) 
 	return nil
 }
 
-// scoreVariants adds to acc, per document, weight times the best of the
+// scoreVariants returns, per document, weight times the best of the
 // variants' weighted BM25F scores.
-func (s *StaticIndex) scoreVariants(vs []variant, weight float64, acc map[int]float64) error {
+func (s *StaticIndex) scoreVariants(vs []variant, weight float64) (map[int]float64, error) {
 	best := map[int]float64{}
 	var avg [NumFields]float64
 	copy(avg[:], s.h.Avg)
@@ -538,13 +538,13 @@ func (s *StaticIndex) scoreVariants(vs []variant, weight float64, acc map[int]fl
 			}
 		})
 		if err != nil {
-			return err
+			return nil, err
 		}
 	}
 	for doc, sc := range best {
-		acc[doc] += weight * sc
+		best[doc] = weight * sc
 	}
-	return nil
+	return best, nil
 }
 
 // StaticHit is one result of StaticIndex.Search.
@@ -562,16 +562,23 @@ func (s *StaticIndex) Search(q StaticQuery) ([]StaticHit, error) {
 	if limit <= 0 {
 		limit = 10
 	}
-	bm, fz := map[int]float64{}, map[int]float64{}
+	// The keyword leg scores the units as written (and completed). The
+	// typo leg scores the whole query again with corrections standing in
+	// for the units that matched nothing, so a document matching both a
+	// corrected word and the rest of the query wins it; without typos the
+	// two legs are the same.
+	var exact, typo []map[int]float64
 	for _, u := range queryUnits(q.Text) {
 		vs, err := s.lookup(u)
 		if err != nil {
 			return nil, err
 		}
 		if len(vs) > 0 {
-			if err := s.scoreVariants(vs, u.weight, bm); err != nil {
+			m, err := s.scoreVariants(vs, u.weight)
+			if err != nil {
 				return nil, err
 			}
+			exact = append(exact, m)
 			continue
 		}
 		corr, err := s.corrections(u.term)
@@ -590,9 +597,16 @@ func (s *StaticIndex) Search(q StaticQuery) ([]StaticHit, error) {
 				cvs = append(cvs, variant{k, i, c.dice})
 			}
 		}
-		if err := s.scoreVariants(cvs, u.weight, fz); err != nil {
+		m, err := s.scoreVariants(cvs, u.weight)
+		if err != nil {
 			return nil, err
 		}
+		typo = append(typo, m)
+	}
+	bm := sumScores(exact)
+	fz := bm
+	if len(typo) > 0 {
+		fz = sumScores(append(exact, typo...))
 	}
 	keep := s.filter(q)
 	var cands []Candidate
@@ -607,13 +621,8 @@ func (s *StaticIndex) Search(q StaticQuery) ([]StaticHit, error) {
 		}
 		cands = append(cands, c)
 	}
-	for doc := range bm {
-		add(doc)
-	}
 	for doc := range fz {
-		if _, ok := bm[doc]; !ok {
-			add(doc)
-		}
+		add(doc)
 	}
 	sort.Slice(cands, func(i, j int) bool { return cands[i].Doc < cands[j].Doc })
 	ranked := Rank(cands, s.p, s.sim)
@@ -625,6 +634,18 @@ func (s *StaticIndex) Search(q StaticQuery) ([]StaticHit, error) {
 		out[i] = StaticHit{r.Doc, r.Score}
 	}
 	return out, nil
+}
+
+// sumScores adds per-document scores, in the order given (so the browser,
+// adding in the same order, gets the same floating-point sums).
+func sumScores(ms []map[int]float64) map[int]float64 {
+	out := map[int]float64{}
+	for _, m := range ms {
+		for doc, sc := range m {
+			out[doc] += sc
+		}
+	}
+	return out
 }
 
 func (s *StaticIndex) sim(a, b int) float64 {
