@@ -219,9 +219,7 @@ func (s *site) writeAPI() error {
 			}
 			cj.Evidence = append(cj.Evidence, ej)
 		}
-		for _, step := range c.Chain {
-			cj.Chain = append(cj.Chain, step.ID)
-		}
+		cj.Chain = s.chainIDs(c)
 		claims = append(claims, cj)
 	}
 	return s.writeJSON("api/claims.json", map[string]any{"site": s.opts.Title, "claims": claims})
@@ -247,4 +245,25 @@ func (s *site) writeJSON(name string, v any) error {
 		return err
 	}
 	return s.write(name, b.Bytes())
+}
+
+// chainIDs are the published claims of c's supersession chain, oldest
+// first; nil when c is in none.
+func (s *site) chainIDs(c *claimInfo) []string {
+	if s.mem.result == nil || len(c.c.Chain) == 0 {
+		return nil
+	}
+	for _, ch := range s.mem.result.Chains {
+		if !containsString(ch.Claims, c.ID) {
+			continue
+		}
+		var ids []string
+		for _, id := range ch.Claims {
+			if s.mem.byID[id] != nil {
+				ids = append(ids, id)
+			}
+		}
+		return ids
+	}
+	return nil
 }

@@ -1,6 +1,200 @@
 package site
 
-// readClaims reads the published claims from the vault's provenance. The
-// provenance stage (internal/provenance) is not in the vault yet, so there
-// are none; the memory views show what they can without them.
-func (s *site) readClaims() []*claimInfo { return nil }
+import (
+	"fmt"
+	"sort"
+	"strings"
+
+	"github.com/dreamwiki/dreamwiki/internal/provenance"
+	"github.com/dreamwiki/dreamwiki/vault"
+)
+
+// readClaims reads the published claims from the claim notes the vault
+// made from provenance (vault.Note.Claim). Evidence in private files keeps
+// its path but loses its excerpt and link; claims in private files are
+// not published at all.
+func (s *site) readClaims() {
+	m := s.mem
+	for _, n := range s.notes {
+		c := n.Claim
+		if c == nil || c.Private {
+			continue
+		}
+		ci := &claimInfo{
+			note: n, c: c, ID: c.ID, Text: c.Text, Type: string(c.MemoryType), Tier: string(c.Tier), Status: string(c.Status),
+			Decay: c.Scores.Decay, Recalls: c.Recalls, Created: day(c.Created.Format("2006-01-02"), c.Created.IsZero()),
+			LastRecalled: day(c.LastRecall.Format("2006-01-02"), c.LastRecall.IsZero()), Lapsed: c.Lapsed(),
+		}
+		if c.Permission != nil && !c.Permission.Expires.IsZero() {
+			ci.ExpiresOn = c.Permission.Expires.Format("2006-01-02")
+		}
+		for _, e := range c.Evidence {
+			ei := evidenceInfo{Path: e.Path, StartLine: e.StartLine, EndLine: e.EndLine, How: methodWords(e)}
+			if !e.Private {
+				ei.Excerpt = e.Excerpt
+				if target := s.v.Note(e.Note); target != nil {
+					if _, ok := s.pages[target]; ok {
+						ei.Note = target
+						if e.Block != "" {
+							if id, ok := target.Doc.Anchor("^" + e.Block); ok {
+								ei.Anchor = id
+							}
+						}
+					}
+				}
+			}
+			ci.Evidence = append(ci.Evidence, ei)
+		}
+		m.claims = append(m.claims, ci)
+		m.byNote[n] = ci
+		m.byID[c.ID] = ci
+		if ci.Lapsed && c.Block != "" {
+			if src := m.bySource[c.File]; src != nil {
+				if id, ok := src.Doc.Anchor("^" + c.Block); ok {
+					m.lapsedBlocks[src] = append(m.lapsedBlocks[src], id)
+				}
+			}
+		}
+	}
+}
+
+func day(d string, zero bool) string {
+	if zero {
+		return ""
+	}
+	return d
+}
+
+// methodWords says how a piece of evidence was found.
+func methodWords(e provenance.Evidence) string {
+	m := string(e.Method)
+	switch {
+	case e.Method.IsPointer():
+		return "written pointer"
+	case m == "":
+		return ""
+	}
+	return strings.ReplaceAll(m, "-", " ")
+}
+
+// claimView returns the card for a claim note, nil for other notes.
+func (s *site) claimView(n *vault.Note, page string) *claimView {
+	ci := s.mem.byNote[n]
+	if ci == nil {
+		return nil
+	}
+	c := ci.c
+	v := &claimView{
+		Text: ci.Text, Type: ci.Type, Tier: ci.Tier, Status: ci.Status,
+		ShowText: normaliseTitle(ci.Text) != normaliseTitle(n.Title),
+		Decay:    ci.Decay, DecayPct: min(max(int(ci.Decay*100+0.5), 0), 100), Recalls: ci.Recalls,
+		Created: ci.Created, LastRecalled: ci.LastRecalled, Lapsed: ci.Lapsed, ExpiresOn: ci.ExpiresOn,
+		Lifecycle: c.Lifecycle,
+		DecayParts: fmt.Sprintf("age %.2f + recalls %.2f + recency %.2f%s", c.Scores.Base, c.Scores.Recall, c.Scores.Recency,
+			map[bool]string{true: ", structural (never below 0.3)"}[c.Structural]),
+	}
+	if v.Type == string(provenance.TypeUnclassified) {
+		v.Type = ""
+	}
+	// Where the entry is written.
+	where := fmt.Sprintf("%s, line %d", c.File, c.Line)
+	if c.Section != "" {
+		where += " (" + c.Section + ")"
+	}
+	v.Written = link{Title: where}
+	if src := s.mem.bySource[c.File]; src != nil {
+		v.Written.URL = rel(page, s.pages[src])
+		if c.Block != "" {
+			if id, ok := src.Doc.Anchor("^" + c.Block); ok {
+				v.Written.URL += "#" + id
+			}
+		}
+	}
+	for _, e := range ci.Evidence {
+		ev := evidenceView{Label: e.Path, Excerpt: e.Excerpt, Lines: lineRange(e.StartLine, e.EndLine), How: e.How}
+		if e.Note != nil {
+			ev.URL = rel(page, s.pages[e.Note])
+			if e.Anchor != "" {
+				ev.URL += "#" + e.Anchor
+			}
+		} else if e.Excerpt == "" && e.Path != "" && s.mem.bySource[e.Path] == nil {
+			ev.Excerpt = ""
+			ev.How = strings.TrimSpace(ev.How + " (private source, not shown)")
+		}
+		v.Evidence = append(v.Evidence, ev)
+	}
+	v.Chain = s.chainOf(ci, page)
+	for _, id := range c.Contests {
+		if o := s.mem.byID[id]; o != nil {
+			v.Contests = append(v.Contests, link{Title: o.note.Title, URL: rel(page, s.pages[o.note]), Note: true})
+		}
+	}
+	for _, slug := range c.Dreams {
+		if dn := s.v.Note(vault.DreamsFolder + "/" + slug + ".md"); dn != nil {
+			if u, ok := s.pages[dn]; ok {
+				v.Dreams = append(v.Dreams, link{Title: dn.Title, URL: rel(page, u), Note: true})
+			}
+		}
+	}
+	return v
+}
+
+// chainOf returns the supersession timeline a claim belongs to, oldest
+// first, leaving out claims that are not published.
+func (s *site) chainOf(ci *claimInfo, page string) []chainStep {
+	res := s.mem.result
+	if res == nil || len(ci.c.Chain) == 0 {
+		return nil
+	}
+	for _, ch := range res.Chains {
+		if !containsString(ch.Claims, ci.ID) {
+			continue
+		}
+		var steps []chainStep
+		for i, id := range ch.Claims {
+			o := s.mem.byID[id]
+			if o == nil {
+				continue
+			}
+			st := chainStep{Text: o.Text, Current: o.Status != string(provenance.StatusSuperseded) && o.Status != string(provenance.StatusArchived), This: o == ci}
+			if i < len(ch.Dates) && !ch.Dates[i].IsZero() {
+				st.Date = ch.Dates[i].Format("2006-01-02")
+			}
+			if o != ci {
+				st.URL = rel(page, s.pages[o.note])
+			}
+			steps = append(steps, st)
+		}
+		if len(steps) > 1 {
+			return steps
+		}
+	}
+	return nil
+}
+
+func containsString(list []string, s string) bool {
+	for _, x := range list {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}
+
+// normaliseTitle compares a claim's text with its title, which may be the
+// text cut short with an ellipsis.
+func normaliseTitle(s string) string {
+	s = strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(s), "…"))
+	return strings.TrimRight(s, ".")
+}
+
+// sortRuns orders dream-run notes oldest first.
+func sortRuns(ns []*vault.Note) {
+	sort.SliceStable(ns, func(i, j int) bool {
+		a, b := ns[i].Dream, ns[j].Dream
+		if !a.Date.Equal(b.Date) {
+			return a.Date.Before(b.Date)
+		}
+		return a.Slug < b.Slug
+	})
+}

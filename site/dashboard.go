@@ -6,6 +6,8 @@ import (
 	"sort"
 	"strings"
 	"time"
+
+	"github.com/dreamwiki/dreamwiki/vault"
 )
 
 // Orders for charts: tiers from fresh to gone, memory types as DESIGN
@@ -38,7 +40,7 @@ func (s *site) renderDashboard() error {
 	stat("Notes", len(s.notes), "")
 	stat("Claims", len(m.claims), folderURL(s, "claims"))
 	stat("Daily logs", len(m.daily), folderURL(s, "sources/daily"))
-	stat("Dreams", len(s.opts.Dreams), "dreams/journal.html")
+	stat("Dreams", len(m.runs), "dreams/journal.html")
 	stat("Tags", len(s.tags), "tags/index.html")
 	lapsed := 0
 	for _, c := range m.claims {
@@ -47,17 +49,25 @@ func (s *site) renderDashboard() error {
 		}
 	}
 	if lapsed > 0 {
-		stat("Lapsed permissions", lapsed, "")
+		u := ""
+		if n := s.v.Note(vault.ReportsFolder + "/lapsed-permissions.md"); n != nil {
+			u = s.pages[n]
+		}
+		stat("Lapsed permissions", lapsed, u)
 	}
 	b.WriteString(`</div></section>`)
 
 	// MEMORY.md budget.
-	if mf := s.opts.Memory; mf.BudgetChars > 0 && mf.Chars > 0 {
+	if res := m.result; res != nil && res.Budget != nil && res.Budget.MaxChars > 0 {
+		mf := res.Budget
 		b.WriteString(`<section class="panel" aria-labelledby="p-budget"><h2 id="p-budget">MEMORY.md budget</h2>`)
-		b.WriteString(string(gauge("g-budget", "MEMORY.md size against its budget", mf.Chars, mf.TargetChars, mf.BudgetChars, "characters")))
+		b.WriteString(string(gauge("g-budget", "MEMORY.md size against its budget", mf.Chars, mf.TargetChars, mf.MaxChars, "characters")))
 		fmt.Fprintf(&b, `<p class="muted">%s lines, %s bytes.`, thousands(mf.Lines), thousands(mf.Bytes))
 		if mf.MaxLines > 0 || mf.MaxBytes > 0 {
-			fmt.Fprintf(&b, ` The file's own header allows %s lines / %s bytes.`, thousands(mf.MaxLines), thousands(mf.MaxBytes))
+			fmt.Fprintf(&b, ` Its size header allows %s lines / %s bytes.`, thousands(mf.MaxLines), thousands(mf.MaxBytes))
+		}
+		if mf.Over() {
+			b.WriteString(` <strong class="lapsed-mark">Over budget: the next dream will consolidate it.</strong>`)
 		}
 		b.WriteString(`</p></section>`)
 	}
@@ -111,11 +121,11 @@ func (s *site) renderDashboard() error {
 	}
 
 	// Recent dreams.
-	if runs := s.opts.Dreams; len(runs) > 0 {
+	if runs := m.runs; len(runs) > 0 {
 		b.WriteString(`<section class="panel" aria-labelledby="p-dreams"><h2 id="p-dreams">Recent dreams</h2><ul class="note-list">`)
 		for i := len(runs) - 1; i >= 0 && i >= len(runs)-5; i-- {
-			r := runs[i]
-			fmt.Fprintf(&b, `<li><a href="dreams/journal.html#%s">%s</a><span class="meta">%s</span></li>`, esc(dreamID(r)), esc(r.Date), esc(countsLine(r.Counts)))
+			n := runs[i]
+			fmt.Fprintf(&b, `<li><a href="dreams/journal.html#%s">%s</a><span class="meta">%s</span></li>`, esc(runID(n)), esc(n.Title), esc(countsLine(runCounts(n.Dream))))
 		}
 		b.WriteString(`</ul></section>`)
 	}
@@ -147,7 +157,11 @@ func ordered(m map[string]int, order []string, prefix string) []bar {
 			if label == "" {
 				label = "unknown"
 			}
-			out = append(out, bar{Label: label, Value: m[k]})
+			class := ""
+			if k == "unclassified" || k == "" {
+				class = "fill-archived"
+			}
+			out = append(out, bar{Label: label, Value: m[k], Class: class})
 		}
 	}
 	return out

@@ -64,22 +64,11 @@ func (s *site) writeFeed() error {
 		return "urn:dreamwiki:" + strings.TrimPrefix(abs(p), s.opts.BaseURL)
 	}
 	var entries []atomEntry
-	for _, r := range s.opts.Dreams {
-		p := "dreams/journal.html#" + dreamID(r)
-		entries = append(entries, atomEntry{
-			Title: "Dream of " + r.Date + ": " + countsLine(r.Counts), ID: id(p), Updated: atomDate(r.Date),
-			Link: atomLink{Href: abs(p)}, Category: atomCategory{Term: "dream"},
-			Summary: plainWikilinks(strings.Join(r.Notes, "\n")),
-		})
-	}
-	for _, n := range s.mem.dreams {
-		if n.Date == "" {
-			continue
-		}
+	for _, n := range s.mem.runs {
 		p := s.pages[n]
 		entries = append(entries, atomEntry{
-			Title: n.Title, ID: id(p), Updated: atomDate(n.Date),
-			Link: atomLink{Href: abs(p)}, Category: atomCategory{Term: "dream"},
+			Title: n.Title + ": " + countsLine(runCounts(n.Dream)), ID: id(p), Updated: atomDate(n.Dream.Date.Format("2006-01-02")),
+			Link: atomLink{Href: abs(p)}, Category: atomCategory{Term: "dream"}, Summary: description(n.Doc),
 		})
 	}
 	for _, c := range s.mem.claims {
@@ -127,29 +116,4 @@ func atomDate(d string) string {
 		return "1970-01-01T00:00:00Z"
 	}
 	return d[:10] + "T00:00:00Z"
-}
-
-// plainWikilinks shows [[target|text]] as text and [[target]] as target,
-// for places that print a note's Markdown as plain text.
-func plainWikilinks(s string) string {
-	var b strings.Builder
-	for {
-		i := strings.Index(s, "[[")
-		if i < 0 {
-			b.WriteString(s)
-			return b.String()
-		}
-		j := strings.Index(s[i:], "]]")
-		if j < 0 {
-			b.WriteString(s)
-			return b.String()
-		}
-		b.WriteString(s[:i])
-		inner := s[i+2 : i+j]
-		if _, text, ok := strings.Cut(inner, "|"); ok {
-			inner = text
-		}
-		b.WriteString(inner)
-		s = s[i+j+2:]
-	}
 }

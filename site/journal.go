@@ -3,77 +3,166 @@ package site
 import (
 	"fmt"
 	"html/template"
+	"regexp"
+	"strconv"
 	"strings"
+
+	"github.com/dreamwiki/dreamwiki/internal/provenance"
+	"github.com/dreamwiki/dreamwiki/vault"
 )
 
-// renderDreamJournal writes dreams/journal.html: one entry per dream,
+// dreamCountKeys are the dream-log fields a run's counts come from, in
+// the order shown.
+var dreamCountKeys = []string{"promoted", "merged", "superseded", "pruned", "archived"}
+
+// sizeChange reads "1,204 → 3,318 chars (22 → 58 lines)".
+var sizeChange = regexp.MustCompile(`([\d,.]+)\s*(?:→|->)\s*([\d,.]+)\s*(?:chars|characters)`)
+
+// dreamCount is one thing a dream did, and how many times.
+type dreamCount struct {
+	What string
+	N    int
+}
+
+// runCounts reads what a run did: the counts its log entry states, else
+// the claims provenance matched to it.
+func runCounts(d *provenance.Dream) []dreamCount {
+	var out []dreamCount
+	for _, k := range dreamCountKeys {
+		v, ok := d.Fields[k]
+		if !ok {
+			continue
+		}
+		f := strings.Fields(v)
+		if len(f) == 0 {
+			continue
+		}
+		n, err := strconv.Atoi(strings.Trim(f[0], ",.;"))
+		if err != nil {
+			continue
+		}
+		out = append(out, dreamCount{What: strings.ToUpper(k[:1]) + k[1:], N: n})
+	}
+	if len(out) > 0 {
+		return out
+	}
+	for _, x := range []struct {
+		what string
+		ids  []string
+	}{{"Promoted", d.Promoted}, {"Superseded", d.Superseded}, {"Archived", d.Archived}} {
+		if len(x.ids) > 0 {
+			out = append(out, dreamCount{What: x.what, N: len(x.ids)})
+		}
+	}
+	if d.Kind == "diary" && len(d.Items) > 0 {
+		out = append(out, dreamCount{What: "Items", N: len(d.Items)})
+	}
+	return out
+}
+
+// memorySize reads MEMORY.md's size before and after a run, 0 when the
+// entry does not say.
+func memorySize(d *provenance.Dream) (before, after int) {
+	m := sizeChange.FindStringSubmatch(d.Fields["memory.md"])
+	if m == nil {
+		return 0, 0
+	}
+	return atoiLoose(m[1]), atoiLoose(m[2])
+}
+
+// atoiLoose reads "1,204" or "1.204" as 1204.
+func atoiLoose(s string) int {
+	n, _ := strconv.Atoi(strings.NewReplacer(",", "", ".", "").Replace(s))
+	return n
+}
+
+// runID is the anchor of a run in the journal.
+func runID(n *vault.Note) string { return "dream-" + n.Dream.Slug }
+
+// renderDreamJournal writes dreams/journal.html: one entry per dream run,
 // newest first, with what it promoted, merged, superseded, pruned and
-// archived and how MEMORY.md's size changed, each linking the log entry
-// it comes from.
+// archived (each claim linked), how MEMORY.md's size changed and which
+// logs it read.
 func (s *site) renderDreamJournal() error {
 	const page = "dreams/journal.html"
 	d := pageData{Page: pageInfo{Kind: "journal", Title: "Dream journal",
 		Description: "Every consolidation run: what was promoted, merged, superseded, pruned and archived.",
 		Breadcrumbs: []link{{Title: "Home", URL: "../index.html"}, {Title: "Dreams", URL: folderLink(s, page, "dreams")}, {Title: "Dream journal"}}}}
-	runs := s.opts.Dreams
+	runs := s.mem.runs
 	var b strings.Builder
 	if len(runs) == 0 {
-		b.WriteString(`<p class="muted">No dream has run yet. Each consolidation run appends an entry to memory/dream-log.md, and it shows up here.</p>`)
+		b.WriteString(`<p class="muted">No dream has run yet. Each consolidation run appends an entry to memory/dream-log.md (or the DREAMS.md diary), and it shows up here.</p>`)
 	} else {
 		fmt.Fprintf(&b, `<p class="muted">%s, newest first.</p><ol class="dream-journal" reversed>`, esc(plural(len(runs), "dream")))
 	}
-	var toc []link
+	var toc strings.Builder
+	toc.WriteString("<ol>")
 	for i := len(runs) - 1; i >= 0; i-- {
-		r := runs[i]
-		id := dreamID(r)
-		title := r.Date
-		if r.Time != "" {
-			title += " " + r.Time
-		}
-		toc = append(toc, link{Title: title, URL: "#" + id})
-		fmt.Fprintf(&b, `<li class="dream-entry" id="%s"><h2>%s</h2>`, esc(id), esc(title))
-		if len(r.Counts) > 0 {
+		n := runs[i]
+		dr := n.Dream
+		id := runID(n)
+		fmt.Fprintf(&toc, `<li><a href="#%s">%s</a></li>`, esc(id), esc(strings.TrimPrefix(n.Title, "Dream ")))
+		fmt.Fprintf(&b, `<li class="dream-entry" id="%s"><h2><a class="internal" href="%s">%s</a></h2>`, esc(id), esc(rel(page, s.pages[n])), esc(n.Title))
+		if cs := runCounts(dr); len(cs) > 0 {
 			b.WriteString(`<ul class="dream-counts">`)
-			for _, c := range r.Counts {
+			for _, c := range cs {
 				fmt.Fprintf(&b, `<li>%s <strong>%d</strong></li>`, esc(c.What), c.N)
 			}
 			b.WriteString(`</ul>`)
 		}
-		if r.MemoryBefore > 0 || r.MemoryAfter > 0 {
-			delta := r.MemoryAfter - r.MemoryBefore
-			sign := "+"
+		if before, after := memorySize(dr); before > 0 || after > 0 {
+			delta, sign := after-before, "+"
 			if delta < 0 {
-				sign = "−"
-				delta = -delta
+				sign, delta = "−", -delta
 			}
-			fmt.Fprintf(&b, `<p class="dream-size">MEMORY.md %s → %s characters (%s%s)</p>`, thousands(r.MemoryBefore), thousands(r.MemoryAfter), sign, thousands(delta))
+			fmt.Fprintf(&b, `<p class="dream-size">MEMORY.md %s → %s characters (%s%s)</p>`, thousands(before), thousands(after), sign, thousands(delta))
 		}
 		var facts []string
-		if r.Through != "" {
-			facts = append(facts, "consolidated through "+r.Through)
+		if !dr.ConsolidatedThrough.IsZero() {
+			facts = append(facts, "consolidated through "+dr.ConsolidatedThrough.Format("2006-01-02"))
 		}
-		if r.Logs != "" {
-			facts = append(facts, "read "+r.Logs)
+		if len(dr.Logs) > 0 {
+			facts = append(facts, "read "+plural(len(dr.Logs), "daily log"))
 		}
 		if len(facts) > 0 {
 			fmt.Fprintf(&b, `<p class="dream-size">%s</p>`, esc(strings.Join(facts, "; ")))
 		}
-		if len(r.Notes) > 0 {
-			b.WriteString(`<ul>`)
-			for _, n := range r.Notes {
-				fmt.Fprintf(&b, `<li>%s</li>`, esc(plainWikilinks(n)))
+		for _, x := range []struct {
+			what string
+			ids  []string
+		}{{"Promoted", dr.Promoted}, {"Superseded", dr.Superseded}, {"Archived", dr.Archived}} {
+			s.claimList(&b, page, x.what, x.ids)
+		}
+		if len(dr.Items) > 0 {
+			b.WriteString(`<ul class="dream-items">`)
+			for i, it := range dr.Items {
+				if i == 6 {
+					fmt.Fprintf(&b, `<li class="muted">and %d more</li>`, len(dr.Items)-i)
+					break
+				}
+				text := esc(it.Text)
+				if c := s.mem.byID[it.Claim]; c != nil {
+					text = fmt.Sprintf(`<a class="internal" href="%s">%s</a>`, esc(rel(page, s.pages[c.note])), text)
+				}
+				fmt.Fprintf(&b, `<li>%s`, text)
+				if it.Status != "" {
+					fmt.Fprintf(&b, ` <span class="badge plain">%s</span>`, esc(it.Status))
+				}
+				b.WriteString(`</li>`)
 			}
 			b.WriteString(`</ul>`)
 		}
-		if u := s.dreamSource(page, r); u != "" {
-			fmt.Fprintf(&b, `<p><a class="internal" href="%s">Read the log entry</a></p>`, esc(u))
-		}
 		b.WriteString(`</li>`)
 	}
+	toc.WriteString("</ol>")
 	if len(runs) > 0 {
 		b.WriteString(`</ol>`)
 	}
-	// Dream notes other than the log itself (phase reports, DREAMS.md).
+	if len(runs) > 1 {
+		d.Page.TOC = template.HTML(toc.String()) //nolint:gosec // escaped above
+	}
+	// The dream notes that are not runs: the dream log itself, the
+	// DREAMS.md diary and phase reports.
 	var other listGroup
 	other.Title = "Dream notes"
 	for _, n := range s.mem.dreams {
@@ -83,47 +172,39 @@ func (s *site) renderDreamJournal() error {
 		d.List.Groups = []listGroup{other}
 	}
 	d.Body = template.HTML(b.String()) //nolint:gosec // escaped above
-	if len(toc) > 1 {
-		var t strings.Builder
-		t.WriteString("<ol>")
-		for _, l := range toc {
-			fmt.Fprintf(&t, `<li><a href="%s">%s</a></li>`, esc(l.URL), esc(l.Title))
-		}
-		t.WriteString("</ol>")
-		d.Page.TOC = template.HTML(t.String()) //nolint:gosec // escaped above
-	}
 	return s.render(page, "list.html", d)
 }
 
-// dreamID is the anchor of a run in the journal.
-func dreamID(r DreamRun) string {
-	id := "dream-" + r.Date
-	if r.Time != "" {
-		id += "-" + strings.ReplaceAll(r.Time, ":", "")
-	}
-	return id
-}
-
-// dreamSource links the heading of the run's entry in its note.
-func (s *site) dreamSource(page string, r DreamRun) string {
-	n := s.v.Note(r.Note)
-	if n == nil {
-		return ""
-	}
-	target, ok := s.pages[n]
-	if !ok {
-		return ""
-	}
-	u := rel(page, target)
-	for _, h := range n.Doc.Headings {
-		if h.Line == r.Line {
-			return u + "#" + h.ID
+// claimList writes "what: claim, claim, …" with each published claim
+// linked, at most 8 then a count.
+func (s *site) claimList(b *strings.Builder, page, what string, ids []string) {
+	var links []string
+	more := 0
+	for _, id := range ids {
+		c := s.mem.byID[id]
+		if c == nil {
+			continue
 		}
+		if len(links) == 8 {
+			more++
+			continue
+		}
+		label := c.note.Title
+		if c.Lapsed {
+			label += " (lapsed)"
+		}
+		links = append(links, fmt.Sprintf(`<a class="internal" href="%s">%s</a>`, esc(rel(page, s.pages[c.note])), esc(label)))
 	}
-	return u
+	if len(links) == 0 {
+		return
+	}
+	if more > 0 {
+		links = append(links, fmt.Sprintf("and %d more", more))
+	}
+	fmt.Fprintf(b, `<p class="dream-claims"><strong>%s:</strong> %s</p>`, esc(what), strings.Join(links, "; "))
 }
 
-func countsLine(cs []DreamCount) string {
+func countsLine(cs []dreamCount) string {
 	var parts []string
 	for _, c := range cs {
 		if c.N > 0 {

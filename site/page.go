@@ -75,7 +75,14 @@ func (s *site) contentHTML(n *vault.Note, page string) (template.HTML, error) {
 	if err := s.eng.RenderHTML(&buf, n.Doc, pageContext{s: s, page: page}); err != nil {
 		return "", fmt.Errorf("rendering %s: %w", n.Path, err)
 	}
-	return template.HTML(finishHTML(buf.Bytes())), nil //nolint:gosec // produced by our escaping renderer
+	h := finishHTML(buf.Bytes())
+	for _, id := range s.mem.lapsedBlocks[n] {
+		// Entries granting a permission that has lapsed are marked where
+		// they are written (MEMORY.md, topic files).
+		attr := ` id="` + template.HTMLEscapeString(id) + `"`
+		h = strings.Replace(h, attr, attr+` class="lapsed-claim" title="This permission has lapsed"`, 1)
+	}
+	return template.HTML(h), nil //nolint:gosec // produced by our escaping renderer
 }
 
 func (s *site) renderNote(n *vault.Note) error {
@@ -87,6 +94,12 @@ func (s *site) renderNote(n *vault.Note) error {
 	d := pageData{Page: s.pageInfo(n, page)}
 	d.Page.TitleHTML, d.Page.Content = splitTitle(content)
 	d.Claim = s.claimView(n, page)
+	if d.Claim != nil {
+		// The card shows what the generated claim note says; only a
+		// person's own notes are kept from its body.
+		d.Page.Content = humanNotes(d.Page.Content)
+		d.Page.TOC = ""
+	}
 	if err := s.render(page, "note.html", d); err != nil {
 		return err
 	}
@@ -119,6 +132,22 @@ func (s *site) pageInfo(n *vault.Note, page string) pageInfo {
 		}
 	}
 	return p
+}
+
+// humanNotes keeps the "Notes" section of a generated note when a person
+// wrote something in it, and nothing otherwise.
+func humanNotes(content template.HTML) template.HTML {
+	c := string(content)
+	i := strings.Index(c, `<h2 id="notes">`)
+	if i < 0 {
+		return ""
+	}
+	rest := c[i:]
+	body := rest[strings.Index(rest, "</h2>")+len("</h2>"):]
+	if strings.TrimSpace(body) == "" {
+		return ""
+	}
+	return template.HTML(rest) //nolint:gosec // cut from our own HTML
 }
 
 // splitTitle takes a leading <h1> off rendered content, so the layout

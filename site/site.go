@@ -34,57 +34,9 @@ type Options struct {
 	AsOf string
 	// Lang is the html lang attribute; "en" when empty.
 	Lang string
-	// Memory describes MEMORY.md against its budget, for the dashboard's
-	// gauge; the zero value hides the gauge.
-	Memory MemoryFile
 	// Conversations are the archived conversations with their message
 	// counts, for the conversations page.
 	Conversations []Conversation
-	// Dreams are the dream runs of the dream log, oldest first, for the
-	// dream journal.
-	Dreams []DreamRun
-}
-
-// DreamRun is one consolidation run as the dream log records it.
-type DreamRun struct {
-	// Date is YYYY-MM-DD; Time HH:MM when the log gives one.
-	Date, Time string
-	Title      string
-	// Through is the "Consolidated through" date.
-	Through string
-	// Logs says what was read ("7 (2026-09-15 … 2026-09-21), 5.1 KiB").
-	Logs string
-	// Counts are what the run did, in the order promoted, merged,
-	// superseded, pruned, archived (those the log states).
-	Counts []DreamCount
-	// MemoryBefore and MemoryAfter are MEMORY.md's size in characters
-	// before and after the run; 0 when not recorded.
-	MemoryBefore, MemoryAfter int
-	// Notes are the run's remarks (the entry's list items), as Markdown
-	// text shown plainly.
-	Notes []string
-	// Note is the vault path of the note that records the run, Line the
-	// original line of its heading there (to link the exact entry).
-	Note string
-	Line int
-}
-
-// DreamCount is one thing a dream did, and how many times.
-type DreamCount struct {
-	What string
-	N    int
-}
-
-// MemoryFile is the size of MEMORY.md and its budget (DESIGN 5.3). Sizes
-// count characters, not bytes.
-type MemoryFile struct {
-	Chars, Lines, Bytes int
-	// BudgetChars is the hard limit in characters; TargetChars what a
-	// dream aims for (80% of it by default).
-	BudgetChars, TargetChars int
-	// MaxLines and MaxBytes are the older "200 lines / 25KB" header
-	// limits; 0 when unused.
-	MaxLines, MaxBytes int
 }
 
 // Conversation is one archived conversation group (DESIGN 3,
@@ -145,6 +97,9 @@ func Build(ctx context.Context, eng *markdown.Engine, v *vault.Vault, opts Optio
 	b, err := assets.Build()
 	if err != nil {
 		return Stats{}, err
+	}
+	if opts.AsOf == "" && v.Provenance != nil && !v.Provenance.AsOf.IsZero() {
+		opts.AsOf = v.Provenance.AsOf.Format("2006-01-02")
 	}
 	s := &site{eng: eng, v: v, opts: opts, bundle: b, w: w}
 	s.assetMap = s.assetPaths()

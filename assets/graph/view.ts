@@ -182,7 +182,7 @@ export class View {
       const w = Math.ceil((maxX - minX) * k * dpr), h = Math.ceil((maxY - minY) * k * dpr);
       // Zoomed far in, the picture would be huge; draw directly instead
       // (few nodes are visible then anyway).
-      if (!(w > 0 && h > 0) || w > 8192 || h > 8192 || w * h > 12e6) return false;
+      if (!(w > 0 && h > 0) || w > 4096 || h > 4096 || w * h > 6e6) return false;
       const canvas = c?.canvas || document.createElement("canvas");
       canvas.width = w;
       canvas.height = h;
