@@ -553,11 +553,29 @@ func (p *planner) route(c *candidate) (*topic, string) {
 			}
 		}
 	}
-	total := 0.0
+	// The share is taken of the fact's most distinctive words (its six
+	// rarest), so a long line is not held back by its length.
+	var weights []float64
 	for _, w := range c.words {
 		if !common[w] && !genericWords[w] {
-			total += idf(w)
+			weights = append(weights, idf(w))
 		}
+	}
+	slices.SortFunc(weights, func(a, b float64) int {
+		switch {
+		case a > b:
+			return -1
+		case a < b:
+			return 1
+		}
+		return 0
+	})
+	total := 0.0
+	for i, w := range weights {
+		if i == 6 {
+			break
+		}
+		total += w
 	}
 	var best *topic
 	var bestShared []string
@@ -582,13 +600,13 @@ func (p *planner) route(c *candidate) (*topic, string) {
 	if len(bestShared) > 4 {
 		bestShared = bestShared[:4]
 	}
-	return best, fmt.Sprintf("shares %s with %s (%.0f%% of its weighted words)", quoteList(bestShared), best.path, 100*bestScore/total)
+	return best, fmt.Sprintf("shares %s with %s (score %.0f%%)", quoteList(bestShared), best.path, min(100, 100*bestScore/total))
 }
 
-// minCoverage is the share of a fact's words, each weighted by how rare it
-// is in curated memory (ln(1 + entries/entries using it)), that a topic's
-// vocabulary must hold for the topic to take the fact; and at least two
-// shared words, none of them generic.
+// minCoverage is how much of a fact's six most distinctive words, each
+// weighted by how rare it is in curated memory (ln(1 + entries/entries
+// using it)), a topic's vocabulary must hold for the topic to take the
+// fact; and at least two shared words, none of them generic.
 const minCoverage = 0.3
 
 func quoteList(ws []string) string {
@@ -625,9 +643,11 @@ func (p *planner) newTopics(unrouted []*candidate) {
 	remaining := unrouted
 	for len(remaining) >= support {
 		count := map[string]int{}
+		pos := map[string]int{} // summed positions: the subject comes first
 		for _, c := range remaining {
-			for _, w := range c.words {
+			for i, w := range c.words {
 				count[w]++
+				pos[w] += i
 			}
 		}
 		bestW, bestN := "", 0
@@ -635,7 +655,7 @@ func (p *planner) newTopics(unrouted []*candidate) {
 			if n < support || !topicWord(w) || p.curIndex.df[w] > 2 {
 				continue
 			}
-			if n > bestN || n == bestN && w < bestW {
+			if n > bestN || n == bestN && (pos[w] < pos[bestW] || pos[w] == pos[bestW] && w < bestW) {
 				bestW, bestN = w, n
 			}
 		}

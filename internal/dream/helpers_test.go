@@ -161,3 +161,15 @@ func addedLines(pl *Plan) []string {
 	}
 	return out
 }
+
+func appendFile(p, s string) error {
+	f, err := os.OpenFile(p, os.O_APPEND|os.O_WRONLY, 0o644)
+	if err != nil {
+		return err
+	}
+	if _, err := f.WriteString(s); err != nil {
+		f.Close()
+		return err
+	}
+	return f.Close()
+}

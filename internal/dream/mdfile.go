@@ -328,9 +328,9 @@ func (d *mdDoc) render() []byte {
 		if len(out) > 0 && strings.TrimSpace(out[len(out)-1]) != "" {
 			out = append(out, "")
 		}
-		out = append(out, strings.Repeat("#", max(s.level, 1))+" "+s.heading, "")
+		out = append(out, strings.Repeat("#", max(s.level, 1))+" "+s.heading)
 		for k, b := range blocks {
-			if k > 0 && !(isListLine(b[0]) && listContext(out)) {
+			if k == 0 && !isListLine(b[0]) || k > 0 && !(isListLine(b[0]) && listContext(out)) {
 				out = append(out, "")
 			}
 			out = append(out, b...)
