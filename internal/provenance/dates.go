@@ -47,6 +47,9 @@ func findDates(s string, ref time.Time) []time.Time {
 	lower := ""
 	if hasLetters(s) {
 		lower = strings.ToLower(s)
+		if !hasMonth(lower) {
+			lower = ""
+		}
 	}
 	if lower != "" {
 		for _, m := range reMonthDay.FindAllStringSubmatch(lower, -1) {
@@ -115,6 +118,21 @@ func numericDates(s string, ref time.Time, add func(y, m, d int)) {
 func isDigit(c byte) bool { return '0' <= c && c <= '9' }
 
 func isNumSep(c byte) bool { return c == '-' || c == '/' || c == '.' || c == ':' }
+
+// hasMonth reports whether lower-case s has a word that starts like a
+// month, before the month patterns are run.
+func hasMonth(s string) bool {
+	for i := 0; i+3 <= len(s); i++ {
+		if i > 0 && s[i-1] >= 'a' && s[i-1] <= 'z' {
+			continue
+		}
+		switch s[i : i+3] {
+		case "jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec":
+			return true
+		}
+	}
+	return false
+}
 
 func hasLetters(s string) bool {
 	for i := 0; i < len(s); i++ {

@@ -84,15 +84,18 @@ func newCorpus(srcs []*source) *corpus {
 		wg.Add(1)
 		go func(w int) {
 			defer wg.Done()
+			var tm termer
 			for i := w; i < len(jobs); i += workers {
 				j := jobs[i]
-				terms[i] = evidenceTerms(j.src.pieces[j.piece].Text, j.src.date)
+				terms[i] = tm.terms(j.src.pieces[j.piece].Text, j.src.date)
 			}
 		}(w)
 	}
 	wg.Wait()
 
-	c := &corpus{ids: map[string]int32{}, units: make([]unit, 0, len(jobs))}
+	c := &corpus{ids: make(map[string]int32, 1<<14), units: make([]unit, 0, len(jobs))}
+	// Two passes: ids and document frequencies, then postings allocated
+	// at their final size.
 	var df []int32
 	for i, j := range jobs {
 		if len(terms[i]) == 0 {
@@ -105,15 +108,22 @@ func newCorpus(srcs []*source) *corpus {
 				id = int32(len(df))
 				c.ids[t] = id
 				df = append(df, 0)
-				c.postings = append(c.postings, nil)
 			}
 			df[id]++
 			u.terms[k] = id
-			c.postings[id] = append(c.postings[id], int32(len(c.units)))
 		}
-		sort.Slice(u.terms, func(a, b int) bool { return u.terms[a] < u.terms[b] })
+		slices.Sort(u.terms)
 		j.src.units[j.piece] = int32(len(c.units))
 		c.units = append(c.units, u)
+	}
+	c.postings = make([][]int32, len(df))
+	for id, d := range df {
+		c.postings[id] = make([]int32, 0, d)
+	}
+	for ui := range c.units {
+		for _, id := range c.units[ui].terms {
+			c.postings[id] = append(c.postings[id], int32(ui))
+		}
 	}
 	n := float64(len(c.units))
 	c.idf = make([]float64, len(df))
@@ -174,7 +184,7 @@ func (c *corpus) query(terms []string) query {
 		}
 		q.ids = append(q.ids, id)
 	}
-	sort.Slice(q.ids, func(a, b int) bool { return q.ids[a] < q.ids[b] })
+	slices.Sort(q.ids)
 	names := c.termNames(q.ids)
 	walk := make([]bool, len(q.ids))
 	for i, id := range q.ids {

@@ -1,7 +1,7 @@
 package provenance
 
 import (
-	"sort"
+	"slices"
 	"strings"
 	"time"
 	"unicode"
@@ -49,6 +49,17 @@ func isJoinedTerm(t string) bool { return strings.ContainsAny(t, `/\@:._-`) }
 // written in any supported form as YYYY-MM-DD (partial dates resolved
 // against ref; zero ref leaves them alone).
 func evidenceTerms(text string, ref time.Time) []string {
+	var tm termer
+	return tm.terms(text, ref)
+}
+
+// termer computes evidence terms, remembering stems: one per goroutine,
+// since the corpus stems the same few thousand words again and again.
+type termer struct {
+	stems map[string]string
+}
+
+func (tm *termer) terms(text string, ref time.Time) []string {
 	terms := analyze(text, true)
 	for _, d := range findDates(text, ref) {
 		terms = append(terms, analyze(d.Format("2006-01-02"), true)...)
@@ -58,27 +69,27 @@ func evidenceTerms(text string, ref time.Time) []string {
 		if stopWords[t] || (len(t) == 1 && t[0] < utf8.RuneSelf) {
 			continue
 		}
-		out = append(out, stem(t))
+		out = append(out, tm.stem(t))
 	}
-	sort.Strings(out)
+	slices.Sort(out)
 	return dedupeSorted(out)
 }
 
-// stem reduces an English word to its Porter stem ("points" and "point",
-// "retrained" and "retrain" meet), so that a claim reworded from its log
-// line still shares its words. Only plain ASCII words of four letters or
-// more are stemmed: identifiers, numbers and other scripts stay as they
-// are.
-func stem(t string) string {
+func (tm *termer) stem(t string) string {
 	if len(t) < 4 {
 		return t
 	}
-	for i := 0; i < len(t); i++ {
-		if t[i] < 'a' || t[i] > 'z' {
-			return t
-		}
+	if s, ok := tm.stems[t]; ok {
+		return s
 	}
-	return porterstemmer.StemString(t)
+	s := stem(t)
+	if tm.stems == nil {
+		tm.stems = map[string]string{}
+	}
+	if len(tm.stems) < 1<<16 {
+		tm.stems[t] = s
+	}
+	return s
 }
 
 func dedupeSorted(s []string) []string {
@@ -169,6 +180,14 @@ func clip(s string, n int) string {
 // as its words; a run of Han, kana or Hangul is emitted as overlapping
 // bigrams, as CJK has no spaces. Case and diacritics are folded.
 func analyze(text string, joined bool) []string {
+	if isASCII(text) {
+		return analyzeASCII(strings.ToLower(text), joined)
+	}
+	return analyzeRunes(text, joined)
+}
+
+// analyzeRunes is analyze for any text.
+func analyzeRunes(text string, joined bool) []string {
 	var out []string
 	folded := fold(text)
 	rs := []rune(folded)
@@ -236,28 +255,137 @@ func isCJK(r rune) bool {
 
 // fold lower-cases s and strips diacritics (é→e, ō→o), keeping CJK as is.
 func fold(s string) string {
-	ascii := true
-	for i := 0; i < len(s); i++ {
-		if s[i] >= utf8.RuneSelf {
-			ascii = false
-			break
-		}
-	}
-	if ascii {
+	if isASCII(s) {
 		return strings.ToLower(s)
 	}
 	var b strings.Builder
 	b.Grow(len(s))
-	for _, r := range norm.NFKD.String(s) {
+	slow := false
+	for _, r := range s {
+		switch {
+		case r < utf8.RuneSelf:
+			if 'A' <= r && r <= 'Z' {
+				r += 'a' - 'A'
+			}
+			b.WriteByte(byte(r))
+		case r < rune(len(latinFold)) && latinFold[r] != "":
+			b.WriteString(latinFold[r])
+		default:
+			b.WriteRune(r)
+			slow = true
+		}
+	}
+	if !slow {
+		return b.String()
+	}
+	// Other scripts, compatibility forms (full width) and decomposed text.
+	var out strings.Builder
+	out.Grow(b.Len())
+	for _, r := range norm.NFKD.String(b.String()) {
 		if unicode.Is(unicode.Mn, r) && r != 0x3099 && r != 0x309A { // kana voicing marks stay
 			continue
 		}
 		switch r {
 		case 'ß':
-			b.WriteString("ss")
+			out.WriteString("ss")
 			continue
 		}
-		b.WriteRune(foldLetter(unicode.ToLower(r)))
+		out.WriteRune(foldLetter(unicode.ToLower(r)))
 	}
-	return norm.NFC.String(b.String())
+	return norm.NFC.String(out.String())
+}
+
+// latinFold maps the Latin letters up to U+024F to their folded form, so
+// that the common accented letters fold without normalising the text. It
+// is computed once and only read.
+var latinFold = func() []string {
+	t := make([]string, 0x250)
+	for r := rune(0xC0); r < 0x250; r++ {
+		if !unicode.IsLetter(r) {
+			continue
+		}
+		var b strings.Builder
+		for _, d := range norm.NFKD.String(string(r)) {
+			if !unicode.Is(unicode.Mn, d) {
+				b.WriteRune(foldLetter(unicode.ToLower(d)))
+			}
+		}
+		if r == 'ß' {
+			b.Reset()
+			b.WriteString("ss")
+		}
+		if s := b.String(); isASCII(s) && s != "" {
+			t[r] = s
+		}
+	}
+	return t
+}()
+
+func isASCII(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] >= utf8.RuneSelf {
+			return false
+		}
+	}
+	return true
+}
+
+// analyzeASCII is analyze for lower-case ASCII text, without decoding
+// runes: most log lines are plain ASCII, and the corpus analyses every one.
+func analyzeASCII(s string, joined bool) []string {
+	out := make([]string, 0, len(s)/5)
+	word := func(c byte) bool { return c >= 'a' && c <= 'z' || c >= '0' && c <= '9' }
+	join := func(c byte) bool {
+		return c == '/' || c == '\\' || c == '@' || c == ':' || c == '.' || c == '_' || c == '-'
+	}
+	for i := 0; i < len(s); {
+		if !word(s[i]) {
+			i++
+			continue
+		}
+		start, j := i, i
+		n := 0
+		for {
+			ls := j
+			for j < len(s) && word(s[j]) {
+				j++
+			}
+			out = append(out, s[ls:j])
+			n++
+			k := j
+			for k < len(s) && join(s[k]) {
+				k++
+			}
+			if k > j && k < len(s) && word(s[k]) {
+				j = k
+				continue
+			}
+			break
+		}
+		if joined && n > 1 {
+			// The compound goes before its leaves, as analyze emits it.
+			out = append(out, "")
+			copy(out[len(out)-n:], out[len(out)-n-1:len(out)-1])
+			out[len(out)-n-1] = s[start:j]
+		}
+		i = j
+	}
+	return out
+}
+
+// stem reduces an English word to its Porter stem ("points" and "point",
+// "retrained" and "retrain" meet), so that a claim reworded from its log
+// line still shares its words. Only plain ASCII words of four letters or
+// more are stemmed: identifiers, numbers and other scripts stay as they
+// are.
+func stem(t string) string {
+	if len(t) < 4 {
+		return t
+	}
+	for i := 0; i < len(t); i++ {
+		if t[i] < 'a' || t[i] > 'z' {
+			return t
+		}
+	}
+	return porterstemmer.StemString(t)
 }

@@ -1,0 +1,108 @@
+package provenance
+
+import (
+	"slices"
+	"strings"
+	"testing"
+	"time"
+)
+
+func TestAnalyze_TermsOfIdentifiersDatesAndCJK(t *testing.T) {
+	for _, tc := range []struct{ in, want string }{
+		{"Gateway host is the Mac mini.", "gateway host is the mac mini"},
+		{"10.0.0.12:18789", "10.0.0.12:18789 10 0 0 12 18789"},
+		{"E_AUTH_4031 from deployctl", "e_auth_4031 e auth 4031 from deployctl"},
+		{"memory/2026-10-21.md#L4", "memory/2026-10-21.md memory 2026 10 21 md l4"},
+		{"Tomás in Sakyō-ku", "tomas in sakyo-ku sakyo ku"},
+		{"京都旅行 Kyoto", "京都 都旅 旅行 kyoto"},
+		{"Ｆｕｌｌ width", "full width"},
+		{"a-", "a"},
+	} {
+		if got := strings.Join(analyze(tc.in, true), " "); got != tc.want {
+			t.Errorf("analyze(%q) = %q, want %q", tc.in, got, tc.want)
+		}
+	}
+}
+
+func FuzzAnalyze_ASCIIFastPathAgrees(f *testing.F) {
+	for _, s := range []string{"a.b-c", "x--y", "10.0.0.1:80/", "..a..", "A_b_C", "-x-", "a/b\\c@d"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		if !isASCII(s) {
+			return
+		}
+		for _, joined := range []bool{true, false} {
+			fast, slow := analyzeASCII(strings.ToLower(s), joined), analyzeRunes(s, joined)
+			if !slices.Equal(fast, slow) {
+				t.Fatalf("%q joined=%v: fast %q, runes %q", s, joined, fast, slow)
+			}
+		}
+	})
+}
+
+func TestFindDates_EveryFormResolves(t *testing.T) {
+	ref := time.Date(2026, 6, 1, 0, 0, 0, 0, time.UTC)
+	for _, tc := range []struct{ in, want string }{
+		{"on 2026-10-21 at noon", "2026-10-21"},
+		{"2026/10/21", "2026-10-21"},
+		{"October 21st", "2026-10-21"},
+		{"Oct. 21, 2025", "2025-10-21"},
+		{"the 21st of October", "2026-10-21"},
+		{"2026年10月21日", "2026-10-21"},
+		{"10月21日に", "2026-10-21"},
+		{"back on 10-21", "2026-10-21"},
+		{"2026-10-21 and 2026-10-22", "2026-10-21 2026-10-22"},
+		{"10.0.0.12", ""},
+		{"v1.2.3", ""},
+		{"22:00–08:00", ""},
+		{"4/14 done", ""},
+		{"#L3-L6", ""},
+		{"2026-02-30", ""},
+		{"page 21 of 300", ""},
+	} {
+		var got []string
+		for _, d := range findDates(tc.in, ref) {
+			got = append(got, d.Format("2006-01-02"))
+		}
+		slices.Sort(got)
+		if strings.Join(got, " ") != tc.want {
+			t.Errorf("findDates(%q) = %v, want %q", tc.in, got, tc.want)
+		}
+	}
+}
+
+func FuzzFindDates(f *testing.F) {
+	for _, s := range []string{"2026-10-21", "Oct 21", "10月21日", "1-2-3-4", "2026-1-1-1"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		for _, d := range findDates(s, time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)) {
+			if d.Year() < 1900 || d.Year() > 2999 {
+				t.Fatalf("%q gave %v", s, d)
+			}
+		}
+	})
+}
+
+func FuzzFileBlocks(f *testing.F) {
+	for _, s := range []string{"- a\n  b\n\n| x |\n|---|\n\n> q\n> r ^id\n", "---\na: b\n---\npara\n```\ncode\n", "<!-- x\ny -->\n# h\n"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		lines := splitLines(s)
+		blocks := fileBlocks(lines, nil)
+		last := 0
+		for _, b := range blocks {
+			if b.Start <= last || b.End < b.Start || b.End > len(lines) {
+				t.Fatalf("bad block %+v after line %d of %d", b, last, len(lines))
+			}
+			last = b.End
+		}
+		for _, p := range piecesOf(blocks) {
+			if p.Start < blocks[p.blk].Start || p.End > blocks[p.blk].End {
+				t.Fatalf("piece %+v outside its block", p)
+			}
+		}
+	})
+}
