@@ -1,7 +1,7 @@
 package build
 
 import (
-		"encoding/json"
+	"encoding/json"
 	"fmt"
 	"math/rand/v2"
 	"os"
