@@ -58,6 +58,26 @@ type parsed struct {
 }
 
 func (l *loader) load() *Workspace {
+	sc := l.scan()
+	return l.assemble(sc, l.readAll(sc.cands, sc.roles, sc.newest))
+}
+
+// scan is what a load learns before reading any file: the configuration,
+// the files the walk found and the role of each. Reread keeps it, so an
+// edit to a known file needs no new walk.
+type scan struct {
+	config  Config
+	diags   diag.List // from the configuration and the walk
+	cands   []candidate
+	roles   []role
+	newest  time.Time
+	ignored []string
+	vaults  []string
+}
+
+// scan reads the configuration, walks the workspace and classifies what
+// it found.
+func (l *loader) scan() *scan {
 	ws := &Workspace{Config: DefaultConfig()}
 	var diags diag.List
 
@@ -84,11 +104,17 @@ func (l *loader) load() *Workspace {
 	sort.Slice(w.cands, func(i, j int) bool { return w.cands[i].path < w.cands[j].path })
 	sort.Strings(w.ignored)
 	sort.Strings(w.vaults)
-	ws.Ignored = w.ignored
-	ws.NestedVaults = w.vaults
-
 	roles, newest := l.classify(w.cands, w.vaults, &diags)
-	results := l.readAll(w.cands, roles, newest)
+	return &scan{config: ws.Config, diags: diags, cands: w.cands, roles: roles, newest: newest, ignored: w.ignored, vaults: w.vaults}
+}
+
+// assemble builds the workspace from a scan and the parse of each of its
+// candidates (results is parallel to sc.cands).
+func (l *loader) assemble(sc *scan, results []parsed) *Workspace {
+	ws := &Workspace{Config: sc.config, Ignored: sc.ignored, NestedVaults: sc.vaults}
+	diags := append(diag.List(nil), sc.diags...)
+	roles := sc.roles
+	ws.state = &loadState{fsys: l.fsys, opts: l.opts, abs: l.absRoot, real: l.realRoot, scan: sc, results: results}
 
 	ws.byPath = make(map[string]*File, len(results))
 	ws.assetByPath = map[string]*Asset{}

@@ -55,6 +55,7 @@ type Workspace struct {
 	fsys        fs.FS // where assets are read from
 	byPath      map[string]*File
 	assetByPath map[string]*Asset
+	state       *loadState // what Reread needs to read only what changed
 }
 
 // Kind says what role a file plays in the workspace.
