@@ -289,6 +289,7 @@ func (p *planner) run() error {
 	p.anchorRecall()
 	p.sense()
 	pl.Counts.Candidates = len(p.cands)
+	p.groupDuplicates()
 	if p.opts.LLM != nil {
 		p.polish()
 	}

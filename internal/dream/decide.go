@@ -124,6 +124,35 @@ func parallel(n int, fn func(i int)) {
 	wg.Wait()
 }
 
+// groupDuplicates folds the batch's repeats into their first statement
+// before anything is decided, so a fact's promotion sees how often the logs
+// state it (its frequency across logs) and all its evidence travels with
+// it. A later line that adds to an earlier one is no repeat and stays.
+func (p *planner) groupDuplicates() {
+	idx := newWordIndex()
+	var kept []*candidate
+	for _, c := range p.cands {
+		var into *candidate
+		for _, id := range idx.candidates(c.words, 1000) {
+			k := kept[id]
+			if k.status == c.status && nearDuplicate(c.words, k.words, c.fact, k.fact) {
+				into = k
+				break
+			}
+		}
+		if into != nil {
+			into.addEvidence(c.evidence...)
+			p.counts.Merged++
+			p.action(Action{Kind: "merge", File: c.path, Text: shorten(c.fact, 160), Type: c.typ, Evidence: evidenceStrings(c.evidence),
+				Reason: fmt.Sprintf("says again what %s:%d says; one fact, both lines kept as its evidence", into.path, into.line)})
+			continue
+		}
+		idx.add(len(kept), c.words)
+		kept = append(kept, c)
+	}
+	p.cands = kept
+}
+
 // decide settles every candidate, oldest first, against curated memory as
 // it stands after the earlier ones: a later line can merge into, close or
 // supersede what an earlier line of the same batch wrote.
