@@ -124,7 +124,8 @@ type Evidence struct {
 	// Block is the block id the link lands on, without '^' ("e4"); "" when
 	// the link goes to the top of the note.
 	Block string `json:"block,omitempty"`
-	// Private marks evidence in a file that is never published.
+	// Private marks evidence in a file that is never published; its
+	// Excerpt is empty unless the claim is private too.
 	Private bool `json:"private,omitempty"`
 }
 

@@ -123,7 +123,13 @@ func (a *analyzer) anchorsAndNotes() {
 	}
 	for _, c := range a.claims {
 		for i := range c.Evidence {
-			fix(&c.Evidence[i])
+			ev := &c.Evidence[i]
+			fix(ev)
+			if ev.Private && !c.Private {
+				// A public claim shows where its evidence is, never what a
+				// private note says.
+				ev.Excerpt = ""
+			}
 		}
 		// The entry's own block, for the link back from the claim note.
 		if src := a.sourceOf(c.File); src != nil {
@@ -143,7 +149,11 @@ func (a *analyzer) anchorsAndNotes() {
 	for _, d := range a.res.Dreams {
 		for i := range d.Items {
 			for j := range d.Items[i].Evidence {
-				fix(&d.Items[i].Evidence[j])
+				ev := &d.Items[i].Evidence[j]
+				fix(ev)
+				if ev.Private {
+					ev.Excerpt = ""
+				}
 			}
 		}
 	}
