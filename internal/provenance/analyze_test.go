@@ -330,3 +330,51 @@ func TestAnalyze_EmptyWorkspaceAndNilAreFine(t *testing.T) {
 		}
 	}
 }
+
+func TestAnalyze_ClosedWorkStaysClosed(t *testing.T) {
+	ws := `
+-- MEMORY.md --
+## Projects
+- payments-api cutover to Kubernetes — **done** 2026-10-15.
+`
+	before := Analyze(load(t, ws), Options{})
+	if c := claimWith(t, before, "payments-api"); c.Lifecycle != "closed" {
+		t.Fatalf("lifecycle %q, want closed", c.Lifecycle)
+	}
+	// The marker is edited away; the work does not reopen.
+	after := Analyze(load(t, strings.Replace(ws, " — **done** 2026-10-15.", " 2026-10-15.", 1)), Options{Previous: before.Prior()})
+	if c := claimWith(t, after, "payments-api"); c.Lifecycle != "closed" {
+		t.Errorf("lifecycle after the edit %q, want closed", c.Lifecycle)
+	}
+}
+
+func TestAnalyze_UserObservationsChainOldAndNew(t *testing.T) {
+	r := Analyze(load(t, `
+-- MEMORY.md --
+## People
+- Sam is a Staff Engineer on the Platform Reliability team; lead Tomás Ferreira.
+-- memory/archive/2026-10.md --
+## Archived 2026-10-30
+- Sam is a Senior Platform Engineer on the Developer Platform team; manager Priya Raman.
+-- USER.md --
+# USER.md
+
+## Work
+
+<!-- observed: 2026-09-18 | status: superseded -->
+Senior Platform Engineer on the Developer Platform team; manager Priya Raman.
+
+<!-- observed: 2026-10-30 | status: active -->
+Staff Engineer on the Platform Reliability team since 2026-11-02; lead Tomás Ferreira.
+`), Options{})
+	cur, old := claimWith(t, r, "Staff Engineer"), claimWith(t, r, "Senior Platform")
+	if got := old.SupersededBy(); len(got) != 1 || got[0] != cur.ID || old.Chain[0].From != "user" {
+		t.Errorf("old claim chain = %+v", old.Chain)
+	}
+	if got := cur.Supersedes(); len(got) != 1 || got[0] != old.ID {
+		t.Errorf("new claim chain = %+v", cur.Chain)
+	}
+	if old.Status != StatusSuperseded {
+		t.Errorf("old status %s", old.Status)
+	}
+}
