@@ -36,6 +36,9 @@ type Vault struct {
 	// workspace paths mean nothing: links are rewritten until they
 	// resolve there.
 	inVault *markdown.NameIndex
+	// inputs are what each note was made from, by path, so that Update
+	// can tell which notes changed.
+	inputs map[string]Input
 
 	// Diagnostics holds the problems found while parsing and resolving
 	// (broken links, bad front matter), with workspace file and line.
@@ -72,6 +75,7 @@ func Build(eng *markdown.Engine, inputs []Input, assets []*Asset) *Vault {
 		links:     map[*markdown.Link]*Resolution{},
 	}
 	inputs = uniquePaths(inputs, &v.Diagnostics)
+	v.inputs = inputsByPath(inputs)
 	v.Notes = parseAll(eng, inputs)
 	sort.Slice(v.Notes, func(i, j int) bool { return v.Notes[i].Path < v.Notes[j].Path })
 
@@ -150,13 +154,21 @@ func parseAll(eng *markdown.Engine, inputs []Input) []*Note {
 	return notes
 }
 
-func newNote(eng *markdown.Engine, in Input) *Note {
+func newNote(eng *markdown.Engine, in Input) *Note { return noteOf(in, parseInput(eng, in)) }
+
+// parseInput parses an input's text; diagnostics name its workspace file.
+func parseInput(eng *markdown.Engine, in Input) *markdown.Doc {
 	file := in.Source
 	if file == "" {
 		file = in.Path
 	}
 	doc := eng.Parse(file, []byte(in.Text))
 	doc.Path = in.Path
+	return doc
+}
+
+// noteOf makes the note of an input from its parse.
+func noteOf(in Input, doc *markdown.Doc) *Note {
 	n := &Note{
 		Path:    in.Path,
 		Kind:    in.Kind,
@@ -230,20 +242,12 @@ func firstNonEmpty(ss ...string) string {
 	return ""
 }
 
-// resolveAll resolves every link of every note and records backlinks.
+// resolveAll resolves every link of every note, records backlinks and
+// reports broken links and anchors.
 func (v *Vault) resolveAll() {
 	for _, n := range v.Notes {
-		n.Links = make([]Resolution, len(n.Doc.Links))
-		for i, l := range n.Doc.Links {
-			r := v.resolve(n, l)
-			n.Links[i] = r
-			v.links[l] = &n.Links[i]
-			if r.Broken {
-				v.Diagnostics.Add(diag.Diagnostic{Severity: diag.Warning, Code: "broken-link",
-					File: fileOf(n), Line: l.Line,
-					Message: fmt.Sprintf("link %s points to nothing", linkText(l)),
-					Hint:    "create the note or fix the name"})
-			}
+		v.resolveNote(n)
+		for _, r := range n.Links {
 			if r.Note != nil && r.Note != n {
 				v.backlinks[r.Note] = append(v.backlinks[r.Note], n)
 			}
@@ -252,6 +256,41 @@ func (v *Vault) resolveAll() {
 	for target, srcs := range v.backlinks {
 		v.backlinks[target] = uniqueNotes(srcs)
 	}
+	v.Diagnostics = append(v.Diagnostics, v.linkDiagnostics()...)
+}
+
+// resolveNote resolves the links of one note.
+func (v *Vault) resolveNote(n *Note) {
+	n.Links = make([]Resolution, len(n.Doc.Links))
+	for i, l := range n.Doc.Links {
+		n.Links[i] = v.resolve(n, l)
+		v.links[l] = &n.Links[i]
+	}
+}
+
+// linkDiagnostics reports every broken link and anchor, note by note.
+func (v *Vault) linkDiagnostics() diag.List {
+	var out diag.List
+	for _, n := range v.Notes {
+		for i, l := range n.Doc.Links {
+			r := n.Links[i]
+			switch {
+			case r.Broken:
+				out.Add(diag.Diagnostic{Severity: diag.Warning, Code: "broken-link",
+					File: fileOf(n), Line: l.Line,
+					Message: fmt.Sprintf("link %s points to nothing", linkText(l)),
+					Hint:    "create the note or fix the name"})
+			case l.Fragment != "" && r.Note != nil:
+				if _, ok := r.Note.Doc.Anchor(l.Fragment); !ok {
+					out.Add(diag.Diagnostic{Severity: diag.Warning, Code: "broken-anchor",
+						File: fileOf(n), Line: l.Line,
+						Message: fmt.Sprintf("link %s: %s has no heading or block %q", linkText(l), r.Note.Path, l.Fragment),
+						Hint:    "the link goes to the top of the note"})
+				}
+			}
+		}
+	}
+	return out
 }
 
 // resolve finds where one link points. Relative targets are resolved from
@@ -276,14 +315,7 @@ func (v *Vault) resolve(n *Note, l *markdown.Link) Resolution {
 		}
 	}
 	if l.Fragment != "" && r.Note != nil {
-		id, ok := r.Note.Doc.Anchor(l.Fragment)
-		if !ok {
-			v.Diagnostics.Add(diag.Diagnostic{Severity: diag.Warning, Code: "broken-anchor",
-				File: fileOf(n), Line: l.Line,
-				Message: fmt.Sprintf("link %s: %s has no heading or block %q", linkText(l), r.Note.Path, l.Fragment),
-				Hint:    "the link goes to the top of the note"})
-		}
-		r.Anchor = id
+		r.Anchor, _ = r.Note.Doc.Anchor(l.Fragment) // linkDiagnostics reports a missing one
 	}
 	return r
 }

@@ -1,0 +1,326 @@
+package vault
+
+import (
+	"reflect"
+	"runtime"
+	"sort"
+	"sync"
+
+	"github.com/dreamwiki/dreamwiki/internal/markdown"
+)
+
+// Delta is what Update changed, for stages that update incrementally too
+// (the site re-renders what depends on it).
+type Delta struct {
+	// Changed are the notes of the new vault that are new values: added,
+	// or made again from a changed input. Sorted by path.
+	Changed []*Note
+	// Replaced maps each changed note that had an earlier value at the
+	// same path to that earlier value.
+	Replaced map[*Note]*Note
+	// Removed are the earlier notes whose path is gone, sorted by path.
+	Removed []*Note
+	// Relinked are notes kept from the earlier vault whose links were
+	// resolved again because a note they point to changed (their
+	// resolutions may differ: a new anchor, a link that now breaks).
+	Relinked []*Note
+	// Names is true when the set of names links resolve against (paths,
+	// aliases, workspace paths, assets) changed: every link was resolved
+	// again.
+	Names bool
+}
+
+// Update returns the vault that Build(eng, inputs, assets) returns, made
+// from v with as little work as the change needs: a note whose input is
+// unchanged is kept (the same *Note), only changed inputs are parsed, and
+// when no name changed only the links of changed notes and of the notes
+// linking to them are resolved again. A test holds the result to Build's.
+//
+// Update takes v over: v and the Delta's earlier notes must not be used
+// afterwards except to read what they held.
+func (v *Vault) Update(eng *markdown.Engine, inputs []Input, assets []*Asset) (*Vault, Delta) {
+	var d Delta
+	nv := &Vault{
+		byPath:  make(map[string]*Note, len(inputs)),
+		byDoc:   make(map[*markdown.Doc]*Note, len(inputs)),
+		assets:  make(map[string]*Asset, len(assets)),
+		links:   v.links,
+		Names:   v.Names,
+		inVault: v.inVault,
+	}
+	inputs = uniquePaths(inputs, &nv.Diagnostics)
+	nv.inputs = inputsByPath(inputs)
+
+	notes := make([]*Note, len(inputs))
+	var parse []int
+	for i, in := range inputs {
+		old := v.byPath[in.Path]
+		if old == nil {
+			parse = append(parse, i)
+			continue
+		}
+		prev := v.inputs[in.Path]
+		switch {
+		case sameNote(prev, in):
+			// Claims and dreams are compared by value; the note points at
+			// the new provenance result's values from now on.
+			old.Claim, old.Dream = in.Claim, in.Dream
+			notes[i] = old
+		case sameParse(prev, in):
+			notes[i] = noteOf(in, old.Doc)
+		default:
+			parse = append(parse, i)
+		}
+	}
+	parseSome(eng, inputs, parse, notes)
+	sort.Slice(notes, func(i, j int) bool { return notes[i].Path < notes[j].Path })
+	nv.Notes = notes
+
+	nv.Assets = append(nv.Assets, assets...)
+	sort.Slice(nv.Assets, func(i, j int) bool { return nv.Assets[i].Path < nv.Assets[j].Path })
+
+	d.Replaced = map[*Note]*Note{}
+	for _, n := range notes {
+		nv.byPath[n.Path] = n
+		nv.byDoc[n.Doc] = n
+		nv.Diagnostics = append(nv.Diagnostics, n.Doc.Diagnostics...)
+		old := v.byPath[n.Path]
+		if old == n {
+			continue
+		}
+		d.Changed = append(d.Changed, n)
+		if old != nil {
+			d.Replaced[n] = old
+		}
+	}
+	for _, n := range v.Notes {
+		if nv.byPath[n.Path] == nil {
+			d.Removed = append(d.Removed, n)
+		}
+	}
+	for _, a := range nv.Assets {
+		nv.assets[a.Path] = a
+	}
+
+	d.Names = !sameNames(v, nv)
+	if d.Names {
+		nv.Names, nv.inVault = nameIndexes(nv.Notes, nv.Assets)
+		nv.links = map[*markdown.Link]*Resolution{}
+		nv.backlinks = map[*Note][]*Note{}
+		nv.resolveAll()
+		nv.Diagnostics.Sort()
+		return nv, d
+	}
+	nv.relink(v, &d)
+	nv.Diagnostics = append(nv.Diagnostics, nv.linkDiagnostics()...)
+	nv.Diagnostics.Sort()
+	return nv, d
+}
+
+// relink resolves again the links of changed notes and of the notes
+// linking to a changed or removed note, and patches the backlinks. The
+// name index is unchanged, so no other link can resolve differently.
+func (v *Vault) relink(old *Vault, d *Delta) {
+	gone := map[*Note]bool{} // earlier values no longer in the vault
+	for _, n := range d.Replaced {
+		gone[n] = true
+	}
+	for _, n := range d.Removed {
+		gone[n] = true
+	}
+	relink := map[*Note]bool{}
+	for n := range gone {
+		for _, src := range old.backlinks[n] {
+			if v.byPath[src.Path] == src {
+				relink[src] = true
+			}
+		}
+	}
+	for _, n := range d.Changed {
+		delete(relink, n)
+	}
+	for n := range relink {
+		d.Relinked = append(d.Relinked, n)
+	}
+	sort.Slice(d.Relinked, func(i, j int) bool { return d.Relinked[i].Path < d.Relinked[j].Path })
+
+	// Backlinks: copy the map and copy each list before changing it, so
+	// the earlier vault's lists are never written.
+	bl := make(map[*Note][]*Note, len(old.backlinks))
+	for t, srcs := range old.backlinks {
+		if !gone[t] {
+			bl[t] = srcs
+		}
+	}
+	touched := map[*Note]bool{}
+	drop := func(src *Note, links []Resolution) {
+		for _, r := range links {
+			t := r.Note
+			if t == nil || t == src || gone[t] || touched[t] {
+				continue
+			}
+			touched[t] = true
+			bl[t] = append([]*Note(nil), bl[t]...)
+		}
+	}
+	// The earlier contributions of everything re-resolved go first.
+	for n := range gone {
+		drop(n, n.Links)
+	}
+	for _, n := range d.Relinked {
+		drop(n, n.Links)
+	}
+	for _, n := range d.Removed {
+		for _, l := range n.Doc.Links {
+			delete(v.links, l)
+		}
+	}
+	for _, n := range d.Changed {
+		if prev := d.Replaced[n]; prev != nil && prev.Doc != n.Doc {
+			for _, l := range prev.Doc.Links {
+				delete(v.links, l)
+			}
+		}
+	}
+	remove := map[*Note]bool{}
+	for n := range gone {
+		remove[n] = true
+	}
+	for _, n := range d.Relinked {
+		remove[n] = true
+	}
+	for t := range touched {
+		kept := bl[t][:0]
+		for _, s := range bl[t] {
+			if !remove[s] {
+				kept = append(kept, s)
+			}
+		}
+		bl[t] = kept
+	}
+	add := func(n *Note) {
+		v.resolveNote(n)
+		for _, r := range n.Links {
+			if r.Note == nil || r.Note == n {
+				continue
+			}
+			if !touched[r.Note] {
+				touched[r.Note] = true
+				bl[r.Note] = append([]*Note(nil), bl[r.Note]...)
+			}
+			bl[r.Note] = append(bl[r.Note], n)
+		}
+	}
+	for _, n := range d.Changed {
+		add(n)
+	}
+	for _, n := range d.Relinked {
+		add(n)
+	}
+	for t := range touched {
+		if len(bl[t]) == 0 {
+			delete(bl, t)
+			continue
+		}
+		bl[t] = uniqueNotes(bl[t])
+	}
+	v.backlinks = bl
+}
+
+// sameNote reports whether a note made from b would equal the one made
+// from a, so the earlier note can be kept.
+func sameNote(a, b Input) bool {
+	return sameParse(a, b) && a.Kind == b.Kind && a.Date == b.Date && a.Private == b.Private && a.From == b.From &&
+		reflect.DeepEqual(a.Props, b.Props) &&
+		(a.Claim == b.Claim || a.Claim != nil && b.Claim != nil && reflect.DeepEqual(*a.Claim, *b.Claim)) &&
+		(a.Dream == b.Dream || a.Dream != nil && b.Dream != nil && reflect.DeepEqual(*a.Dream, *b.Dream))
+}
+
+// sameParse reports whether b parses to what a parsed to. Text that is
+// the same string is compared in constant time.
+func sameParse(a, b Input) bool {
+	return a.Path == b.Path && a.Source == b.Source && a.Text == b.Text
+}
+
+// sameNames reports whether the two vaults resolve names alike: the same
+// notes by path with the same aliases and workspace paths, and the same
+// assets. Notes are sorted by path in both.
+func sameNames(a, b *Vault) bool {
+	if len(a.Notes) != len(b.Notes) || len(a.Assets) != len(b.Assets) {
+		return false
+	}
+	for i, n := range b.Notes {
+		o := a.Notes[i]
+		if o.Path != n.Path {
+			return false
+		}
+		if o == n || o.Doc == n.Doc {
+			continue
+		}
+		if o.Source != n.Source || !reflect.DeepEqual(o.Doc.Meta.Aliases, n.Doc.Meta.Aliases) {
+			return false
+		}
+	}
+	for i, x := range b.Assets {
+		if y := a.Assets[i]; x.Path != y.Path || x.Source != y.Source {
+			return false
+		}
+	}
+	return true
+}
+
+// nameIndexes builds the two name indexes of a vault (see Build).
+func nameIndexes(notes []*Note, assets []*Asset) (names, inVault *markdown.NameIndex) {
+	entries := make([]markdown.IndexEntry, 0, len(notes)+len(assets))
+	plain := make([]markdown.IndexEntry, 0, len(notes)+len(assets))
+	for _, n := range notes {
+		plain = append(plain, markdown.IndexEntry{Path: n.Path, Aliases: n.Doc.Meta.Aliases})
+		e := markdown.IndexEntry{Path: n.Path, Aliases: n.Doc.Meta.Aliases}
+		if n.Source != "" && n.Source != n.Path {
+			e.AltPaths = []string{n.Source}
+		}
+		entries = append(entries, e)
+	}
+	for _, a := range assets {
+		plain = append(plain, markdown.IndexEntry{Path: a.Path})
+		e := markdown.IndexEntry{Path: a.Path}
+		if a.Source != "" && a.Source != a.Path {
+			e.AltPaths = []string{a.Source}
+		}
+		entries = append(entries, e)
+	}
+	return markdown.NewNameIndex(entries), markdown.NewNameIndex(plain)
+}
+
+// inputsByPath indexes inputs (with unique paths) by path.
+func inputsByPath(inputs []Input) map[string]Input {
+	m := make(map[string]Input, len(inputs))
+	for _, in := range inputs {
+		m[in.Path] = in
+	}
+	return m
+}
+
+// parseSome parses inputs[i] for each i in idx into notes[i], on every core.
+func parseSome(eng *markdown.Engine, inputs []Input, idx []int, notes []*Note) {
+	if len(idx) == 1 {
+		notes[idx[0]] = newNote(eng, inputs[idx[0]])
+		return
+	}
+	var wg sync.WaitGroup
+	next := make(chan int, len(idx))
+	for _, i := range idx {
+		next <- i
+	}
+	close(next)
+	for w := 0; w < min(runtime.GOMAXPROCS(0), len(idx)); w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range next {
+				notes[i] = newNote(eng, inputs[i])
+			}
+		}()
+	}
+	wg.Wait()
+}
