@@ -268,7 +268,12 @@ func (d *mdDoc) render() []byte {
 		anchors[a] = append(anchors[a], s)
 	}
 	blank := func(l string) bool { return strings.TrimSpace(l) == "" }
+	removals := map[int]bool{} // output positions next to an edit: entries taken out, blocks put in
 	emitBlocks := func(blocks [][]string, next int) {
+		if len(blocks) > 0 {
+			removals[len(out)] = true
+			defer func() { removals[len(out)] = true }()
+		}
 		emitted := false
 		for _, b := range blocks {
 			if len(b) == 0 {
@@ -299,6 +304,7 @@ func (d *mdDoc) render() []byte {
 				out = append(out, u.lines...)
 				emitBlocks(live(u.after), u.end+1)
 			} else {
+				removals[len(out)] = true
 				// What replaces a removed entry takes its place as it is.
 				for _, b := range live(u.after) {
 					out = append(out, b...)
@@ -342,6 +348,7 @@ func (d *mdDoc) render() []byte {
 		}
 		out = append(out, b...)
 	}
+	out = tidyBlanks(out, removals)
 	// Removing the last entries of a file can leave blank lines at its end.
 	for len(out) > 0 && strings.TrimSpace(out[len(out)-1]) == "" {
 		out = out[:len(out)-1]
@@ -354,6 +361,44 @@ func (d *mdDoc) render() []byte {
 		s = strings.ReplaceAll(s, "\n", "\r\n")
 	}
 	return []byte(s)
+}
+
+// tidyBlanks cleans the blank lines next to the dream's edits (entries
+// taken out, blocks put in): a run of them shrinks to one, and to none
+// between two items of a list (a block removed from between list items must
+// not split the list). Blank lines away from edits stay as the file had
+// them.
+func tidyBlanks(out []string, removals map[int]bool) []string {
+	if len(removals) == 0 {
+		return out
+	}
+	blank := func(l string) bool { return strings.TrimSpace(l) == "" }
+	var res []string
+	for i := 0; i < len(out); {
+		if !blank(out[i]) {
+			res = append(res, out[i])
+			i++
+			continue
+		}
+		j := i
+		for j < len(out) && blank(out[j]) {
+			j++
+		}
+		touched := false
+		for k := i; k <= j; k++ {
+			touched = touched || removals[k]
+		}
+		switch {
+		case !touched:
+			res = append(res, out[i:j]...)
+		case len(res) > 0 && j < len(out) && isListLine(out[j]) && listContext(res):
+			// between two items: no blank
+		default:
+			res = append(res, "")
+		}
+		i = j
+	}
+	return res
 }
 
 // isListLine reports a list item line ("- x", "* x", "1. x").

@@ -382,8 +382,10 @@ func (p *planner) sinkTarget(u *unit) (*topic, string) {
 			}
 		}
 	}
+	// Vocabulary decides only among the files that were there before: a
+	// file this run started for a section's detail is no topic of its own.
 	pseudo := &candidate{raw: strings.Join(u.lines, "\n"), words: u.cur.words}
-	if tp, why := p.route(pseudo); tp != nil {
+	if tp, why := p.route(pseudo); tp != nil && !tp.isNew {
 		return tp, "to " + tp.path + ": " + why
 	}
 	s := slug(u.sec.heading)
