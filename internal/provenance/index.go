@@ -195,7 +195,10 @@ func (c *corpus) query(terms []string) query {
 		walk[i] = len(c.postings[id]) <= c.commonDF
 	}
 	// A claim made only of common words still needs candidates: walk its
-	// two rarest terms.
+	// two rarest terms, unless even those are in a tenth of all blocks —
+	// such a claim says too little to be told apart from its neighbours by
+	// words, and walking half the corpus for each one would make matching
+	// notes x claims after all.
 	if !slices.Contains(walk, true) && len(q.ids) > 0 {
 		order := make([]int, len(q.ids))
 		for i := range order {
@@ -205,7 +208,9 @@ func (c *corpus) query(terms []string) query {
 			return len(c.postings[q.ids[order[a]]]) < len(c.postings[q.ids[order[b]]])
 		})
 		for _, i := range order[:min(2, len(order))] {
-			walk[i] = true
+			if len(c.postings[q.ids[i]]) <= max(c.commonDF, len(c.units)/10) {
+				walk[i] = true
+			}
 		}
 	}
 	for i, w := range walk {
