@@ -371,12 +371,17 @@ func Decay(ctx context.Context, dir string, opts Options, wait time.Duration) (*
 	if p.meta == nil {
 		return nil, fmt.Errorf("%s cannot be read; fix it, or remove it and let a dream start it again", metaPath)
 	}
+	// The tiers as the file has them (prepare already recomputed them in
+	// memory).
 	before := map[string]string{}
-	for _, r := range p.meta.Entries {
-		before[r.ID] = r.Tier
+	if orig, err := memory.ParseMetaDoc(p.before[metaPath].data); err == nil {
+		for _, r := range orig.Entries {
+			before[r.ID] = r.Tier
+		}
 	}
 	res.Rows = p.meta.Recompute(p.now, memory.DefaultParams())
-	for _, r := range res.Rows {
+	for i, r := range res.Rows {
+		res.Rows[i].Was = memory.Tier(before[r.ID])
 		res.Tiers[r.Tier]++
 		if before[r.ID] != string(r.Tier) {
 			res.Changed++

@@ -185,7 +185,7 @@ func (r *DecayResult) WriteText(w io.Writer, now time.Time) {
 	}
 	for _, row := range rows {
 		tier := string(row.Tier)
-		if row.Was != "" && string(row.Was) != tier {
+		if string(row.Was) != tier {
 			tier += "*"
 		}
 		created := "—"

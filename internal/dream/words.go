@@ -34,6 +34,7 @@ func contentWords(text string) []string {
 			continue
 		}
 		prevCJK = ""
+		w = strings.TrimSuffix(strings.TrimSuffix(w, "'s"), "’s") // Aiko's -> aiko
 		if memory.StopWord(w) || numberish(w) || utf8.RuneCountInString(w) < 2 {
 			continue
 		}
