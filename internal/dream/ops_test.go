@@ -222,7 +222,7 @@ func TestLLM_UsesCheckedAnswersOnly(t *testing.T) {
 			return
 		}
 		var req struct {
-			Model    string `json:"model"`
+			Model    string                     `json:"model"`
 			Messages []struct{ Content string } `json:"messages"`
 		}
 		json.Unmarshal(b, &req)
