@@ -4,7 +4,10 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io/fs"
 	"net/http"
+	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 	"time"
@@ -86,8 +89,9 @@ type Plan struct {
 	Summary     string          `json:"summary"`
 	Diagnostics diag.List       `json:"diagnostics,omitempty"`
 
-	root    string
-	command string
+	root        string
+	command     string
+	lockTimeout time.Duration
 }
 
 // Action is one decision of a dream.
@@ -244,6 +248,7 @@ func PlanWorkspace(ctx context.Context, ws *workspace.Workspace, opts Options) (
 	}
 	p := newPlanner(ctx, ws, opts)
 	p.plan = &Plan{Workspace: ws.Root, Now: p.now, Force: opts.Force, root: ws.Root, command: opts.Command,
+		lockTimeout: time.Duration(max(p.cfg.Dream.LockTimeoutMin, 1)) * time.Minute,
 		Actions: []Action{}, Skipped: []Skip{}, Secrets: []SecretFinding{}, Inputs: []Input{}, Files: []FileChange{}}
 	if err := p.run(); err != nil {
 		return nil, err
@@ -406,7 +411,45 @@ func apply(ctx context.Context, pl *Plan, progress func(Event), held *lock, opts
 	return res, nil
 }
 
-func lockTimeout(pl *Plan) time.Duration { return 30 * time.Minute }
+// lockTimeout is how old a lock must be before it counts as stale.
+func lockTimeout(pl *Plan) time.Duration {
+	if pl == nil || pl.lockTimeout <= 0 {
+		return time.Duration(workspace.DefaultConfig().Dream.LockTimeoutMin) * time.Minute
+	}
+	return pl.lockTimeout
+}
+
+// workspaceRoot is the absolute folder of a workspace, checked to exist.
+func workspaceRoot(dir string) (string, error) {
+	if dir == "" {
+		dir = "."
+	}
+	abs, err := filepath.Abs(dir)
+	if err != nil {
+		return "", err
+	}
+	fi, err := os.Stat(abs)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return "", fmt.Errorf("workspace %q does not exist", dir)
+	case err != nil:
+		return "", fmt.Errorf("workspace %q cannot be read (%v)", dir, err)
+	case !fi.IsDir():
+		return "", fmt.Errorf("workspace %q is not a directory", dir)
+	}
+	return abs, nil
+}
+
+// readConfig reads dreamwiki.toml for the lock timeout (the workspace
+// itself is read later, under the lock).
+func readConfig(root string) workspace.Config {
+	b, err := os.ReadFile(filepath.Join(root, workspace.ConfigFile))
+	if err != nil {
+		return workspace.DefaultConfig()
+	}
+	var diags diag.List
+	return workspace.ParseConfig(workspace.ConfigFile, string(b), &diags)
+}
 
 // Run is a whole dream: take the lock (a held lock is a *LockedError; a
 // stale one is replaced and reported), put back what an interrupted run
@@ -426,32 +469,35 @@ func Run(ctx context.Context, dir string, opts Options, dryRun bool, progress fu
 		}
 		return &Result{Plan: pl}, nil
 	}
-	ws, err := workspace.Load(dir, workspace.Options{})
+	// The workspace is read under the lock, so no other dream can change
+	// it between reading and writing.
+	root, err := workspaceRoot(dir)
 	if err != nil {
 		return nil, err
 	}
-	cfg := ws.Config
+	cfg := readConfig(root)
 	if opts.Configure != nil {
 		opts.Configure(&cfg)
 	}
 	timeout := time.Duration(max(cfg.Dream.LockTimeoutMin, 1)) * time.Minute
 	emit("lock", "taking the lock")
-	l, err := acquireLock(ws.Root, opts.now(), timeout, opts.Command)
+	l, err := acquireLock(root, opts.now(), timeout, opts.Command)
 	if err != nil {
 		return nil, err
 	}
 	defer l.release()
 	res := &Result{StaleLock: l.Stale}
-	rec, err := Recover(ws.Root)
+	rec, err := Recover(root)
 	if err != nil {
 		return res, err
 	}
 	if rec != nil {
 		res.Recovered = rec
 		emit("recover", "put back %d files an interrupted dream (%s) was writing", len(rec.Restored), rec.Run)
-		if ws, err = workspace.Load(dir, workspace.Options{}); err != nil {
-			return res, err
-		}
+	}
+	ws, err := workspace.Load(root, workspace.Options{})
+	if err != nil {
+		return res, err
 	}
 	emit("plan", "planning")
 	pl, err := PlanWorkspace(ctx, ws, opts)

@@ -21,19 +21,17 @@ import (
 const DefaultWait = 10 * time.Second
 
 // prepare reads the workspace and the curated entries with their meta
-// records, without creating records for entries that have none.
-func prepare(ctx context.Context, dir string, opts Options) (*planner, error) {
-	ws, err := workspace.Load(dir, workspace.Options{})
+// records, without creating records for entries that have none. The
+// caller holds the lock.
+func prepare(ctx context.Context, root string, opts Options) (*planner, error) {
+	if Pending(root) {
+		if _, err := Recover(root); err != nil {
+			return nil, err
+		}
+	}
+	ws, err := workspace.Load(root, workspace.Options{})
 	if err != nil {
 		return nil, err
-	}
-	if ws.Root != "" && Pending(ws.Root) {
-		if _, err := Recover(ws.Root); err != nil {
-			return nil, err
-		}
-		if ws, err = workspace.Load(dir, workspace.Options{}); err != nil {
-			return nil, err
-		}
 	}
 	p := newPlanner(ctx, ws, opts)
 	p.plan = &Plan{Workspace: ws.Root, Now: p.now, root: ws.Root, Actions: []Action{}, Files: []FileChange{}}
@@ -45,13 +43,33 @@ func prepare(ctx context.Context, dir string, opts Options) (*planner, error) {
 	return p, nil
 }
 
+// locked takes the workspace lock (waiting up to wait for a dream to
+// finish), reads the workspace under it and runs fn.
+func locked(ctx context.Context, dir string, opts Options, wait time.Duration, fn func(p *planner) error) error {
+	root, err := workspaceRoot(dir)
+	if err != nil {
+		return err
+	}
+	cfg := readConfig(root)
+	timeout := time.Duration(max(cfg.Dream.LockTimeoutMin, 1)) * time.Minute
+	l, err := lockWaiting(ctx, root, opts, wait, timeout)
+	if err != nil {
+		return err
+	}
+	defer l.release()
+	p, err := prepare(ctx, root, opts)
+	if err != nil {
+		return err
+	}
+	return fn(p)
+}
+
 // lockWaiting takes the lock, retrying every 100 ms for up to wait.
 func lockWaiting(ctx context.Context, root string, opts Options, wait time.Duration, timeout time.Duration) (*lock, error) {
-	deadline := wait
 	for {
 		l, err := acquireLock(root, opts.now(), timeout, opts.Command)
 		var le *LockedError
-		if err == nil || !errors.As(err, &le) || deadline <= 0 {
+		if err == nil || !errors.As(err, &le) || wait <= 0 {
 			return l, err
 		}
 		select {
@@ -59,24 +77,16 @@ func lockWaiting(ctx context.Context, root string, opts Options, wait time.Durat
 			return nil, ctx.Err()
 		case <-time.After(100 * time.Millisecond):
 		}
-		deadline -= 100 * time.Millisecond
+		wait -= 100 * time.Millisecond
 	}
 }
 
-func (p *planner) lockTimeout() time.Duration {
-	return time.Duration(max(p.cfg.Dream.LockTimeoutMin, 1)) * time.Minute
-}
-
-// commitFiles writes the plan's files in one transaction.
-func (p *planner) commitFiles(ctx context.Context, wait time.Duration) (string, error) {
+// commitFiles writes the plan's files in one transaction (the caller holds
+// the lock).
+func (p *planner) commitFiles() (string, error) {
 	if p.root == "" {
 		return "", errors.New("an in-memory workspace cannot be written")
 	}
-	l, err := lockWaiting(ctx, p.root, p.opts, wait, p.lockTimeout())
-	if err != nil {
-		return "", err
-	}
-	defer l.release()
 	var writes []fileWrite
 	for _, f := range p.plan.Files {
 		writes = append(writes, fileWrite{Path: f.Path, Data: f.new, Before: f.Before, Backup: f.backup})
@@ -113,10 +123,16 @@ func Recall(ctx context.Context, dir, query, matches string, opts Options, wait 
 	if strings.TrimSpace(query) == "" || strings.TrimSpace(matches) == "" {
 		return nil, errors.New("a recall needs a query and the text it matched")
 	}
-	p, err := prepare(ctx, dir, opts)
-	if err != nil {
-		return nil, err
-	}
+	var res *RecallResult
+	err := locked(ctx, dir, opts, wait, func(p *planner) (err error) {
+		res, err = p.recordRecall(query, matches)
+		return err
+	})
+	return res, err
+}
+
+func (p *planner) recordRecall(query, matches string) (*RecallResult, error) {
+	var err error
 	var lines []memory.Line
 	curAt := map[string]*curated{}
 	for _, c := range p.curated {
@@ -193,7 +209,7 @@ func Recall(ctx context.Context, dir, query, matches string, opts Options, wait 
 		}
 	}
 	p.stateFiles(out)
-	if _, err := p.commitFiles(ctx, wait); err != nil {
+	if _, err := p.commitFiles(); err != nil {
 		return nil, err
 	}
 	for _, f := range p.plan.Files {
@@ -246,10 +262,16 @@ func Supersede(ctx context.Context, dir, oldText, newText string, opts Options, 
 	if strings.TrimSpace(oldText) == "" || strings.TrimSpace(newText) == "" {
 		return nil, errors.New("supersede needs the old text and the new text")
 	}
-	p, err := prepare(ctx, dir, opts)
-	if err != nil {
-		return nil, err
-	}
+	var res *SupersedeResult
+	err := locked(ctx, dir, opts, wait, func(p *planner) (err error) {
+		res, err = p.supersedeText(oldText, newText)
+		return err
+	})
+	return res, err
+}
+
+func (p *planner) supersedeText(oldText, newText string) (*SupersedeResult, error) {
+	var err error
 	var lines []memory.Line
 	byKey := map[string]*curated{}
 	for _, c := range p.curated {
@@ -338,7 +360,7 @@ func Supersede(ctx context.Context, dir, oldText, newText string, opts Options, 
 		out[metaPath] = p.meta.Bytes()
 	}
 	p.audit(out)
-	if res.Backup, err = p.commitFiles(ctx, wait); err != nil {
+	if res.Backup, err = p.commitFiles(); err != nil {
 		return nil, err
 	}
 	res.Files = p.plan.Files
@@ -363,10 +385,15 @@ type DecayResult struct {
 // memory-meta.json and returns the tier table. It moves nothing: entries
 // that reach the archived tier are moved by the next dream.
 func Decay(ctx context.Context, dir string, opts Options, wait time.Duration) (*DecayResult, error) {
-	p, err := prepare(ctx, dir, opts)
-	if err != nil {
-		return nil, err
-	}
+	var res *DecayResult
+	err := locked(ctx, dir, opts, wait, func(p *planner) (err error) {
+		res, err = p.decay()
+		return err
+	})
+	return res, err
+}
+
+func (p *planner) decay() (*DecayResult, error) {
 	res := &DecayResult{Tiers: map[memory.Tier]int{}, File: metaPath}
 	if p.meta == nil {
 		return nil, fmt.Errorf("%s cannot be read; fix it, or remove it and let a dream start it again", metaPath)
@@ -397,7 +424,7 @@ func Decay(ctx context.Context, dir string, opts Options, wait time.Duration) (*
 	}
 	p.meta.Set("lastDecayAt", p.now.Format(time.RFC3339))
 	p.stateFiles(map[string][]byte{metaPath: p.meta.Bytes()})
-	if _, err := p.commitFiles(ctx, wait); err != nil {
+	if _, err := p.commitFiles(); err != nil {
 		return nil, err
 	}
 	res.Written = len(p.plan.Files) > 0

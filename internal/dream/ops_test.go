@@ -345,3 +345,23 @@ func TestApply_RefusesAPlanWhoseFilesChanged(t *testing.T) {
 }
 
 func itoa(n int) string { return strconv.Itoa(n) }
+
+func TestRecall_WaitsForADreamToFinish(t *testing.T) {
+	dir := workspaceFrom(t, basic)
+	l, err := acquireLock(dir, time.Now(), time.Hour, "test")
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = Recall(context.Background(), dir, "q", "Zigbee2MQTT runs on the NUC", Options{Now: at("2026-04-05T10:00:00Z")}, 0)
+	var le *LockedError
+	if !errors.As(err, &le) {
+		t.Fatalf("no wait: %v", err)
+	}
+	go func() {
+		time.Sleep(300 * time.Millisecond)
+		l.release()
+	}()
+	if _, err := Recall(context.Background(), dir, "q", "Zigbee2MQTT runs on the NUC", Options{Now: at("2026-04-05T10:00:00Z")}, 5*time.Second); err != nil {
+		t.Fatalf("waiting: %v", err)
+	}
+}
