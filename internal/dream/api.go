@@ -249,7 +249,7 @@ func PlanWorkspace(ctx context.Context, ws *workspace.Workspace, opts Options) (
 	p := newPlanner(ctx, ws, opts)
 	p.plan = &Plan{Workspace: ws.Root, Now: p.now, Force: opts.Force, root: ws.Root, command: opts.Command,
 		lockTimeout: time.Duration(max(p.cfg.Dream.LockTimeoutMin, 1)) * time.Minute,
-		Actions: []Action{}, Skipped: []Skip{}, Secrets: []SecretFinding{}, Inputs: []Input{}, Files: []FileChange{}}
+		Actions:     []Action{}, Skipped: []Skip{}, Secrets: []SecretFinding{}, Inputs: []Input{}, Files: []FileChange{}}
 	if err := p.run(); err != nil {
 		return nil, err
 	}
