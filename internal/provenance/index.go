@@ -44,6 +44,9 @@ type unit struct {
 	recall Method
 }
 
+// maxWalk bounds the postings walked for one term of a claim.
+const maxWalk = 4096
+
 // corpus is the inverted index of every block of the daily logs and the
 // conversation summaries: term -> blocks. Matching a claim walks the
 // postings of the claim's rarer terms only, so its cost follows how often
@@ -137,7 +140,11 @@ func newCorpus(srcs []*source) *corpus {
 			u.weight += c.idf[t]
 		}
 	}
-	c.commonDF = max(64, len(c.units)/50)
+	// A term in more than a fiftieth of the blocks, or in more than
+	// maxWalk blocks however large the corpus, is common: its postings are
+	// not walked. The cap keeps the work per claim bounded, so matching
+	// grows with claims + blocks, never with claims x blocks.
+	c.commonDF = min(max(64, len(c.units)/50), maxWalk)
 	return c
 }
 
@@ -208,7 +215,7 @@ func (c *corpus) query(terms []string) query {
 			return len(c.postings[q.ids[order[a]]]) < len(c.postings[q.ids[order[b]]])
 		})
 		for _, i := range order[:min(2, len(order))] {
-			if len(c.postings[q.ids[i]]) <= max(c.commonDF, len(c.units)/10) {
+			if len(c.postings[q.ids[i]]) <= min(max(c.commonDF, len(c.units)/10), 4*maxWalk) {
 				walk[i] = true
 			}
 		}
