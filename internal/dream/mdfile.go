@@ -15,6 +15,7 @@ import (
 // went in, so a diff shows only what the dream did.
 type mdDoc struct {
 	path     string
+	content  string // as read (LF line endings)
 	exists   bool
 	crlf     bool // the file used CRLF line endings; they are kept
 	bare     bool // no final newline
@@ -77,7 +78,7 @@ type unit struct {
 // newDoc builds an editable document from a file's content and the
 // sections the workspace parsed from it.
 func newDoc(path, content string, raw []byte, sections []*workspace.Section) *mdDoc {
-	d := &mdDoc{path: path, exists: true, unitAt: map[int]*unit{}, lineRepl: map[int]string{}}
+	d := &mdDoc{path: path, content: content, exists: true, unitAt: map[int]*unit{}, lineRepl: map[int]string{}}
 	d.crlf = strings.Count(string(raw), "\r\n") > 0 && strings.Count(string(raw), "\r\n")*2 >= strings.Count(string(raw), "\n")
 	d.bare = content != "" && !strings.HasSuffix(content, "\n")
 	d.lines = splitLines(content)
@@ -255,6 +256,12 @@ func (d *mdDoc) changed() bool {
 
 // render applies the edits and returns the file's new bytes.
 func (d *mdDoc) render() []byte {
+	if d.exists && !d.changed() {
+		if d.crlf {
+			return []byte(strings.ReplaceAll(d.content, "\n", "\r\n"))
+		}
+		return []byte(d.content)
+	}
 	var out []string
 	anchors := map[int][]*mdSection{}
 	for _, s := range d.sections {
