@@ -11,7 +11,9 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/dreamwiki/dreamwiki/internal/demo"
 	"github.com/dreamwiki/dreamwiki/internal/dream"
+	"github.com/dreamwiki/dreamwiki/internal/workspace"
 )
 
 // memoryFlags are shared by dream, recall, supersede and decay.
@@ -59,6 +61,7 @@ func memoryError(err error) error {
 
 type dreamFlags struct {
 	memoryFlags
+	demo     bool
 	dryRun   bool
 	force    bool
 	noDiff   bool
@@ -90,6 +93,7 @@ unified diff of every file it would change, and writes nothing.
 (the key is read from DREAMWIKI_LLM_KEY or OPENAI_API_KEY); answers that add
 numbers, drop dates or hold a secret are not used.`,
 		Example: `  dreamwiki dream --dry-run          # show what a dream would do
+  dreamwiki dream --demo --dry-run --force   # try it on the embedded demo
   dreamwiki dream ~/agent            # dream if the gates allow it
   dreamwiki dream --force --json     # dream now, report as JSON
   dreamwiki dream --llm-url http://localhost:8080/v1 --llm-model qwen2.5`,
@@ -103,6 +107,14 @@ numbers, drop dates or hold a secret are not used.`,
 			if len(args) == 1 {
 				dir = args[0]
 			}
+			if f.demo {
+				if len(args) > 0 {
+					return usageError{"--demo dreams over the embedded demo; leave out the WORKSPACE argument"}
+				}
+				if !f.dryRun {
+					return usageError{"the embedded demo is read-only: use --demo with --dry-run, or copy it and dream there"}
+				}
+			}
 			opts := dream.Options{Now: now, Force: f.force, Command: "dreamwiki dream"}
 			if f.llmURL != "" {
 				key := os.Getenv("DREAMWIKI_LLM_KEY")
@@ -115,7 +127,17 @@ numbers, drop dates or hold a secret are not used.`,
 			if !f.quiet && !f.json && isTerminal(e.stderr) {
 				progress = func(ev dream.Event) { fmt.Fprintf(e.stderr, "  %s: %s\n", ev.Stage, ev.Message) }
 			}
-			res, err := dream.Run(cmd.Context(), dir, opts, f.dryRun, progress)
+			var res *dream.Result
+			if f.demo {
+				var ws *workspace.Workspace
+				if ws, err = workspace.LoadFS(demo.FS(), workspace.Options{}); err == nil {
+					var pl *dream.Plan
+					pl, err = dream.PlanWorkspace(cmd.Context(), ws, opts)
+					res = &dream.Result{Plan: pl}
+				}
+			} else {
+				res, err = dream.Run(cmd.Context(), dir, opts, f.dryRun, progress)
+			}
 			if err != nil {
 				if res != nil && res.StaleLock != nil && !f.quiet {
 					fmt.Fprintf(e.stderr, "dreamwiki: replaced a stale lock (%s)\n", res.StaleLock)
@@ -147,6 +169,7 @@ numbers, drop dates or hold a secret are not used.`,
 	}
 	f.memoryFlags.add(cmd)
 	cmd.Flags().BoolVarP(&f.dryRun, "dry-run", "n", false, "print the plan and the diff, write nothing")
+	cmd.Flags().BoolVar(&f.demo, "demo", false, "plan a dream over the embedded demo workspace (with --dry-run)")
 	cmd.Flags().BoolVar(&f.force, "force", false, "skip the time and session gates (never the lock)")
 	cmd.Flags().BoolVar(&f.noDiff, "no-diff", false, "with --dry-run, print the plan without the diff")
 	cmd.Flags().StringVar(&f.llmURL, "llm-url", "", "OpenAI-compatible API base URL for optional LLM distillation (off by default)")
