@@ -302,6 +302,9 @@ func (p *planner) run() error {
 	if err := p.ctx.Err(); err != nil {
 		return err
 	}
+	if p.opts.LLM != nil {
+		p.summariseTopics()
+	}
 	if mf := p.ws.Memory; mf != nil {
 		pl.Memory.Before = sizeOf(p.before[mf.File.Path].data)
 	}

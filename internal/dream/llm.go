@@ -30,14 +30,7 @@ identifier exactly as written; add nothing that is not in the fact; no preamble,
 // polish runs the LLM over every candidate, two requests at a time.
 func (p *planner) polish() {
 	l := p.opts.LLM
-	client := l.Client
-	if client == nil {
-		client = &http.Client{Timeout: 30 * time.Second}
-	}
-	url := strings.TrimRight(l.URL, "/")
-	if !strings.HasSuffix(url, "/chat/completions") {
-		url += "/chat/completions"
-	}
+	client, url := llmClient(l)
 	sem := make(chan struct{}, 2)
 	done := make(chan struct{})
 	results := make([]string, len(p.cands))
@@ -77,8 +70,85 @@ func (p *planner) polish() {
 	p.plan.Notes = append(p.plan.Notes, fmt.Sprintf("LLM distillation: %d of %d facts reworded", used, len(p.cands)))
 }
 
+const llmTopicPrompt = `These facts were just filed together in a new memory file titled %q.
+Write ONE plain sentence of at most 160 characters saying what the file is about. Use no number, date or
+name that is not in the facts; no preamble, no quotes, no markdown.`
+
+// summariseTopics gives each topic file this dream starts a one-sentence
+// description under its title, when an LLM is configured. The sentence is
+// checked like an entry: one line, no secret, no number the facts lack.
+func (p *planner) summariseTopics() {
+	l := p.opts.LLM
+	client, url := llmClient(l)
+	for _, tp := range p.topics {
+		if !tp.isNew || len(tp.added) == 0 {
+			continue
+		}
+		var facts []string
+		for _, c := range tp.added {
+			facts = append(facts, "- "+redact(c.fact))
+		}
+		all := strings.Join(facts, "\n")
+		answer, err := askLLMPrompt(p.ctx, client, url, l, fmt.Sprintf(llmTopicPrompt, tp.title), all)
+		if err != nil {
+			p.warn(tp.path, "the LLM endpoint failed for the topic summary (%v); the file has none", err)
+			continue
+		}
+		if why := checkSummary(all, answer); why != "" {
+			p.plan.Notes = append(p.plan.Notes, fmt.Sprintf("LLM summary of %s not used: %s", tp.path, why))
+			continue
+		}
+		if tp.doc.lines[len(tp.doc.lines)-1] != "" {
+			tp.doc.lines = append(tp.doc.lines, "")
+		}
+		tp.doc.lines = append(tp.doc.lines, answer)
+		tp.doc.sections[0].end = len(tp.doc.lines)
+	}
+}
+
+// checkSummary says why a topic summary cannot be used, or "".
+func checkSummary(facts, answer string) string {
+	a := strings.TrimSpace(answer)
+	switch {
+	case a == "" || utf8.RuneCountInString(a) < 8:
+		return "too short"
+	case strings.ContainsAny(a, "\n\r"):
+		return "more than one line"
+	case utf8.RuneCountInString(a) > 200:
+		return "too long"
+	case strings.ContainsAny(a, "#*`[]|"):
+		return "it holds markup"
+	case secrets.Contains(a):
+		return "it holds a secret"
+	}
+	fn := numbers(facts)
+	for _, n := range numbers(a) {
+		if !slices.Contains(fn, n) {
+			return "it adds the number " + n
+		}
+	}
+	return ""
+}
+
+func llmClient(l *LLM) (*http.Client, string) {
+	client := l.Client
+	if client == nil {
+		client = &http.Client{Timeout: 30 * time.Second}
+	}
+	url := strings.TrimRight(l.URL, "/")
+	if !strings.HasSuffix(url, "/chat/completions") {
+		url += "/chat/completions"
+	}
+	return client, url
+}
+
 // askLLM sends one fact and returns the answer's text.
 func askLLM(ctx context.Context, client *http.Client, url string, l *LLM, fact string) (string, error) {
+	return askLLMPrompt(ctx, client, url, l, fmt.Sprintf(llmPrompt, maxFact), redact(fact))
+}
+
+// askLLMPrompt sends a system prompt and a user message.
+func askLLMPrompt(ctx context.Context, client *http.Client, url string, l *LLM, system, user string) (string, error) {
 	model := l.Model
 	if model == "" {
 		model = "gpt-4o-mini"
@@ -87,8 +157,8 @@ func askLLM(ctx context.Context, client *http.Client, url string, l *LLM, fact s
 		"model":       model,
 		"temperature": 0,
 		"messages": []map[string]string{
-			{"role": "system", "content": fmt.Sprintf(llmPrompt, maxFact)},
-			{"role": "user", "content": redact(fact)},
+			{"role": "system", "content": system},
+			{"role": "user", "content": redact(user)},
 		},
 	})
 	req, err := http.NewRequestWithContext(ctx, http.MethodPost, url, bytes.NewReader(body))
@@ -138,6 +208,8 @@ func checkLLM(fact, answer string) string {
 		return "more than one line"
 	case utf8.RuneCountInString(a) > maxFact+20:
 		return "too long"
+	case utf8.RuneCountInString(a) < 8:
+		return "too short"
 	case secrets.Contains(a):
 		return "it holds a secret"
 	case reMetaBits.MatchString(a):

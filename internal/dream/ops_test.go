@@ -232,6 +232,8 @@ func TestLLM_UsesCheckedAnswersOnly(t *testing.T) {
 		case req.Model != "tiny":
 			http.Error(w, "model", 400)
 			return
+		case strings.Contains(req.Messages[0].Content, "new memory file"):
+			answer = "Sam's sourdough: the starter, the proofing and how the loaves turn out."
 		case strings.Contains(fact, "Zigbee2MQTT dongle"):
 			answer = "Zigbee2MQTT must use the dongle's by-id path on the NUC, not /dev/ttyUSB0 (2026-04-02)."
 		case strings.Contains(fact, "Gateway"):
@@ -243,7 +245,8 @@ func TestLLM_UsesCheckedAnswersOnly(t *testing.T) {
 		json.NewEncoder(w).Encode(map[string]any{"choices": []any{map[string]any{"message": map[string]any{"role": "assistant", "content": answer}}}})
 	}))
 	defer srv.Close()
-	dir := workspaceFrom(t, basic+"-- memory/2026-04-04.md --\n# 2026-04-04\n\n- The Zigbee bridge deploy token is ghp_A1b2C3d4E5f6G7h8I9j0K1l2M3n4O5p6Q7r8 for the NUC.\n")
+	dir := workspaceFrom(t, basic+"-- memory/2026-04-04.md --\n# 2026-04-04\n\n- The Zigbee bridge deploy token is ghp_A1b2C3d4E5f6G7h8I9j0K1l2M3n4O5p6Q7r8 for the NUC.\n"+
+		"- Sourdough starter fed at 7; the loaf needs four hours of proofing.\n- Sourdough loaf came out flat; the starter was cold.\n- Sourdough: a warmer spot for the starter worked.\n")
 	res, err := Run(context.Background(), dir, Options{Now: at("2026-04-05T07:00:00Z"), Force: true,
 		LLM: &LLM{URL: srv.URL + "/v1", Model: "tiny", Key: "test-key"}}, false, nil)
 	if err != nil {
@@ -252,6 +255,9 @@ func TestLLM_UsesCheckedAnswersOnly(t *testing.T) {
 	home := read(t, dir, "memory/homelab.md")
 	if !strings.Contains(home, "- Zigbee2MQTT must use the dongle's by-id path on the NUC, not /dev/ttyUSB0 (2026-04-02). Source: memory/2026-04-02.md#L4-L4") {
 		t.Errorf("the checked answer was not used:\n%s", home)
+	}
+	if got := read(t, dir, "memory/sourdough.md"); !strings.HasPrefix(got, "# Sourdough\n\nSam's sourdough: the starter, the proofing and how the loaves turn out.\n\n## Notes\n- Sourdough") {
+		t.Errorf("new topic without its summary:\n%s", got)
 	}
 	if !strings.Contains(read(t, dir, "MEMORY.md"), "- Gateway host is now the Mac mini (2026-04-02). Source:") {
 		t.Errorf("an answer adding a number replaced the deterministic line:\n%s", read(t, dir, "MEMORY.md"))
