@@ -421,3 +421,18 @@ func mapsEqual(a, b map[string]string) bool {
 	}
 	return true
 }
+
+func TestDream_SameInputSameBytes(t *testing.T) {
+	a, b := demoCopy(t), demoCopy(t)
+	dream(t, a, "2026-11-21T08:00:00Z")
+	dream(t, b, "2026-11-21T08:00:00Z")
+	sa, sb := snapshot(t, a), snapshot(t, b)
+	if len(sa) != len(sb) {
+		t.Fatalf("%d files vs %d", len(sa), len(sb))
+	}
+	for p, c := range sa {
+		if sb[p] != c {
+			t.Errorf("%s differs between two identical dreams", p)
+		}
+	}
+}
