@@ -9,6 +9,7 @@ import (
 	"runtime"
 	"sort"
 	"strconv"
+	"strings"
 	"sync"
 	"unicode/utf8"
 
@@ -62,11 +63,13 @@ type StaticStats struct {
 //	                      whose postings carry per-field term frequencies
 //	ID/gL.bin, .js        trigram shard for query terms of L characters: the
 //	                      vocabulary of lengths L-1..L+1 and its trigrams
-//	ID/fN.bin, .js        fragment of document N: title, URL, labels, text
+//	ID/fN.bin             fragment of document N: title, URL, labels, text
+//	ID/pK.js              fragments K*64 to K*64+63, for file://
 //
 // Every .bin file is an envelope (a codec byte, then the payload, raw or
-// DEFLATE-compressed); every .js file is the same bytes in a script, for
-// file:// where fetch() is refused. The output is deterministic.
+// DEFLATE-compressed). The .js files carry the same bytes in a script, for
+// file:// where fetch() is refused: one per shard and for the metadata,
+// one per 64 fragments. The output is deterministic.
 func WriteStatic(ctx context.Context, docs []Doc, opts StaticOptions, w output.Writer) (StaticStats, error) {
 	ix, err := buildStatic(ctx, docs, opts)
 	if err != nil {
@@ -205,11 +208,19 @@ func (ix *staticIndex) evaluationDay() int {
 	return newest
 }
 
+// termMaps recycles analyseDoc's scratch maps: a map per document is most
+// of the garbage of indexing ten thousand notes.
+var termMaps = sync.Pool{New: func() any { return make(map[string]int, 256) }}
+
 // analyseDoc counts each term's frequency in each field of d, in the
 // order terms first appear.
 func analyseDoc(d *Doc) docTerms {
 	var a docTerms
-	at := map[string]int{}
+	at := termMaps.Get().(map[string]int)
+	defer func() {
+		clear(at)
+		termMaps.Put(at)
+	}()
 	add := func(f int, text string) {
 		for _, term := range Analyze(text) {
 			a.length[f]++
@@ -538,7 +549,12 @@ type fragmentJSON struct {
 
 func (ix *staticIndex) fragment(d int) []byte {
 	doc := &ix.docs[d]
-	text := doc.Body
+	// The body opens with the title when the note has it as its H1; the
+	// result shows the title already.
+	text := strings.TrimLeft(strings.TrimPrefix(doc.Body, doc.Title), " \n")
+	if text == "" {
+		text = doc.Body
+	}
 	if limit := ix.opts.FragmentChars; len(text) > limit {
 		cut := limit
 		for cut > 0 && !utf8.RuneStart(text[cut]) {
@@ -742,40 +758,78 @@ func (ix *staticIndex) contentID() string {
 	return hex.EncodeToString(h.Sum(nil))[:10]
 }
 
-// write writes every file and its file:// twin.
+// fragmentPack is how many fragments share one file:// script: a fragment
+// is fetched alone over http, but from file:// bytes are free and files
+// are not, so there they come in packs (ID/pN.js holds fragments
+// N*fragmentPack up to the next pack). assets/search/transport.ts uses
+// the same number.
+const fragmentPack = 64
+
+// write writes every file: each data file as .bin, and for file:// the
+// shards and metadata as .js twins and the fragments as packs.
 func (ix *staticIndex) write(ctx context.Context, w output.Writer) (StaticStats, error) {
 	st := StaticStats{ID: ix.id, Docs: len(ix.docs), Terms: len(ix.terms)}
-	names := make([]string, len(ix.files))
-	for i, f := range ix.files {
-		switch f.name[0] {
-		case 't':
-			st.Shards++
-		case 'g':
-			st.TrigramShards++
-		}
-		if f.name == "meta" {
-			names[i] = "meta"
+	type job struct {
+		name string
+		data []byte
+		js   bool // also write the .js twin
+	}
+	var jobs []job
+	var frags [][]byte
+	for _, f := range ix.files {
+		switch {
+		case f.name == "meta":
 			st.MetaBytes = len(f.data)
-		} else {
-			names[i] = ix.id + "/" + f.name
+			jobs = append(jobs, job{"meta", f.data, true})
+			continue
+		case f.name[0] == 't':
+			st.Shards++
+		case f.name[0] == 'g':
+			st.TrigramShards++
+		case f.name[0] == 'f':
+			frags = append(frags, f.data)
+			jobs = append(jobs, job{ix.id + "/" + f.name, f.data, false})
+			continue
 		}
+		jobs = append(jobs, job{ix.id + "/" + f.name, f.data, true})
+	}
+	for k := 0; k*fragmentPack < len(frags); k++ {
+		var pack []byte
+		for _, f := range frags[k*fragmentPack : min((k+1)*fragmentPack, len(frags))] {
+			pack = appendUvarint(pack, uint64(len(f)))
+			pack = append(pack, f...)
+		}
+		jobs = append(jobs, job{ix.id + "/p" + strconv.Itoa(k), pack, false})
 	}
 	var mu sync.Mutex
 	var firstErr error
-	err := parallel(ctx, len(ix.files), func(i int) {
-		f := ix.files[i]
-		js := jsWrapper(names[i], f.data)
-		err := w.WriteFile(names[i]+".bin", f.data)
-		if err == nil {
-			err = w.WriteFile(names[i]+".js", js)
+	err := parallel(ctx, len(jobs), func(i int) {
+		j := jobs[i]
+		var err error
+		written := 0
+		if strings.HasPrefix(j.name, ix.id+"/p") {
+			js := jsWrapper(j.name, j.data)
+			err = w.WriteFile(j.name+".js", js)
+			written = len(js)
+		} else {
+			err = w.WriteFile(j.name+".bin", j.data)
+			written = len(j.data)
+			if err == nil && j.js {
+				js := jsWrapper(j.name, j.data)
+				err = w.WriteFile(j.name+".js", js)
+				written += len(js)
+			}
 		}
 		mu.Lock()
 		defer mu.Unlock()
 		if err != nil && firstErr == nil {
 			firstErr = err
 		}
-		st.Files += 2
-		st.Bytes += len(f.data) + len(js)
+		st.Files++
+		if j.js {
+			st.Files++
+		}
+		st.Bytes += written
 	})
 	if err == nil {
 		err = firstErr

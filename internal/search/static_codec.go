@@ -27,7 +27,7 @@ const (
 const compressMin = 128
 
 var flaters = sync.Pool{New: func() any {
-	w, _ := flate.NewWriter(nil, flate.BestCompression)
+	w, _ := flate.NewWriter(nil, flate.DefaultCompression)
 	return w
 }}
 

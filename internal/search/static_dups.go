@@ -16,8 +16,16 @@ import (
 // Candidate pairs come from MinHash with banding (dupBands bands of
 // dupRows hashes: pairs at 0.5 are found with probability 0.8, at 0.6 with
 // 0.95), then are verified exactly.
+//
+// Only distinctive terms count: a term in more than dupMaxDF documents
+// (or a fiftieth of them, when that is more) is left out of the sets, so
+// that the boilerplate every claim note shares, or a small vocabulary,
+// does not make unrelated notes look alike. A document keeps at most
+// dupPerDoc neighbours, its closest.
 const (
 	dupThreshold = 0.5
+	dupMaxDF     = 16
+	dupPerDoc    = 4
 	dupBands     = 12
 	dupRows      = 3
 	// dupBucketMax skips buckets of more documents than this: a corpus
@@ -45,8 +53,17 @@ func splitmix(x uint64) uint64 {
 func (ix *staticIndex) nearDuplicates() []simPair {
 	const k = dupBands * dupRows
 	n := len(ix.docs)
-	sigs := make([][k]uint64, n)
+	maxDF := max(dupMaxDF, n/50)
+	sets := make([][]uint32, n)
 	for d, set := range ix.bodySet {
+		for _, t := range set {
+			if ix.df[t] <= maxDF {
+				sets[d] = append(sets[d], t)
+			}
+		}
+	}
+	sigs := make([][k]uint64, n)
+	for d, set := range sets {
 		for i := range sigs[d] {
 			sigs[d][i] = math.MaxUint64
 		}
@@ -69,7 +86,7 @@ func (ix *staticIndex) nearDuplicates() []simPair {
 	for band := 0; band < dupBands; band++ {
 		clear(buckets)
 		for d := 0; d < n; d++ {
-			if len(ix.bodySet[d]) == 0 {
+			if len(sets[d]) == 0 {
 				continue
 			}
 			key := uint64(band) + 1
@@ -90,18 +107,37 @@ func (ix *staticIndex) nearDuplicates() []simPair {
 						continue
 					}
 					seen[pk] = true
-					if s := Jaccard(ix.bodySet[a], ix.bodySet[b]); s >= dupThreshold {
+					if s := Jaccard(sets[a], sets[b]); s >= dupThreshold {
 						pairs = append(pairs, simPair{a, b, byte(math.Round(s * 255))})
 					}
 				}
 			}
 		}
 	}
-	sort.Slice(pairs, func(i, j int) bool {
-		if pairs[i].a != pairs[j].a {
-			return pairs[i].a < pairs[j].a
+	byPair := func(p []simPair) func(i, j int) bool {
+		return func(i, j int) bool {
+			if p[i].a != p[j].a {
+				return p[i].a < p[j].a
+			}
+			return p[i].b < p[j].b
 		}
-		return pairs[i].b < pairs[j].b
+	}
+	// Closest first (ties by pair), each document taking dupPerDoc.
+	sort.Slice(pairs, func(i, j int) bool {
+		if pairs[i].sim != pairs[j].sim {
+			return pairs[i].sim > pairs[j].sim
+		}
+		return byPair(pairs)(i, j)
 	})
-	return pairs
+	taken := map[int]int{}
+	kept := pairs[:0]
+	for _, p := range pairs {
+		if taken[p.a] < dupPerDoc && taken[p.b] < dupPerDoc {
+			taken[p.a]++
+			taken[p.b]++
+			kept = append(kept, p)
+		}
+	}
+	sort.Slice(kept, byPair(kept))
+	return kept
 }

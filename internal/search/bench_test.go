@@ -1,0 +1,54 @@
+package search_test
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/dreamwiki/dreamwiki/internal/build"
+	"github.com/dreamwiki/dreamwiki/internal/output"
+	"github.com/dreamwiki/dreamwiki/internal/search"
+	"github.com/dreamwiki/dreamwiki/vault"
+)
+
+// BenchmarkWriteStatic writes the static index of the workspace named by
+// DREAMWIKI_BENCH_WS (bench/gen writes one), the cost the index adds to a
+// build; bench/search.sh sets it beside the whole build's time:
+//
+//	DREAMWIKI_BENCH_WS=/tmp/ws go test ./internal/search -run '^$' -bench WriteStatic -benchtime 3x
+func BenchmarkWriteStatic(b *testing.B) {
+	ws := os.Getenv("DREAMWIKI_BENCH_WS")
+	if ws == "" {
+		b.Skip("DREAMWIKI_BENCH_WS names no workspace")
+	}
+	m, err := build.Load(context.Background(), build.Options{Workspace: ws})
+	if err != nil {
+		b.Fatal(err)
+	}
+	var notes []*vault.Note
+	for _, n := range m.Vault.Notes {
+		if !n.Private {
+			notes = append(notes, n)
+		}
+	}
+	dir := b.TempDir()
+	b.ResetTimer()
+	var st search.StaticStats
+	for i := 0; i < b.N; i++ {
+		// Pages are named as the site names them; the exact URL does not
+		// change the work.
+		docs := search.DocsFromVault(notes, func(n *vault.Note) string { return n.Path })
+		out := filepath.Join(dir, "run")
+		_ = os.RemoveAll(out)
+		st, err = search.WriteStatic(context.Background(), docs, search.StaticOptions{}, output.NewDir(out))
+		if err != nil {
+			b.Fatal(err)
+		}
+	}
+	b.ReportMetric(float64(st.Docs), "docs")
+	b.ReportMetric(float64(st.Files), "files")
+	b.ReportMetric(float64(st.Bytes)/(1<<20), "MB")
+	b.ReportMetric(float64(st.MetaBytes)/1024, "metaKB")
+	b.ReportMetric(float64(st.Shards), "shards")
+}
