@@ -112,7 +112,7 @@ func (s *site) writeLLMs() error {
 	full.WriteString("The Markdown twin of every published note, curated memory first. Each note starts with a line `<!-- page: x.md -->` naming its twin.\n")
 	for _, g := range groups {
 		for _, n := range g {
-			twin := s.twinFrom(n, s.pages[n], "llms-full.txt")
+			twin := s.fullTwin(n)
 			if full.Len()+len(twin) > llmsFullLimit {
 				full.WriteString("\n<!-- llms-full.txt stops here to stay readable; llms.txt and api/pages.json list every page. -->\n")
 				return s.write("llms-full.txt", full.Bytes())

@@ -214,33 +214,39 @@ func (s *site) renderFolders() error {
 	}
 	sort.Strings(dirs)
 	for _, dir := range dirs {
-		page := dir + "/index.html"
-		if taken[page] || (dir == conversationsDir && len(s.opts.Conversations) > 0) {
-			continue // a note, or the conversations digest, lives there
-		}
-		f := s.folders[dir]
-		d := pageData{Page: pageInfo{Kind: "folder", KindLabel: "Folder", Title: f.Title, Breadcrumbs: s.breadcrumbs(page, f.Title)}}
-		if len(f.Folders) > 0 {
-			g := listGroup{Title: "Folders"}
-			for _, sub := range f.Folders {
-				sf := s.folders[sub]
-				g.Items = append(g.Items, link{Title: sf.Title, URL: rel(page, sub+"/index.html"), Meta: plural(sf.Count, "note")})
-			}
-			d.List.Groups = append(d.List.Groups, g)
-		}
-		if len(f.Notes) > 0 {
-			g := listGroup{Title: "Notes"}
-			for _, n := range f.Notes {
-				g.Items = append(g.Items, link{Title: n.Title, URL: rel(page, s.pages[n]), Meta: n.Date, Note: true})
-			}
-			d.List.Groups = append(d.List.Groups, g)
-		}
-		d.List.Empty = "This folder is empty."
-		if err := s.render(page, "list.html", d); err != nil {
+		if err := s.renderFolder(dir, taken); err != nil {
 			return err
 		}
 	}
 	return nil
+}
+
+// renderFolder writes the listing page of one folder; taken holds the
+// pages of notes.
+func (s *site) renderFolder(dir string, taken map[string]bool) error {
+	page := dir + "/index.html"
+	if taken[page] || (dir == conversationsDir && len(s.opts.Conversations) > 0) {
+		return nil // a note, or the conversations digest, lives there
+	}
+	f := s.folders[dir]
+	d := pageData{Page: pageInfo{Kind: "folder", KindLabel: "Folder", Title: f.Title, Breadcrumbs: s.breadcrumbs(page, f.Title)}}
+	if len(f.Folders) > 0 {
+		g := listGroup{Title: "Folders"}
+		for _, sub := range f.Folders {
+			sf := s.folders[sub]
+			g.Items = append(g.Items, link{Title: sf.Title, URL: rel(page, sub+"/index.html"), Meta: plural(sf.Count, "note")})
+		}
+		d.List.Groups = append(d.List.Groups, g)
+	}
+	if len(f.Notes) > 0 {
+		g := listGroup{Title: "Notes"}
+		for _, n := range f.Notes {
+			g.Items = append(g.Items, link{Title: n.Title, URL: rel(page, s.pages[n]), Meta: n.Date, Note: true})
+		}
+		d.List.Groups = append(d.List.Groups, g)
+	}
+	d.List.Empty = "This folder is empty."
+	return s.render(page, "list.html", d)
 }
 
 func plural(n int, word string) string {
@@ -273,29 +279,39 @@ func (s *site) collectTags() {
 func (s *site) renderTags() error {
 	names := s.sortedTags()
 	for _, t := range names {
-		page := tagPage(t)
-		d := pageData{Page: pageInfo{Kind: "tag", KindLabel: "Tag", Title: "#" + t, Breadcrumbs: s.tagCrumbs(page, t)}}
-		var sub listGroup
-		sub.Title = "Nested tags"
-		for _, o := range names {
-			if strings.HasPrefix(o, t+"/") && !strings.Contains(o[len(t)+1:], "/") {
-				sub.Items = append(sub.Items, link{Title: "#" + o, URL: rel(page, tagPage(o)), Meta: plural(len(s.tags[o]), "note")})
-			}
-		}
-		if len(sub.Items) > 0 {
-			d.List.Groups = append(d.List.Groups, sub)
-		}
-		g := listGroup{Title: "Notes"}
-		notes := append([]*vault.Note(nil), s.tags[t]...)
-		sortNotes(notes)
-		for _, n := range notes {
-			g.Items = append(g.Items, link{Title: n.Title, URL: rel(page, s.pages[n]), Meta: n.Kind.Label(), Note: true})
-		}
-		d.List.Groups = append(d.List.Groups, g)
-		if err := s.render(page, "list.html", d); err != nil {
+		if err := s.renderTag(t, names); err != nil {
 			return err
 		}
 	}
+	return s.renderTagIndex(names)
+}
+
+// renderTag writes the page of tag t; names are all tags, sorted.
+func (s *site) renderTag(t string, names []string) error {
+	page := tagPage(t)
+	d := pageData{Page: pageInfo{Kind: "tag", KindLabel: "Tag", Title: "#" + t, Breadcrumbs: s.tagCrumbs(page, t)}}
+	var sub listGroup
+	sub.Title = "Nested tags"
+	for _, o := range names {
+		if strings.HasPrefix(o, t+"/") && !strings.Contains(o[len(t)+1:], "/") {
+			sub.Items = append(sub.Items, link{Title: "#" + o, URL: rel(page, tagPage(o)), Meta: plural(len(s.tags[o]), "note")})
+		}
+	}
+	if len(sub.Items) > 0 {
+		d.List.Groups = append(d.List.Groups, sub)
+	}
+	g := listGroup{Title: "Notes"}
+	notes := append([]*vault.Note(nil), s.tags[t]...)
+	sortNotes(notes)
+	for _, n := range notes {
+		g.Items = append(g.Items, link{Title: n.Title, URL: rel(page, s.pages[n]), Meta: n.Kind.Label(), Note: true})
+	}
+	d.List.Groups = append(d.List.Groups, g)
+	return s.render(page, "list.html", d)
+}
+
+// renderTagIndex writes tags/index.html, the tag tree.
+func (s *site) renderTagIndex(names []string) error {
 	const page = "tags/index.html"
 	d := pageData{Page: pageInfo{Kind: "tags", Title: "Tags", Breadcrumbs: []link{{Title: "Home", URL: "../index.html"}, {Title: "Tags"}}}}
 	d.List.Tree = s.tagTree(page, names)

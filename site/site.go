@@ -78,13 +78,28 @@ type site struct {
 	mem      *memory // claims, dreams and charts, when the vault has provenance
 	assetMap map[string]string
 	listed   []string // list pages rendered, for the sitemap
-	w        output.Writer
-	mu       sync.Mutex
-	stats    Stats
+	// twins caches each note's twin as llms-full.txt holds it, between
+	// incremental updates; nil in a plain build.
+	twins map[*vault.Note][]byte
+	w     output.Writer
+	mu    sync.Mutex
+	stats Stats
 }
 
 // Build renders v into w.
 func Build(ctx context.Context, eng *markdown.Engine, v *vault.Vault, opts Options, w output.Writer) (Stats, error) {
+	s, err := newSite(eng, v, opts, w)
+	if err != nil {
+		return Stats{}, err
+	}
+	if err := s.renderAll(ctx, true); err != nil {
+		return Stats{}, err
+	}
+	return s.stats, nil
+}
+
+// normalised fills in the defaults of options.
+func (opts Options) normalised(v *vault.Vault) Options {
 	if opts.Lang == "" {
 		opts.Lang = "en"
 	}
@@ -94,19 +109,34 @@ func Build(ctx context.Context, eng *markdown.Engine, v *vault.Vault, opts Optio
 	if opts.BaseURL != "" && !strings.HasSuffix(opts.BaseURL, "/") {
 		opts.BaseURL += "/"
 	}
-	b, err := assets.Build()
-	if err != nil {
-		return Stats{}, err
-	}
 	if opts.AsOf == "" && v.Provenance != nil && !v.Provenance.AsOf.IsZero() {
 		opts.AsOf = v.Provenance.AsOf.Format("2006-01-02")
 	}
-	s := &site{eng: eng, v: v, opts: opts, bundle: b, w: w}
+	return opts
+}
+
+// newSite prepares a build: the assets bundled, the templates parsed and
+// what every page needs to know about the others (collect).
+func newSite(eng *markdown.Engine, v *vault.Vault, opts Options, w output.Writer) (*site, error) {
+	b, err := assets.Build()
+	if err != nil {
+		return nil, err
+	}
+	s := &site{eng: eng, v: v, opts: opts.normalised(v), bundle: b, w: w}
 	s.assetMap = s.assetPaths()
 	if s.layouts, err = parseTemplates(); err != nil {
-		return Stats{}, err
+		return nil, err
 	}
-	for _, n := range v.Notes {
+	s.collect()
+	return s, nil
+}
+
+// collect computes what pages show about other notes: the published
+// notes and their URLs, tags, folders, the explorer and the memory views'
+// data. Incremental updates patch these instead when they can.
+func (s *site) collect() {
+	s.notes = nil
+	for _, n := range s.v.Notes {
 		if !n.Private {
 			s.notes = append(s.notes, n)
 		}
@@ -116,32 +146,54 @@ func Build(ctx context.Context, eng *markdown.Engine, v *vault.Vault, opts Optio
 	s.collectFolders()
 	s.renderNav()
 	s.mem = s.collectMemory()
+}
 
+// renderAll writes every file of the site; without deferred, it leaves
+// out the files an incremental update writes afterwards (see deferred).
+func (s *site) renderAll(ctx context.Context, deferred bool) error {
+	b := s.bundle
 	for _, f := range b.Files {
 		if err := s.write("assets/"+f.Name, f.Data); err != nil {
-			return Stats{}, err
+			return err
 		}
 	}
 	if err := s.renderNotes(ctx); err != nil {
-		return Stats{}, err
+		return err
 	}
-	if err := s.writeSearch(ctx); err != nil {
-		return Stats{}, err
+	if deferred {
+		if err := s.writeSearch(ctx); err != nil {
+			return err
+		}
 	}
 	steps := []func() error{
 		s.renderHome, s.renderFolders, s.renderTags, s.renderGraph, s.renderDashboard,
 		s.renderDreamJournal, s.renderConversations, s.render404,
-		s.writeAssets, s.writeSitemap, s.writeRobots, s.writeFeed, s.writeLLMs, s.writeAPI,
+		s.writeAssets, s.writeRobots,
+	}
+	if deferred {
+		steps = append(steps, s.writeDeferred)
 	}
 	for _, step := range steps {
 		if err := ctx.Err(); err != nil {
-			return Stats{}, err
+			return err
 		}
 		if err := step(); err != nil {
-			return Stats{}, err
+			return err
 		}
 	}
-	return s.stats, nil
+	return nil
+}
+
+// writeDeferred writes the site-wide files made from every note, which no
+// page a reader is looking at depends on: the sitemap, the feed and the
+// outputs for agents. (The search index is the other such output.)
+func (s *site) writeDeferred() error {
+	for _, step := range []func() error{s.writeSitemap, s.writeFeed, s.writeLLMs, s.writeAPI} {
+		if err := step(); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // parseTemplates parses layout.html with every partial (files starting

@@ -4,9 +4,12 @@ import (
 	"reflect"
 	"runtime"
 	"sort"
+	"strings"
 	"sync"
 
 	"github.com/dreamwiki/dreamwiki/internal/markdown"
+	"github.com/dreamwiki/dreamwiki/internal/provenance"
+	"github.com/dreamwiki/dreamwiki/internal/workspace"
 )
 
 // Delta is what Update changed, for stages that update incrementally too
@@ -20,9 +23,10 @@ type Delta struct {
 	Replaced map[*Note]*Note
 	// Removed are the earlier notes whose path is gone, sorted by path.
 	Removed []*Note
-	// Relinked are notes kept from the earlier vault whose links were
-	// resolved again because a note they point to changed (their
-	// resolutions may differ: a new anchor, a link that now breaks).
+	// Relinked are notes kept from the earlier vault whose links resolve
+	// differently now that a note they point to changed (an anchor that
+	// moved or broke). Only the notes linking to a changed note are
+	// resolved again, and only those whose resolutions differ are listed.
 	Relinked []*Note
 	// Names is true when the set of names links resolve against (paths,
 	// aliases, workspace paths, assets) changed: every link was resolved
@@ -139,10 +143,15 @@ func (v *Vault) relink(old *Vault, d *Delta) {
 	for _, n := range d.Changed {
 		delete(relink, n)
 	}
+	relinked := make([]*Note, 0, len(relink))
 	for n := range relink {
-		d.Relinked = append(d.Relinked, n)
+		relinked = append(relinked, n)
 	}
-	sort.Slice(d.Relinked, func(i, j int) bool { return d.Relinked[i].Path < d.Relinked[j].Path })
+	sort.Slice(relinked, func(i, j int) bool { return relinked[i].Path < relinked[j].Path })
+	before := make(map[*Note]string, len(relinked))
+	for _, n := range relinked {
+		before[n] = resolved(n)
+	}
 
 	// Backlinks: copy the map and copy each list before changing it, so
 	// the earlier vault's lists are never written.
@@ -167,7 +176,7 @@ func (v *Vault) relink(old *Vault, d *Delta) {
 	for n := range gone {
 		drop(n, n.Links)
 	}
-	for _, n := range d.Relinked {
+	for _, n := range relinked {
 		drop(n, n.Links)
 	}
 	for _, n := range d.Removed {
@@ -186,7 +195,7 @@ func (v *Vault) relink(old *Vault, d *Delta) {
 	for n := range gone {
 		remove[n] = true
 	}
-	for _, n := range d.Relinked {
+	for _, n := range relinked {
 		remove[n] = true
 	}
 	for t := range touched {
@@ -214,8 +223,11 @@ func (v *Vault) relink(old *Vault, d *Delta) {
 	for _, n := range d.Changed {
 		add(n)
 	}
-	for _, n := range d.Relinked {
+	for _, n := range relinked {
 		add(n)
+		if resolved(n) != before[n] {
+			d.Relinked = append(d.Relinked, n)
+		}
 	}
 	for t := range touched {
 		if len(bl[t]) == 0 {
@@ -227,13 +239,48 @@ func (v *Vault) relink(old *Vault, d *Delta) {
 	v.backlinks = bl
 }
 
+// resolved describes where a note's links point, for comparisons.
+func resolved(n *Note) string {
+	var b strings.Builder
+	for _, r := range n.Links {
+		switch {
+		case r.Broken:
+			b.WriteString("!")
+		case r.Note != nil:
+			b.WriteString(r.Note.Path)
+		case r.Asset != nil:
+			b.WriteString(r.Asset.Path)
+		}
+		b.WriteString("#")
+		b.WriteString(r.Anchor)
+		b.WriteString("\n")
+	}
+	return b.String()
+}
+
 // sameNote reports whether a note made from b would equal the one made
 // from a, so the earlier note can be kept.
 func sameNote(a, b Input) bool {
 	return sameParse(a, b) && a.Kind == b.Kind && a.Date == b.Date && a.Private == b.Private && a.From == b.From &&
 		reflect.DeepEqual(a.Props, b.Props) &&
-		(a.Claim == b.Claim || a.Claim != nil && b.Claim != nil && reflect.DeepEqual(*a.Claim, *b.Claim)) &&
+		sameClaim(a.Claim, b.Claim) &&
 		(a.Dream == b.Dream || a.Dream != nil && b.Dream != nil && reflect.DeepEqual(*a.Dream, *b.Dream))
+}
+
+// sameClaim compares two claims by value. Their workspace entries are
+// left out: an entry points into its file's parse, which is new whenever
+// the file changed, while every fact a note shows of it is a field of the
+// claim itself.
+func sameClaim(a, b *provenance.Claim) bool {
+	if a == b {
+		return true
+	}
+	if a == nil || b == nil {
+		return false
+	}
+	x, y := *a, *b
+	x.Entry, y.Entry = nil, nil
+	return reflect.DeepEqual(x, y)
 }
 
 // sameParse reports whether b parses to what a parsed to. Text that is
@@ -324,3 +371,25 @@ func parseSome(eng *markdown.Engine, inputs []Input, idx []int, notes []*Note) {
 	}
 	wg.Wait()
 }
+
+// FileInput returns the input FromWorkspace (and so Assemble, for a file
+// no claim or evidence lies in) makes of one workspace file; ok is false
+// for files that are not notes. Serve mode uses it to remake the input of
+// an edited note without assembling the whole workspace again.
+func FileInput(ws *workspace.Workspace, f *workspace.File) (Input, bool) {
+	date := ""
+	for _, d := range ws.Daily {
+		if d.File == f {
+			date = d.Date.Format("2006-01-02")
+		}
+	}
+	for _, p := range ws.Phases {
+		if p.File == f && !p.Date.IsZero() {
+			date = p.Date.Format("2006-01-02")
+		}
+	}
+	return fileInput(ws, f, date)
+}
+
+// Assets returns the assets FromWorkspace returns.
+func Assets(ws *workspace.Workspace) []*Asset { return workspaceAssets(ws) }

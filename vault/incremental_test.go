@@ -106,8 +106,8 @@ func TestUpdate_EqualsBuild(t *testing.T) {
 	}
 }
 
-// TestUpdate_KeepsUnchangedNotes checks that a body edit parses one note
-// and re-resolves only the notes linking to it.
+// TestUpdate_KeepsUnchangedNotes checks that an edit parses one note and
+// reports as relinked only the notes whose links now land elsewhere.
 func TestUpdate_KeepsUnchangedNotes(t *testing.T) {
 	eng := markdown.New()
 	inputs := baseInputs()
@@ -116,16 +116,17 @@ func TestUpdate_KeepsUnchangedNotes(t *testing.T) {
 	for _, n := range v.Notes {
 		before[n.Path] = n
 	}
-	inputs = withText(inputs, "topics/dns.md", "# DNS\n\nServed by [[GW]] only.\n")
+	// index.md links to the heading; topics/dns.md links to the note.
+	inputs = withText(inputs, "topics/gateway.md", "---\naliases: [GW]\n---\n# Gateway\n\n## Hosts\n\nA NUC.\n")
 	got, d := v.Update(eng, inputs, baseAssets())
-	if len(d.Changed) != 1 || d.Changed[0].Path != "topics/dns.md" {
-		t.Fatalf("Changed = %v, want topics/dns.md", notePaths(d.Changed))
+	if len(d.Changed) != 1 || d.Changed[0].Path != "topics/gateway.md" {
+		t.Fatalf("Changed = %v, want topics/gateway.md", notePaths(d.Changed))
 	}
-	if got, want := notePaths(d.Relinked), []string{"sources/daily/2026-04-12.md"}; !reflect.DeepEqual(got, want) {
+	if got, want := notePaths(d.Relinked), []string{"index.md"}; !reflect.DeepEqual(got, want) {
 		t.Errorf("Relinked = %v, want %v", got, want)
 	}
 	for _, n := range got.Notes {
-		if n.Path != "topics/dns.md" && before[n.Path] != n {
+		if n.Path != "topics/gateway.md" && before[n.Path] != n {
 			t.Errorf("%s was made again", n.Path)
 		}
 	}

@@ -82,31 +82,44 @@ func FromWorkspace(ws *workspace.Workspace) ([]Input, []*Asset) {
 	}
 	var inputs []Input
 	for _, f := range ws.Files {
-		if f.Kind == workspace.KindData {
-			continue
+		if in, ok := fileInput(ws, f, dates[f.Path]); ok {
+			inputs = append(inputs, in)
 		}
-		text, vpath := f.Content, Layout(f)
-		if !isMarkdown(f.Path) {
-			// Plain text is shown as written, not read as Markdown; the
-			// vault keeps it as a note so it can still be linked to.
-			text, vpath = plainTextNote(f), vpath+".md"
-		}
-		inputs = append(inputs, Input{
-			Path:    vpath,
-			Kind:    kindOf(f.Kind),
-			Source:  f.Path,
-			Text:    text,
-			Date:    dates[f.Path],
-			Private: isPrivate(ws.Config.Private, f.Path),
-		})
 	}
+	return inputs, workspaceAssets(ws)
+}
+
+// workspaceAssets are the vault assets of the workspace's assets.
+func workspaceAssets(ws *workspace.Workspace) []*Asset {
 	assets := make([]*Asset, 0, len(ws.Assets))
 	for _, a := range ws.Assets {
 		src := a.Path
 		assets = append(assets, &Asset{Path: src, Source: src, Size: a.Size, Hash: a.Hash,
 			Read: func() ([]byte, error) { return ws.ReadAsset(src) }})
 	}
-	return inputs, assets
+	return assets
+}
+
+// fileInput is the input of one workspace file dated date; ok is false for
+// files that are not notes (data files).
+func fileInput(ws *workspace.Workspace, f *workspace.File, date string) (Input, bool) {
+	if f.Kind == workspace.KindData {
+		return Input{}, false
+	}
+	text, vpath := f.Content, Layout(f)
+	if !isMarkdown(f.Path) {
+		// Plain text is shown as written, not read as Markdown; the
+		// vault keeps it as a note so it can still be linked to.
+		text, vpath = plainTextNote(f), vpath+".md"
+	}
+	return Input{
+		Path:    vpath,
+		Kind:    kindOf(f.Kind),
+		Source:  f.Path,
+		Text:    text,
+		Date:    date,
+		Private: isPrivate(ws.Config.Private, f.Path),
+	}, true
 }
 
 // plainTextNote wraps a text file in a fence long enough that no line of

@@ -91,10 +91,21 @@ func Load(ctx context.Context, opts Options) (*Model, error) {
 			return nil, fmt.Errorf("reading the previous vault: %w", err)
 		}
 	}
+	m, err := assemble(ctx, opts, ws, prev.Claims())
+	if err != nil {
+		return nil, err
+	}
+	m.Previous = prev
+	return m, nil
+}
+
+// assemble links the claims of ws to their evidence and builds the vault;
+// prior are the claims of the previous build, whose ids survive edits.
+func assemble(ctx context.Context, opts Options, ws *workspace.Workspace, prior []provenance.PriorClaim) (*Model, error) {
 	progress(opts, "linking claims to evidence")
 	prov := provenance.Analyze(ws, provenance.Options{
 		AsOf:     opts.AsOf,
-		Previous: prev.Claims(),
+		Previous: prior,
 		Locate:   vault.Locator(ws),
 		Private:  vault.Privacy(ws),
 	})
@@ -109,7 +120,7 @@ func Load(ctx context.Context, opts Options) (*Model, error) {
 	v.Provenance = prov
 	v.Diagnostics = append(v.Diagnostics, redacted...)
 	v.Diagnostics.Sort()
-	return &Model{Workspace: ws, Provenance: prov, Vault: v, Engine: eng, Previous: prev}, nil
+	return &Model{Workspace: ws, Provenance: prov, Vault: v, Engine: eng}, nil
 }
 
 func readWorkspace(opts Options) (*workspace.Workspace, error) {

@@ -1,0 +1,275 @@
+package build
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"testing"
+
+	"github.com/dreamwiki/dreamwiki/internal/demo"
+	"github.com/dreamwiki/dreamwiki/internal/output"
+	"github.com/dreamwiki/dreamwiki/internal/provenance"
+	"github.com/dreamwiki/dreamwiki/internal/workspace"
+	"github.com/dreamwiki/dreamwiki/site"
+)
+
+// served is a site kept in memory the way serve mode keeps it: the files
+// of each update laid over the earlier ones.
+type served map[string][]byte
+
+// apply lays the files of an update over the site: a full render replaces
+// every file that Finish does not write.
+func (sv served) apply(w *output.Memory, full bool) {
+	if full {
+		for name := range sv {
+			if !site.Deferred(name) {
+				delete(sv, name)
+			}
+		}
+	}
+	sv.put(w)
+}
+
+// finish lays the files of a Finish over the site: the search index is
+// replaced as a whole.
+func (sv served) finish(w *output.Memory) {
+	names := w.Names()
+	wrote := false
+	for _, n := range names {
+		wrote = wrote || strings.HasPrefix(n, "search/")
+	}
+	if wrote {
+		for name := range sv {
+			if strings.HasPrefix(name, "search/") {
+				delete(sv, name)
+			}
+		}
+	}
+	sv.put(w)
+}
+
+func (sv served) put(w *output.Memory) {
+	for _, n := range w.Names() {
+		b, _ := w.Get(n)
+		sv[n] = b
+	}
+}
+
+// reference builds the site of the workspace in dir afresh, as `dreamwiki
+// build` does when its previous vault held the claims prior.
+func reference(t *testing.T, dir string, prior []provenance.PriorClaim) served {
+	t.Helper()
+	ws, err := workspace.Load(dir, workspace.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	opts := Options{Workspace: dir}
+	m, err := assemble(context.Background(), opts, ws, prior)
+	if err != nil {
+		t.Fatal(err)
+	}
+	w := output.NewMemory()
+	if _, err := site.Build(context.Background(), m.Engine, m.Vault, m.SiteOptions(opts), w); err != nil {
+		t.Fatal(err)
+	}
+	sv := served{}
+	sv.put(w)
+	return sv
+}
+
+// siteDiff lists how got differs from want.
+func siteDiff(got, want served) string {
+	var out []string
+	for n, b := range want {
+		g, ok := got[n]
+		switch {
+		case !ok:
+			out = append(out, "missing "+n)
+		case !bytes.Equal(g, b):
+			out = append(out, "differs "+n+firstDifference(g, b))
+		}
+	}
+	for n := range got {
+		if _, ok := want[n]; !ok {
+			out = append(out, "extra "+n)
+		}
+	}
+	sort.Strings(out)
+	if len(out) > 12 {
+		out = append(out[:12], fmt.Sprintf("… and %d more", len(out)-12))
+	}
+	return strings.Join(out, "\n")
+}
+
+func firstDifference(a, b []byte) string {
+	i := 0
+	for i < len(a) && i < len(b) && a[i] == b[i] {
+		i++
+	}
+	lo := max(i-60, 0)
+	return fmt.Sprintf(" at byte %d:\n   got …%q\n  want …%q", i, a[lo:min(i+60, len(a))], b[lo:min(i+60, len(b))])
+}
+
+// demoDir writes the demo workspace, plus a scratch note nothing cites,
+// into a temporary folder.
+func demoDir(t *testing.T) string {
+	t.Helper()
+	dir := t.TempDir()
+	if err := os.CopyFS(dir, demo.FS()); err != nil {
+		t.Fatal(err)
+	}
+	write(t, dir, "notes/scratch.md", "# Scratch\n\nA note that links to the [[reading-list]] and embeds a quote:\n\n![[reading-list#^key-quote]]\n\n## Section\n\nText.\n")
+	write(t, dir, "notes/quoting.md", "# Quoting\n\n![[scratch]]\n")
+	write(t, dir, "notes/deep.md", "# Deep\n\n![[quoting]]\n")
+	write(t, dir, "notes/anchor.md", "# Anchor\n\nSee [[scratch#Section]].\n")
+	write(t, dir, "notes/alpha.md", "# Alpha\n")
+	write(t, dir, "notes/beta.md", "# Beta\n")
+	return dir
+}
+
+func write(t *testing.T, dir, p, text string) {
+	t.Helper()
+	full := filepath.Join(dir, filepath.FromSlash(p))
+	if err := os.MkdirAll(filepath.Dir(full), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(full, []byte(text), 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func edit(t *testing.T, dir, p, old, new string) {
+	t.Helper()
+	b, err := os.ReadFile(filepath.Join(dir, filepath.FromSlash(p)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Contains(b, []byte(old)) {
+		t.Fatalf("%s does not contain %q", p, old)
+	}
+	write(t, dir, p, strings.Replace(string(b), old, new, 1))
+}
+
+// TestSession_UpdatesEqualFullBuilds edits the demo workspace in every way
+// that matters to the site, one change after another, and checks after
+// each that the site the session keeps is byte for byte a fresh build of
+// the new workspace.
+func TestSession_UpdatesEqualFullBuilds(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds the demo site many times")
+	}
+	dir := demoDir(t)
+	ctx := context.Background()
+	w := output.NewMemory()
+	s, ch, err := Open(ctx, Options{Workspace: dir}, w)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sv := served{}
+	sv.apply(w, true)
+	w = output.NewMemory()
+	if err := s.Finish(ctx, w); err != nil {
+		t.Fatal(err)
+	}
+	sv.finish(w)
+	fullPages := ch.Site.Pages
+	if d := siteDiff(sv, reference(t, dir, nil)); d != "" {
+		t.Fatalf("the first render differs from a build:\n%s", d)
+	}
+
+	type step struct {
+		name  string
+		edit  func(t *testing.T)
+		paths []string
+		// fast: provenance is not run and few pages are rendered.
+		fast bool
+	}
+	steps := []step{
+		{"retitle a note: the explorer of its folder changes", func(t *testing.T) {
+			edit(t, dir, "notes/alpha.md", "# Alpha", "# Aardvark")
+		}, []string{"notes/alpha.md"}, true},
+		{"rename the heading a link points to", func(t *testing.T) {
+			edit(t, dir, "notes/scratch.md", "## Section", "## Part")
+		}, []string{"notes/scratch.md"}, true},
+		{"edit the body of an other note", func(t *testing.T) {
+			edit(t, dir, "notes/scratch.md", "A note that links", "A short note that links")
+		}, []string{"notes/scratch.md"}, true},
+		{"retitle an embedded note", func(t *testing.T) {
+			edit(t, dir, "notes/scratch.md", "# Scratch", "# Scratchpad")
+		}, []string{"notes/scratch.md"}, true},
+		{"add a link to an other note", func(t *testing.T) {
+			edit(t, dir, "notes/quoting.md", "![[scratch]]", "![[scratch]]\n\nSee also [[gift-ideas]] and [[blog]].")
+		}, []string{"notes/quoting.md"}, true},
+		{"break the front matter", func(t *testing.T) {
+			write(t, dir, "notes/quoting.md", "---\ntitle: [unclosed\n---\n# Quoting\n\n![[scratch]]\n")
+		}, []string{"notes/quoting.md"}, true},
+		{"fix the front matter", func(t *testing.T) {
+			write(t, dir, "notes/quoting.md", "---\ntitle: Quoting\n---\n# Quoting\n\n![[scratch]]\n")
+		}, []string{"notes/quoting.md"}, true},
+		{"reword a claim a supersession chain shows", func(t *testing.T) {
+			edit(t, dir, "MEMORY.md", "- Gateway host is the Mac mini. Source:", "- Gateway host is the Mac mini M2. Source:")
+		}, []string{"MEMORY.md"}, false},
+		{"edit a daily log", func(t *testing.T) {
+			edit(t, dir, "memory/2026-10-21.md", "\n- ", "\n- Sam confirmed the move on a call. \n- ")
+		}, []string{"memory/2026-10-21.md"}, false},
+		{"edit an entry of MEMORY.md", func(t *testing.T) {
+			edit(t, dir, "MEMORY.md", "\n- ", "\n- Sam drinks his coffee black.\n- ")
+		}, []string{"MEMORY.md"}, false},
+		{"edit a topic file", func(t *testing.T) {
+			edit(t, dir, "memory/gateway.md", "\n## ", "\n## Notes from the move\n\nThe rack is in the hall closet.\n\n## ")
+		}, []string{"memory/gateway.md"}, false},
+		{"tag an other note with an existing tag", func(t *testing.T) {
+			edit(t, dir, "notes/scratch.md", "A short note", "A #reading short note")
+		}, []string{"notes/scratch.md"}, false},
+		{"tag an other note with a new tag", func(t *testing.T) {
+			edit(t, dir, "notes/scratch.md", "A #reading short note", "A #reading #brand-new short note")
+		}, []string{"notes/scratch.md"}, false},
+		{"add a note", func(t *testing.T) {
+			write(t, dir, "notes/new.md", "# New\n\nLinks to [[scratch]].\n")
+		}, []string{"notes/new.md"}, false},
+		{"make a note private", func(t *testing.T) {
+			write(t, dir, "notes/new.md", "---\nprivate: true\n---\n# New\n\nLinks to [[scratch]].\n")
+		}, []string{"notes/new.md"}, false},
+		{"remove a note", func(t *testing.T) {
+			if err := os.Remove(filepath.Join(dir, "notes/quoting.md")); err != nil {
+				t.Fatal(err)
+			}
+		}, []string{"notes/quoting.md"}, false},
+		{"change an image", func(t *testing.T) {
+			write(t, dir, "notes/assets/diagram.svg", `<svg xmlns="http://www.w3.org/2000/svg" width="4" height="4"/>`)
+		}, []string{"notes/assets/diagram.svg"}, false},
+		{"save a file unchanged", func(t *testing.T) {}, []string{"notes/scratch.md"}, true},
+	}
+	for _, st := range steps {
+		t.Run(st.name, func(t *testing.T) {
+			prior := s.prov.Prior()
+			st.edit(t)
+			w := output.NewMemory()
+			ch, err := s.Update(ctx, st.paths, w)
+			if err != nil {
+				t.Fatal(err)
+			}
+			sv.apply(w, ch.Site.Full)
+			if st.fast {
+				if ch.Provenance {
+					t.Error("provenance ran again")
+				}
+				if ch.Site.Full || ch.Site.Pages*10 > fullPages {
+					t.Errorf("rendered %d of %d pages (full %v)", ch.Site.Pages, fullPages, ch.Site.Full)
+				}
+			}
+			w = output.NewMemory()
+			if err := s.Finish(ctx, w); err != nil {
+				t.Fatal(err)
+			}
+			sv.finish(w)
+			if d := siteDiff(sv, reference(t, dir, prior)); d != "" {
+				t.Fatalf("after the update the site differs from a build (%s; pages %v):\n%s", ch.Site, ch.Site.Notes, d)
+			}
+		})
+	}
+}
