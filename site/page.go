@@ -3,9 +3,11 @@ package site
 import (
 	"bytes"
 	"fmt"
+	"html"
 	"html/template"
 	"path"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/dreamwiki/dreamwiki/internal/markdown"
 	"github.com/dreamwiki/dreamwiki/vault"
@@ -94,7 +96,9 @@ func (s *site) renderNote(n *vault.Note) error {
 	d := pageData{Page: s.pageInfo(n, page)}
 	d.Page.TitleHTML, d.Page.Content = splitTitle(content)
 	d.Claim = s.claimView(n, page)
+	d.Page.Description = describe(string(d.Page.Content))
 	if d.Claim != nil {
+		d.Page.Description = clip(d.Claim.Text, 160)
 		// The card shows what the generated claim note says; only a
 		// person's own notes are kept from its body.
 		d.Page.Content = humanNotes(d.Page.Content)
@@ -103,9 +107,7 @@ func (s *site) renderNote(n *vault.Note) error {
 	if err := s.render(page, "note.html", d); err != nil {
 		return err
 	}
-	if err := s.write(previewPath(page), s.preview(n, d)); err != nil {
-		return err
-	}
+	// The twin doubles as the hover preview's source (ui/preview.ts).
 	return s.write(twinPath(page), s.twin(n, page))
 }
 
@@ -115,7 +117,6 @@ func (s *site) pageInfo(n *vault.Note, page string) pageInfo {
 		Kind:         string(n.Kind),
 		KindLabel:    n.Kind.Label(),
 		Title:        n.Title,
-		Description:  description(n.Doc),
 		MarkdownTwin: path.Base(twinPath(page)),
 		Updated:      n.Date,
 		Source:       n.Source,
@@ -163,6 +164,74 @@ func splitTitle(content template.HTML) (title, rest template.HTML) {
 	}
 	end += len("</h1>")
 	return template.HTML(c[:end]), template.HTML(strings.TrimLeft(c[end:], "\n")) //nolint:gosec // cut from our own HTML
+}
+
+// describe is the start of a page's text, for search engines and link
+// previews: read off the rendered content (the title already taken off),
+// which is cheaper than walking the note again.
+func describe(h string) string {
+	var b strings.Builder
+	space := false
+	for i := 0; i < len(h) && b.Len() < 400; {
+		switch c := h[i]; {
+		case c == '<':
+			end := strings.IndexByte(h[i:], '>')
+			if end < 0 {
+				i = len(h)
+				continue
+			}
+			if strings.HasPrefix(h[i+1:], `a class="heading-anchor"`) {
+				if close := strings.Index(h[i:], "</a>"); close >= 0 {
+					i += close + len("</a>")
+					continue
+				}
+			}
+			if isBlockTag(h[i+1 : i+end]) {
+				space = true // block boundaries separate words; inline tags do not
+			}
+			i += end + 1
+		case c == ' ' || c == '\n' || c == '\t' || c == '\r':
+			space = true
+			i++
+		default:
+			if space && b.Len() > 0 {
+				b.WriteByte(' ')
+			}
+			space = false
+			b.WriteByte(c)
+			i++
+		}
+	}
+	return clip(html.UnescapeString(b.String()), 160)
+}
+
+// isBlockTag reports whether a tag (without its angle brackets) opens or
+// closes a block, or is a line break.
+func isBlockTag(tag string) bool {
+	tag = strings.TrimPrefix(tag, "/")
+	if i := strings.IndexAny(tag, " \t\n/"); i >= 0 {
+		tag = tag[:i]
+	}
+	switch tag {
+	case "p", "li", "ul", "ol", "div", "br", "tr", "td", "th", "table", "blockquote", "pre", "details", "summary",
+		"h1", "h2", "h3", "h4", "h5", "h6", "hr", "section", "dd", "dt":
+		return true
+	}
+	return false
+}
+
+// clip cuts s to at most n runes at a word boundary, with an ellipsis.
+func clip(s string, n int) string {
+	s = strings.TrimSpace(s)
+	if utf8.RuneCountInString(s) <= n {
+		return s
+	}
+	r := []rune(s)[:n-1]
+	cut := string(r)
+	if i := strings.LastIndexByte(cut, ' '); i > n/2 {
+		cut = cut[:i]
+	}
+	return strings.TrimRight(cut, " ,;:") + "…"
 }
 
 // description is the first ~160 characters of the note's text, for

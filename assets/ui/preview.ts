@@ -1,9 +1,11 @@
 // Hover previews: pointing at (or focusing) a link to another note shows
-// the start of that note in a popover. Each page has a small fragment
-// beside it (x.html -> x.preview.html) written at build time, so a preview
-// costs one small request, never the whole page.
+// the start of that note in a popover. The preview reads the note's
+// Markdown twin (x.html -> x.md, written for agents anyway), a small file
+// with the note's content only, never the whole page; ui/minimd.ts
+// renders its first blocks.
 
 import { loadText } from "./load";
+import { renderPreview, splitFrontMatter } from "./minimd";
 
 const showDelay = 300;
 const hideDelay = 250;
@@ -14,17 +16,17 @@ let showTimer = 0;
 let hideTimer = 0;
 const cache = new Map<string, Promise<string | null>>();
 
-/** The preview fragment of a page URL, or "" when the link has none. */
-function fragmentURL(a: HTMLAnchorElement): string {
+/** The Markdown twin of a link's page, or "" when the link has none. */
+function twinURL(a: HTMLAnchorElement): string {
   if (a.protocol !== location.protocol || a.host !== location.host) return "";
-  const path = a.pathname;
-  if (!path.endsWith(".html") || path.endsWith(".preview.html")) return "";
+  if (!a.pathname.endsWith(".html")) return "";
+  const page = a.href.split("#")[0];
   // A link within this page needs no preview.
-  if (a.href.split("#")[0] === location.href.split("#")[0]) return "";
-  return a.href.split("#")[0].replace(/\.html$/, ".preview.html");
+  if (page === location.href.split("#")[0]) return "";
+  return page.replace(/\.html$/, ".md");
 }
 
-function fetchPreview(url: string): Promise<string | null> {
+function fetchTwin(url: string): Promise<string | null> {
   let p = cache.get(url);
   if (!p) {
     p = loadText(url).catch(() => null);
@@ -58,25 +60,41 @@ function place(el: HTMLElement, a: HTMLElement): void {
   el.style.top = `${top}px`;
 }
 
+const kindLabels: Record<string, string> = {
+  index: "Memory index", claim: "Claim", topic: "Topic", daily: "Daily log", conversation: "Conversation",
+  dream: "Dream", report: "Report", archive: "Archive", bootstrap: "Profile", note: "Note",
+};
+
 async function show(a: HTMLAnchorElement): Promise<void> {
-  const url = fragmentURL(a);
+  const url = twinURL(a);
   if (!url) return;
-  const html = await fetchPreview(url);
-  if (html === null || current !== a) return;
+  const md = await fetchTwin(url);
+  if (md === null || current !== a) return;
   const el = ensurePopover();
-  // The fragment is our own build output, escaped by the Markdown
-  // renderer; its relative URLs are relative to the target page, which
-  // sits in the same folder as the fragment.
-  const doc = new DOMParser().parseFromString(html, "text/html");
-  const base = new URL(url, location.href);
-  for (const link of doc.querySelectorAll<HTMLElement>("[href], [src]")) {
-    for (const attr of ["href", "src"]) {
-      const v = link.getAttribute(attr);
-      if (v && !v.startsWith("#")) link.setAttribute(attr, new URL(v, base).href);
-    }
+  const { meta, body } = splitFrontMatter(md);
+  el.replaceChildren();
+  const kind = document.createElement("p");
+  kind.className = "preview-kind";
+  kind.textContent = [kindLabels[meta.type] || meta.type, meta.date].filter(Boolean).join(" · ");
+  el.appendChild(kind);
+  const content = document.createElement("div");
+  // Links in the twin point at other twins; the preview links their pages.
+  const href = (u: string): string | null => {
+    if (!u || /^[a-z][a-z0-9+.-]*:/i.test(u) && !/^https?:/i.test(u)) return null;
+    const abs = new URL(u, url);
+    if (abs.protocol === location.protocol) abs.pathname = abs.pathname.replace(/\.md$/, ".html");
+    return abs.href;
+  };
+  const more = renderPreview(content, body.replace(/^#\s+.*\n+/, ""), href);
+  const title = document.createElement("h1");
+  title.textContent = meta.title || (/^#\s+(.*)$/m.exec(body)?.[1] ?? "");
+  el.append(title, content);
+  if (more) {
+    const p = document.createElement("p");
+    p.className = "preview-more";
+    p.textContent = "…";
+    el.appendChild(p);
   }
-  for (const idEl of doc.querySelectorAll("[id]")) idEl.removeAttribute("id");
-  el.replaceChildren(...Array.from(doc.body.childNodes));
   el.scrollTop = 0;
   el.hidden = false;
   a.setAttribute("aria-describedby", el.id);
