@@ -39,6 +39,7 @@ type candidate struct {
 	status     memory.Status
 	why, how   string // feedback with a reason
 	words      []string
+	nums       []string // the fact's numbers, for near-duplicate checks
 	subject    string
 	value      string
 	perm       bool
@@ -101,14 +102,20 @@ var (
 // boilerplate says why an item is no candidate, or "" when it is one.
 func boilerplate(text string) string {
 	t := strings.TrimSpace(text)
+	lower := strings.ToLower(t)
+	// Cheap substring checks guard the patterns: most lines match none.
+	head := lower
+	if len(head) > 16 {
+		head = head[:16]
+	}
 	switch {
-	case reTranscript.MatchString(t):
+	case strings.ContainsAny(head, ":：") && reTranscript.MatchString(t):
 		return "conversation transcript, not a fact"
-	case reHeartbeat.MatchString(t):
+	case (strings.Contains(lower, "heartbeat") || strings.HasPrefix(lower, "no") || strings.Contains(t, "HEARTBEAT")) && reHeartbeat.MatchString(t):
 		return "heartbeat status"
-	case reDreamBook.MatchString(t):
+	case (strings.Contains(lower, "dream") || strings.Contains(lower, "consolidated") || strings.Contains(lower, "sleep")) && reDreamBook.MatchString(t):
 		return "dream bookkeeping"
-	case reSessionHdr.MatchString(t):
+	case strings.Contains(lower, "session") && reSessionHdr.MatchString(t):
 		return "session metadata"
 	case strings.HasSuffix(t, "?") || strings.HasSuffix(t, "？"):
 		return "a question, not a fact"
@@ -218,6 +225,7 @@ func (c *candidate) distill() {
 		t = withDate(t, c.date)
 	}
 	c.fact = t
+	c.nums = numbers(t)
 }
 
 // cutSentences keeps whole sentences up to limit characters; when the first

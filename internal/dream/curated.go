@@ -21,6 +21,7 @@ type curated struct {
 	section    string
 	text       string
 	words      []string
+	nums       []string
 	subject    string
 	value      string
 	status     memory.Status
@@ -138,6 +139,7 @@ func (p *planner) addCurated(u *unit, e *workspace.Entry) *curated {
 	c := &curated{id: len(p.curated), u: u, e: e, file: u.doc.path, section: e.Section, text: e.Text,
 		table: e.Shape == workspace.ShapeTableRow, date: e.Date}
 	c.words = contentWords(e.Text)
+	c.nums = numbers(e.Text)
 	c.subject, c.value, _ = memory.SubjectValue(e.Text)
 	c.status = entryStatus(e)
 	c.retired = e.Status == "superseded" || strings.Contains(e.Text, "(superseded ")

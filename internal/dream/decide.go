@@ -131,13 +131,17 @@ func parallel(n int, fn func(i int)) {
 func (p *planner) groupDuplicates() {
 	idx := newWordIndex()
 	var kept []*candidate
+	same := map[string]*candidate{} // the same text: no need to compare words
 	for _, c := range p.cands {
-		var into *candidate
-		for _, id := range idx.candidates(c.words, 1000) {
-			k := kept[id]
-			if k.status == c.status && nearDuplicate(c.words, k.words, c.fact, k.fact) {
-				into = k
-				break
+		key := string(c.status) + "\x00" + normText(stripDateSuffix(c.fact))
+		into := same[key]
+		if into == nil {
+			for _, id := range idx.candidates(c.words, 300) {
+				k := kept[id]
+				if k.status == c.status && nearDuplicate(c.words, k.words, c.nums, k.nums) {
+					into = k
+					break
+				}
 			}
 		}
 		if into != nil {
@@ -148,6 +152,7 @@ func (p *planner) groupDuplicates() {
 			continue
 		}
 		idx.add(len(kept), c.words)
+		same[key] = c
 		kept = append(kept, c)
 	}
 	p.cands = kept
@@ -321,7 +326,7 @@ func (p *planner) placeIndex(c *candidate, replace *unit, decision memory.Decisi
 // freshCurated registers a line this run writes, so later candidates can
 // merge into, close or supersede it.
 func (p *planner) freshCurated(c *candidate, file string, pl *placement) *curated {
-	cur := &curated{id: len(p.curated), file: file, text: c.fact, words: c.words, subject: c.subject, value: c.value,
+	cur := &curated{id: len(p.curated), file: file, text: c.fact, words: c.words, nums: c.nums, subject: c.subject, value: c.value,
 		status: c.status, date: c.date, fresh: true, typ: c.typ, cand: c, pl: pl}
 	cur.structural = c.structural
 	p.curated = append(p.curated, cur)
@@ -338,7 +343,7 @@ func (p *planner) inMemory(cur *curated) bool {
 	}
 	for _, id := range p.curIndex.candidates(cur.words, 1000) {
 		o := p.curated[id]
-		if o.file == p.memDoc.path && !o.isGone() && nearDuplicate(cur.words, o.words, cur.text, o.text) {
+		if o.file == p.memDoc.path && !o.isGone() && nearDuplicate(cur.words, o.words, cur.nums, o.nums) {
 			return true
 		}
 	}
@@ -355,7 +360,7 @@ func (p *planner) findDuplicate(c *candidate) *curated {
 		if o.isGone() || o.superseded() || o.pointer {
 			continue
 		}
-		if !nearDuplicate(c.words, o.words, c.fact, o.text) {
+		if !nearDuplicate(c.words, o.words, c.nums, o.nums) {
 			continue
 		}
 		if j, _ := similarity(c.words, o.words); j > bestJ {

@@ -61,6 +61,7 @@ func (p *planner) polish() {
 		}
 		c.fact = results[i]
 		c.words = contentWords(c.fact)
+		c.nums = numbers(c.fact)
 		c.notes = append(c.notes, "worded by the LLM")
 		used++
 	}

@@ -307,7 +307,7 @@ func (p *planner) supersedeText(oldText, newText string) (*SupersedeResult, erro
 	if !reISODate.MatchString(fact) {
 		fact = withDate(fact, p.day)
 	}
-	c := &candidate{fact: fact, date: p.day, words: contentWords(newText), typ: old.typ}
+	c := &candidate{fact: fact, date: p.day, words: contentWords(newText), nums: numbers(fact), typ: old.typ}
 	if c.typ == "" {
 		c.typ = classify(newText, "", nil, memory.IsStructural(newText))
 	}

@@ -80,10 +80,12 @@ func similarity(a, b []string) (jaccard, containment float64) {
 // its words). A fact that adds to an entry is no duplicate of it. Numbers
 // are compared too: "4/14 migrated" and "3/14 migrated" are different
 // facts.
-func nearDuplicate(a, b []string, textA, textB string) bool {
+// an and bn are the facts' numbers (see numbers), worked out once per fact
+// by the caller.
+func nearDuplicate(a, b, an, bn []string) bool {
 	j, _ := similarity(a, b)
 	if j >= 0.7 {
-		return slices.Equal(numbers(textA), numbers(textB))
+		return slices.Equal(an, bn)
 	}
 	if len(a) < 4 || len(a) > len(b) {
 		return false
@@ -101,9 +103,8 @@ func nearDuplicate(a, b []string, textA, textB string) bool {
 	if float64(in)/float64(len(a)) < 0.9 {
 		return false
 	}
-	nb := numbers(textB)
-	for _, n := range numbers(textA) {
-		if !slices.Contains(nb, n) {
+	for _, n := range an {
+		if !slices.Contains(bn, n) {
 			return false
 		}
 	}
