@@ -262,20 +262,30 @@ func (p *planner) dreamLogEntry() {
 		note("MEMORY.md over budget: %d entries moved into L2 files, with pointers.", c.Sunk)
 	}
 	for _, s := range p.plan.Secrets {
-		note("Secret guard: %s:%d holds a %s; redacted, never written to curated memory.", s.File, s.Line, s.Kind)
+		note("Secret guard: %s:%d holds a secret (%s); redacted, never written to curated memory.", s.File, s.Line, s.Kind)
 	}
 	if len(p.plan.Skipped) > 0 {
+		// Counted by reason, with the first few places of each, so every
+		// skipped line can be found; the plan (--dry-run, --json) has all.
 		reasons := map[string]int{}
+		where := map[string][]string{}
 		for _, s := range p.plan.Skipped {
 			r := s.Reason
 			if k := strings.IndexAny(r, "(:;"); k > 0 {
 				r = strings.TrimSpace(r[:k])
 			}
 			reasons[r]++
+			if len(where[r]) < 5 {
+				where[r] = append(where[r], fmt.Sprintf("%s:%d", s.File, s.Line))
+			}
 		}
 		var parts []string
 		for _, r := range sortedKeys(reasons) {
-			parts = append(parts, fmt.Sprintf("%s ×%d", r, reasons[r]))
+			at := strings.Join(where[r], ", ")
+			if reasons[r] > len(where[r]) {
+				at += ", …"
+			}
+			parts = append(parts, fmt.Sprintf("%s ×%d (%s)", r, reasons[r], at))
 		}
 		note("Skipped %d: %s.", len(p.plan.Skipped), strings.Join(parts, "; "))
 	}
