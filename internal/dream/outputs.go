@@ -238,11 +238,10 @@ func (p *planner) dreamLogEntry() {
 		}
 	}
 	if len(byFile) > 0 {
-		var parts []string
+		note("Promoted:")
 		for _, f := range sortedKeys(byFile) {
-			parts = append(parts, fmt.Sprintf("%d to %s", byFile[f], f))
+			notes = append(notes, fmt.Sprintf("  - %d to %s", byFile[f], f))
 		}
-		note("Promoted %s.", strings.Join(parts, ", "))
 	}
 	for _, a := range p.plan.Actions {
 		switch a.Kind {
@@ -279,20 +278,23 @@ func (p *planner) dreamLogEntry() {
 				where[r] = append(where[r], fmt.Sprintf("%s:%d", s.File, s.Line))
 			}
 		}
-		var parts []string
+		note("Skipped %d:", len(p.plan.Skipped))
 		for _, r := range sortedKeys(reasons) {
 			at := strings.Join(where[r], ", ")
 			if reasons[r] > len(where[r]) {
 				at += ", …"
 			}
-			parts = append(parts, fmt.Sprintf("%s ×%d (%s)", r, reasons[r], at))
+			notes = append(notes, fmt.Sprintf("  - %s ×%d: %s", r, reasons[r], at))
 		}
-		note("Skipped %d: %s.", len(p.plan.Skipped), strings.Join(parts, "; "))
 	}
 	if len(notes) > 0 {
 		L = append(L, "")
 		for _, n := range notes {
-			L = append(L, "- "+n)
+			if strings.HasPrefix(n, "  - ") {
+				L = append(L, n) // a sub-item of the note above
+			} else {
+				L = append(L, "- "+n)
+			}
 		}
 	}
 	d.tail = append(d.tail, newBlock(L...))
