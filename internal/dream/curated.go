@@ -148,17 +148,24 @@ func (p *planner) addCurated(u *unit, e *workspace.Entry) *curated {
 	// The paragraph under a file's title says what the file is: it is
 	// neither a fact to decay nor detail to move.
 	c.preamble = e.Shape == workspace.ShapeParagraph && (u.sec.line == 0 || u.sec.level == 1)
-	if c.date.IsZero() {
-		for _, s := range e.Sources {
-			if !s.Date.IsZero() {
-				c.date = s.Date
-				break
-			}
-			if d, ok := logDate(s.Path); ok {
-				c.date = d
-				break
-			}
+	// When the entry was written: the earliest log its sources name, else
+	// the date it mentions, if that is not in the future ("expires
+	// 2027-01-07" says nothing about when the line was written).
+	var src time.Time
+	for _, s := range e.Sources {
+		d := s.Date
+		if d.IsZero() {
+			d, _ = logDate(s.Path)
 		}
+		if !d.IsZero() && (src.IsZero() || d.Before(src)) {
+			src = d
+		}
+	}
+	switch {
+	case !src.IsZero():
+		c.date = src
+	case c.date.After(p.day):
+		c.date = time.Time{}
 	}
 	if u.cur == nil {
 		u.cur = c
@@ -239,6 +246,7 @@ func (p *planner) matchMeta() {
 	byText := map[string][]*memory.MetaRecord{}
 	byNorm := map[string][]*memory.MetaRecord{}
 	byPrefix := map[string][]*memory.MetaRecord{}
+	byTitle := map[string][]*memory.MetaRecord{}
 	idx := newWordIndex()
 	recWords := make([][]string, len(p.meta.Entries))
 	for i, r := range p.meta.Entries {
@@ -250,6 +258,8 @@ func (p *planner) matchMeta() {
 		n := normText(r.Text)
 		byNorm[n] = append(byNorm[n], r)
 		byPrefix[prefix(n)] = append(byPrefix[prefix(n)], r)
+		t := normText(reTrailingDate.ReplaceAllString(r.Text, ""))
+		byTitle[t] = append(byTitle[t], r)
 		recWords[i] = contentWords(r.Text)
 		idx.add(i, recWords[i])
 	}
@@ -292,6 +302,14 @@ func (p *planner) matchMeta() {
 	for _, c := range rest {
 		if n := normText(text(c)); len(n) >= 40 {
 			if r := take(byPrefix[prefix(n)]); r != nil {
+				c.meta = r
+				continue
+			}
+		}
+		// Older bootstraps recorded a bold title alone, partial date and all
+		// ("Nothing after 22:00 (10-27)").
+		if c.e != nil && c.e.Title != "" {
+			if r := take(byTitle[normText(c.e.Title)]); r != nil {
 				c.meta = r
 				continue
 			}
@@ -376,6 +394,9 @@ func (p *planner) evaluate() {
 }
 
 var reMarker = regexp.MustCompile(`\s*\((?:superseded \d{4}-\d{2}-\d{2} by: [^)]*|done \d{4}-\d{2}-\d{2}|expires \d{4}-\d{2}-\d{2}|permission lapsed \d{4}-\d{2}-\d{2})\)`)
+
+// reTrailingDate is a date note closing a title: "(10-27)", "(2026-10-27)".
+var reTrailingDate = regexp.MustCompile(`\s*[(（]\s*(?:\d{4}-)?\d{1,2}[-/]\d{1,2}\s*[)）]\s*$`)
 
 // stripMarkers removes the markers a dream adds to an entry.
 func stripMarkers(s string) string { return strings.TrimSpace(reMarker.ReplaceAllString(s, "")) }
