@@ -1,6 +1,7 @@
 package site
 
 import (
+	"context"
 	"encoding/xml"
 	"fmt"
 	"html/template"
@@ -92,12 +93,15 @@ func sortNotes(ns []*vault.Note) {
 	})
 }
 
-// navLimit caps how many notes of one folder the explorer lists; the rest
-// are a click away on the folder page. It keeps pages small at 100,000 notes.
-const navLimit = 25
+// navLimit caps how many notes (and sub-folders) of one folder the
+// explorer lists; the rest are a click away on the folder page. It keeps
+// every page's explorer small at 100,000 notes.
+const navLimit = 20
 
 // renderNav renders the explorer once per folder: the top level, with the
-// page's own folder and its ancestors opened.
+// page's own folder and its ancestors opened. Closed folders are plain
+// links to their pages: the explorer is repeated on every page, so it
+// holds only what a reader can act on.
 func (s *site) renderNav() {
 	s.navByDir = make(map[string]template.HTML, len(s.folders))
 	for dir := range s.folders {
@@ -114,28 +118,26 @@ func (s *site) renderNav() {
 }
 
 func (s *site) navFolder(b *strings.Builder, f *folder, page, open string, root bool) {
-	for _, sub := range f.Folders {
+	for i, sub := range f.Folders {
+		if !root && i == navLimit {
+			fmt.Fprintf(b, `<li><a class="more" href="%s">All %d folders…</a></li>`, esc(rel(page, f.Path+"/index.html")), len(f.Folders))
+			break
+		}
 		sf := s.folders[sub]
-		isOpen := open == sub || strings.HasPrefix(open, sub+"/")
-		attr := ""
-		if isOpen {
-			attr = " open"
-		}
-		fmt.Fprintf(b, `<li><details%s><summary>%s<span class="count">%d</span></summary><ul>`, attr, esc(sf.Title), sf.Count)
-		if isOpen {
+		if open == sub || strings.HasPrefix(open, sub+"/") {
+			fmt.Fprintf(b, `<li><details open><summary>%s<span class="count">%d</span></summary><ul>`, esc(sf.Title), sf.Count)
 			s.navFolder(b, sf, page, open, false)
-		} else {
-			fmt.Fprintf(b, `<li><a class="more" href="%s">Open folder</a></li>`, esc(rel(page, sub+"/index.html")))
+			b.WriteString("</ul></details></li>")
+			continue
 		}
-		b.WriteString("</ul></details></li>")
+		fmt.Fprintf(b, `<li><a class="folder" href="%s">%s<span class="count">%d</span></a></li>`, esc(rel(page, sub+"/index.html")), esc(sf.Title), sf.Count)
 	}
-	notes := f.Notes
 	if root {
 		return // the home page lists root notes; the explorer stays short
 	}
-	for i, n := range notes {
+	for i, n := range f.Notes {
 		if i == navLimit {
-			fmt.Fprintf(b, `<li><a class="more" href="%s">All %d notes…</a></li>`, esc(rel(page, f.Path+"/index.html")), len(notes))
+			fmt.Fprintf(b, `<li><a class="more" href="%s">All %d notes…</a></li>`, esc(rel(page, f.Path+"/index.html")), len(f.Notes))
 			break
 		}
 		fmt.Fprintf(b, `<li><a href="%s">%s</a></li>`, esc(rel(page, s.pages[n])), esc(n.Title))
@@ -160,13 +162,11 @@ func (s *site) renderHome() error {
 		d.Page = s.pageInfo(n, page)
 		d.Page.Kind = "home"
 		d.Page.Title = s.opts.Title
+		d.Page.Description = describe(string(content))
 		var title template.HTML
 		title, d.Page.Content = splitTitle(content)
 		if title != "" {
 			d.Page.Subtitle = n.Title
-		}
-		if err := s.write(previewPath(page), s.preview(n, d)); err != nil {
-			return err
 		}
 		if err := s.write(twinPath(page), s.twin(n, page)); err != nil {
 			return err
@@ -213,12 +213,7 @@ func (s *site) renderFolders() error {
 		}
 	}
 	sort.Strings(dirs)
-	for _, dir := range dirs {
-		if err := s.renderFolder(dir, taken); err != nil {
-			return err
-		}
-	}
-	return nil
+	return parallel(context.Background(), len(dirs), func(i int) error { return s.renderFolder(dirs[i], taken) })
 }
 
 // renderFolder writes the listing page of one folder; taken holds the
@@ -278,10 +273,8 @@ func (s *site) collectTags() {
 // renderTags writes a page per tag and the tag index.
 func (s *site) renderTags() error {
 	names := s.sortedTags()
-	for _, t := range names {
-		if err := s.renderTag(t, names); err != nil {
-			return err
-		}
+	if err := parallel(context.Background(), len(names), func(i int) error { return s.renderTag(names[i], names) }); err != nil {
+		return err
 	}
 	return s.renderTagIndex(names)
 }
@@ -292,8 +285,10 @@ func (s *site) renderTag(t string, names []string) error {
 	d := pageData{Page: pageInfo{Kind: "tag", KindLabel: "Tag", Title: "#" + t, Breadcrumbs: s.tagCrumbs(page, t)}}
 	var sub listGroup
 	sub.Title = "Nested tags"
-	for _, o := range names {
-		if strings.HasPrefix(o, t+"/") && !strings.Contains(o[len(t)+1:], "/") {
+	// names is sorted, so the children of t follow it directly.
+	i := sort.SearchStrings(names, t+"/")
+	for ; i < len(names) && strings.HasPrefix(names[i], t+"/"); i++ {
+		if o := names[i]; !strings.Contains(o[len(t)+1:], "/") {
 			sub.Items = append(sub.Items, link{Title: "#" + o, URL: rel(page, tagPage(o)), Meta: plural(len(s.tags[o]), "note")})
 		}
 	}
@@ -433,10 +428,9 @@ func (s *site) writeSitemap() error {
 	return s.write("sitemap.xml", append([]byte(xml.Header), append(out, '\n')...))
 }
 
-// writeRobots allows everything but the hover-preview fragments, which
-// are parts of pages, not pages.
+// writeRobots allows everything and names the sitemap.
 func (s *site) writeRobots() error {
-	body := "User-agent: *\nAllow: /\nDisallow: /*.preview.html$\n"
+	body := "User-agent: *\nAllow: /\n"
 	if s.opts.BaseURL != "" {
 		body += "Sitemap: " + s.opts.BaseURL + "sitemap.xml\n"
 	}

@@ -1,7 +1,6 @@
 package site
 
 import (
-	"bytes"
 	"fmt"
 	"html"
 	"html/template"
@@ -72,9 +71,9 @@ func (c pageContext) TagHref(_ *markdown.Doc, tag string) string {
 // Markdown engine leaves to the site: heading anchor links and labels on
 // task-list checkboxes.
 func (s *site) contentHTML(n *vault.Note, page string) (template.HTML, error) {
-	var buf bytes.Buffer
-	buf.Grow(len(n.Doc.Source)*2 + 512)
-	if err := s.eng.RenderHTML(&buf, n.Doc, pageContext{s: s, page: page}); err != nil {
+	buf := getBuffer()
+	defer putBuffer(buf)
+	if err := s.eng.RenderHTML(buf, n.Doc, pageContext{s: s, page: page}); err != nil {
 		return "", fmt.Errorf("rendering %s: %w", n.Path, err)
 	}
 	h := finishHTML(buf.Bytes())
@@ -111,6 +110,9 @@ func (s *site) renderNote(n *vault.Note) error {
 	return s.write(twinPath(page), s.twin(n, page))
 }
 
+// maxBacklinks caps the backlinks a page lists.
+const maxBacklinks = 40
+
 // pageInfo fills what every note page shows around the content.
 func (s *site) pageInfo(n *vault.Note, page string) pageInfo {
 	p := pageInfo{
@@ -128,9 +130,18 @@ func (s *site) pageInfo(n *vault.Note, page string) pageInfo {
 		p.Tags = append(p.Tags, link{Name: t, URL: rel(page, tagPage(t))})
 	}
 	for _, b := range s.v.Backlinks(n) {
-		if u, ok := s.pages[b]; ok {
-			p.Backlinks = append(p.Backlinks, link{Title: b.Title, URL: rel(page, u), Note: true})
+		u, ok := s.pages[b]
+		if !ok {
+			continue
 		}
+		// A hub (MEMORY.md, a busy daily log) can have thousands of
+		// backlinks; the page lists the first ones and counts the rest, so
+		// it stays the size of its own content.
+		if len(p.Backlinks) == maxBacklinks {
+			p.MoreBacklinks++
+			continue
+		}
+		p.Backlinks = append(p.Backlinks, link{Title: b.Title, URL: rel(page, u), Note: true})
 	}
 	return p
 }

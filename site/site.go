@@ -11,6 +11,7 @@ import (
 	"sort"
 	"strings"
 	"sync"
+	"sync/atomic"
 
 	"github.com/dreamwiki/dreamwiki/assets"
 	"github.com/dreamwiki/dreamwiki/internal/markdown"
@@ -235,7 +236,7 @@ func (s *site) write(name string, data []byte) error {
 	}
 	s.mu.Lock()
 	s.stats.Files++
-	if strings.HasSuffix(name, ".html") && !strings.HasSuffix(name, ".preview.html") {
+	if strings.HasSuffix(name, ".html") {
 		s.stats.Pages++
 	}
 	s.mu.Unlock()
@@ -296,6 +297,8 @@ type pageInfo struct {
 	Subtitle  string
 	TOC       template.HTML
 	Backlinks []link
+	// MoreBacklinks counts backlinks beyond those listed.
+	MoreBacklinks int
 	// LocalGraph offers the local graph (note pages with a graph node).
 	LocalGraph bool
 	// NoIndex keeps search engines away (the 404 page).
@@ -374,9 +377,9 @@ func (s *site) renderWith(page, layout string, d pageData, base string) error {
 	if s.opts.BaseURL != "" && !d.Page.NoIndex {
 		d.Page.Canonical = s.opts.BaseURL + escapePath(page)
 	}
-	var buf bytes.Buffer
-	buf.Grow(16 << 10)
-	if err := s.layouts[layout].ExecuteTemplate(&buf, "layout.html", d); err != nil {
+	buf := getBuffer()
+	defer putBuffer(buf)
+	if err := s.layouts[layout].ExecuteTemplate(buf, "layout.html", d); err != nil {
 		return fmt.Errorf("rendering %s: %w", page, err)
 	}
 	if layout != "note.html" && page != "index.html" && !d.Page.NoIndex {
@@ -385,6 +388,20 @@ func (s *site) renderWith(page, layout string, d pageData, base string) error {
 		s.mu.Unlock()
 	}
 	return s.write(page, buf.Bytes())
+}
+
+// Page buffers are reused across pages: rendering allocates less and the
+// garbage collector runs less. Writers copy what they keep (output.Writer).
+var buffers = sync.Pool{New: func() any { b := new(bytes.Buffer); b.Grow(32 << 10); return b }}
+
+func getBuffer() *bytes.Buffer { return buffers.Get().(*bytes.Buffer) }
+
+func putBuffer(b *bytes.Buffer) {
+	if b.Cap() > 1<<20 {
+		return // a huge page; let it go rather than keep it alive
+	}
+	b.Reset()
+	buffers.Put(b)
 }
 
 // listPages returns the pages that are not notes (folders, tags, views),
@@ -402,48 +419,60 @@ var templateFuncs = template.FuncMap{}
 
 // renderNotes renders every published note on every core.
 func (s *site) renderNotes(ctx context.Context) error {
-	work := make(chan *vault.Note)
-	errs := make(chan error, 1)
-	var wg sync.WaitGroup
-	for i := 0; i < runtime.GOMAXPROCS(0); i++ {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for n := range work {
-				if err := s.renderNote(n); err != nil {
-					select {
-					case errs <- err:
-					default:
-					}
-				}
-			}
-		}()
-	}
-	var err error
-feed:
+	var notes []*vault.Note
 	for _, n := range s.notes {
 		if n.Kind == vault.KindIndex && s.pages[n] == "index.html" {
 			continue // the home page renders it
 		}
-		select {
-		case work <- n:
-		case err = <-errs:
-			break feed
-		case <-ctx.Done():
-			err = ctx.Err()
-			break feed
-		}
+		notes = append(notes, n)
 	}
-	close(work)
+	return parallel(ctx, len(notes), func(i int) error { return s.renderNote(notes[i]) })
+}
+
+// workers is how many pages render at once: more than the cores, because
+// a page's time is largely spent creating its files, and while one worker
+// waits on the file system another can use the CPU.
+func workers() int { return 4 * runtime.GOMAXPROCS(0) }
+
+// parallel calls fn(0) ... fn(n-1) on workers() goroutines and returns the
+// first error; after an error or cancellation it starts no new calls.
+func parallel(ctx context.Context, n int, fn func(i int) error) error {
+	if n == 0 {
+		return ctx.Err()
+	}
+	var (
+		next  atomic.Int64
+		first error
+		once  sync.Once
+		stop  atomic.Bool
+		wg    sync.WaitGroup
+	)
+	fail := func(err error) {
+		once.Do(func() { first = err })
+		stop.Store(true)
+	}
+	for w := 0; w < min(workers(), n); w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for !stop.Load() {
+				i := int(next.Add(1)) - 1
+				if i >= n {
+					return
+				}
+				if err := ctx.Err(); err != nil {
+					fail(err)
+					return
+				}
+				if err := fn(i); err != nil {
+					fail(err)
+					return
+				}
+			}
+		}()
+	}
 	wg.Wait()
-	if err != nil {
-		return err
-	}
-	select {
-	case err = <-errs:
-	default:
-	}
-	return err
+	return first
 }
 
 func folderOf(p string) string {
