@@ -436,3 +436,47 @@ func TestDream_SameInputSameBytes(t *testing.T) {
 		}
 	}
 }
+
+func TestDream_MetaRecordsForExistingEntries(t *testing.T) {
+	dir := workspaceFrom(t, `
+-- MEMORY.md --
+# MEMORY.md
+
+## Tooling
+- The staging deploy token expires 2027-01-07; reminder on 2026-12-28.
+- The staging deploy token was rotated on 2026-10-09 (expires 2027-01-07). Source: memory/2026-10-09.md#L3-L3
+
+## Feedback
+
+**[feedback] Nothing after 22:00 (10-27)**
+> I woke Sam at 23:10; batch everything that isn't a P1 for 08:00.
+-- memory/memory-meta.json --
+{"entries": [{"id": "mem_title", "text": "Nothing after 22:00 (10-27)", "created": "2026-10-27", "recallCount": 4}]}
+`)
+	dream(t, dir, "2026-11-21T08:00:00Z")
+	meta, err := memory.ParseMetaDoc([]byte(read(t, dir, "memory/memory-meta.json")))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(meta.Entries) != 3 {
+		t.Fatalf("%d records: %+v", len(meta.Entries), meta.Entries)
+	}
+	// A date the entry mentions in the future is not when it was written:
+	// without a source, the entry is dated today; with one, by its source.
+	for _, r := range meta.Entries {
+		if strings.Contains(r.Text, "reminder") && r.Created.Format("2006-01-02") != "2026-11-21" {
+			t.Errorf("created %+v", r)
+		}
+	}
+	if r := meta.ByID("mem_title"); r.RecallCount != 4 || r.File != "MEMORY.md" {
+		t.Errorf("the title-only record was not matched: %+v", r)
+	}
+	for _, r := range meta.Entries {
+		if strings.Contains(r.Text, "rotated") && r.Created.Format("2006-01-02") != "2026-10-09" {
+			t.Errorf("created from the source: %+v", r)
+		}
+		if r.Created.After(at("2026-11-21T08:00:00Z")()) {
+			t.Errorf("created in the future: %+v", r)
+		}
+	}
+}
