@@ -92,10 +92,10 @@ unified diff of every file it would change, and writes nothing.
 --llm-url rewrites each distilled line through an OpenAI-compatible endpoint
 (the key is read from DREAMWIKI_LLM_KEY or OPENAI_API_KEY); answers that add
 numbers, drop dates or hold a secret are not used.`,
-		Example: `  dreamwiki dream --dry-run          # show what a dream would do
+		Example: `  dreamwiki dream --dry-run                  # show what a dream would do, and the diff
   dreamwiki dream --demo --dry-run --force   # try it on the embedded demo
-  dreamwiki dream ~/agent            # dream if the gates allow it
-  dreamwiki dream --force --json     # dream now, report as JSON
+  dreamwiki dream ~/agent                    # dream if the gates allow it
+  dreamwiki dream --force --json             # dream now, report as JSON
   dreamwiki dream --llm-url http://localhost:8080/v1 --llm-model qwen2.5`,
 		Args: cobra.MaximumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
