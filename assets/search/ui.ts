@@ -9,10 +9,36 @@ import { CorruptIndex } from "./codec";
 import { browserLoader } from "./transport";
 import { Piece, highlight, snippet } from "./snippet";
 
+/** One result of window.dreamwikiSearch.search. */
+export interface APIResult {
+  /** URL relative to the current page. */
+  url: string;
+  title: string;
+  score: number;
+  kind: string;
+  date?: string;
+  text: string;
+}
+
 declare global {
   interface Window {
     __dreamwikiSearchUI?: boolean;
+    /**
+     * The engine behind the search field, for scripts (and benchmarks):
+     * await dreamwikiSearch.search("gateway", { kinds: ["topic"], limit: 5 }).
+     */
+    dreamwikiSearch?: {
+      search(text: string, opts?: { kinds?: string[]; types?: string[]; tiers?: string[]; limit?: number }): Promise<APIResult[]>;
+    };
   }
+}
+
+let sharedEngine: Promise<Engine> | null = null;
+
+/** The page's one engine, opened on first use. */
+function engineFor(root: string): Promise<Engine> {
+  if (!sharedEngine) sharedEngine = Engine.open(browserLoader(root + "search/"));
+  return sharedEngine;
 }
 
 const DROPDOWN_RESULTS = 8;
@@ -56,6 +82,15 @@ const STYLE = `
 export function initSearch(): void {
   if (window.__dreamwikiSearchUI) return;
   window.__dreamwikiSearchUI = true;
+  const root = document.body.dataset.root || "";
+  window.dreamwikiSearch = {
+    async search(text, opts = {}) {
+      const e = await engineFor(root);
+      const r = await e.search({ text, ...opts });
+      const frags = await Promise.all(r.hits.map((h) => e.fragment(h.doc)));
+      return r.hits.map((h, i) => ({ url: root + frags[i].u, title: frags[i].t, score: h.score, kind: frags[i].k, date: frags[i].d, text: frags[i].x }));
+    },
+  };
   const form = document.querySelector<HTMLFormElement>("form.site-search");
   const input = form?.querySelector<HTMLInputElement>("input[name=q]");
   if (!form || !input) return;
@@ -136,7 +171,7 @@ class SearchBox {
 
   private getEngine(): Promise<Engine> {
     if (!this.engine) {
-      this.engine = Engine.open(browserLoader(this.root + "search/"));
+      this.engine = engineFor(this.root);
       this.engine.then((e) => this.buildFilters(e)).catch(() => undefined);
     }
     return this.engine;
