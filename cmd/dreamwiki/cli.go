@@ -154,6 +154,7 @@ Obsidian-compatible provenance vault and a static HTML wiki.`,
 	root.AddCommand(newDecayCmd(e))
 	root.AddCommand(newSearchCmd(e))
 	root.AddCommand(newGetCmd(e))
+	root.AddCommand(newServeCmd(e))
 	return root
 }
 

@@ -352,3 +352,10 @@ func (s *Session) patchInputs(ws *workspace.Workspace, paths []string) ([]vault.
 	}
 	return inputs, vault.Assets(ws), nil
 }
+
+// Reload reads the whole workspace again and renders everything into w
+// (ch.Site.Full), keeping the claim ids of the current state. Serve mode
+// calls it when file events were lost.
+func (s *Session) Reload(ctx context.Context, w output.Writer) (*Change, error) {
+	return s.load(ctx, w)
+}

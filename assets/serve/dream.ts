@@ -1,0 +1,191 @@
+// The Dream button and panel: plan a dream (a dry run: gates, what it
+// would do and the diff of every file), apply it while the server streams
+// its progress, then show what changed with links to the new notes.
+
+import type { Message, Dreamed } from "./socket";
+
+let token = "";
+let panel: HTMLDialogElement | null = null;
+let log: HTMLOListElement | null = null;
+let busy = false;
+
+interface Gate { name: string; passed: boolean; forced?: boolean; detail: string }
+interface Action { kind: string; file: string; text: string; reason: string }
+interface FileChange { path: string; change: string; diff: string }
+interface Plan {
+  ready: boolean;
+  gates: Gate[];
+  actions: Action[];
+  files: FileChange[];
+  summary: string;
+  inputs: { path: string }[];
+}
+interface PlanAnswer { id: string; plan: Plan; diff: string }
+
+function el<K extends keyof HTMLElementTagNameMap>(tag: K, cls?: string, text?: string): HTMLElementTagNameMap[K] {
+  const e = document.createElement(tag);
+  if (cls) e.className = cls;
+  if (text !== undefined) e.textContent = text;
+  return e;
+}
+
+function root(): string {
+  return document.body.dataset.root || "";
+}
+
+export function initDream(tok: string, readOnly: boolean): void {
+  token = tok;
+  const nav = document.querySelector(".header-nav");
+  if (!nav) return;
+  const button = el("button", "icon-button dw-dream-button", "Dream");
+  button.type = "button";
+  button.id = "dw-dream";
+  if (readOnly) {
+    button.disabled = true;
+    button.title = "This server runs with --read-only: dreams are off";
+  } else {
+    button.title = "Plan a dream: consolidate recent daily logs into curated memory";
+    button.addEventListener("click", () => open());
+  }
+  nav.insertBefore(button, nav.querySelector("#theme-toggle"));
+}
+
+function open(): void {
+  if (!panel) {
+    panel = el("dialog", "dw-panel");
+    panel.setAttribute("aria-labelledby", "dw-panel-title");
+    document.body.append(panel);
+  }
+  panel.replaceChildren();
+  const head = el("header");
+  const h = el("h2", "", "Dream");
+  h.id = "dw-panel-title";
+  const close = el("button", "dw-close", "Close");
+  close.type = "button";
+  close.addEventListener("click", () => panel?.close());
+  head.append(h, close);
+  const body = el("div", "dw-body");
+  panel.append(head, body);
+  if (!panel.open) panel.showModal();
+  plan(body, false);
+}
+
+async function post(query: string): Promise<{ status: number; data: any }> {
+  const res = await fetch("/api/dream?" + query, {
+    method: "POST",
+    headers: { "X-Dreamwiki-Token": token },
+  });
+  let data: any = null;
+  try { data = await res.json(); } catch { /* an empty answer */ }
+  return { status: res.status, data };
+}
+
+async function plan(body: HTMLElement, force: boolean): Promise<void> {
+  body.replaceChildren(el("p", "dw-muted", "Planning a dream (nothing is written yet)…"));
+  let ans: { status: number; data: any };
+  try {
+    ans = await post("dry_run=1" + (force ? "&force=1" : ""));
+  } catch (e) {
+    body.replaceChildren(el("p", "dw-error", "The server did not answer: " + String(e)));
+    return;
+  }
+  if (ans.status !== 200) {
+    body.replaceChildren(el("p", "dw-error", (ans.data && ans.data.error) || "The plan failed (" + ans.status + ")."));
+    return;
+  }
+  showPlan(body, ans.data as PlanAnswer, force);
+}
+
+function showPlan(body: HTMLElement, a: PlanAnswer, force: boolean): void {
+  const p = a.plan;
+  body.replaceChildren();
+  body.append(el("p", "dw-summary", p.summary || "Nothing to do."));
+  const gates = el("ul", "dw-gates");
+  for (const g of p.gates || []) {
+    gates.append(el("li", g.passed ? "dw-pass" : g.forced ? "dw-forced" : "dw-fail",
+      `${g.passed ? "✓" : g.forced ? "↷" : "✗"} ${g.name}: ${g.detail}`));
+  }
+  body.append(el("h3", "", "Gates"), gates);
+  if (p.actions && p.actions.length) {
+    const acts = el("ul", "dw-actions");
+    for (const x of p.actions.slice(0, 200)) {
+      const li = el("li");
+      li.append(el("strong", "", x.kind), document.createTextNode(` ${x.file}: ${x.text}`));
+      if (x.reason) li.append(el("span", "dw-muted", ` — ${x.reason}`));
+      acts.append(li);
+    }
+    body.append(el("h3", "", `Plan (${p.actions.length} actions)`), acts);
+  }
+  if (p.files && p.files.length) {
+    body.append(el("h3", "", `Files (${p.files.length})`));
+    for (const f of p.files) {
+      const d = el("details", "dw-file");
+      d.append(el("summary", "", `${f.change} ${f.path}`), el("pre", "dw-diff", f.diff));
+      body.append(d);
+    }
+  }
+  const actions = el("p", "dw-buttons");
+  if (p.ready && p.files && p.files.length) {
+    const apply = el("button", "dw-apply", "Apply");
+    apply.type = "button";
+    apply.addEventListener("click", () => run(body, a.id, force));
+    actions.append(apply);
+  } else if (!p.ready) {
+    const again = el("button", "dw-force", "Plan anyway (skip the gates)");
+    again.type = "button";
+    again.addEventListener("click", () => plan(body, true));
+    actions.append(again);
+  }
+  const cancel = el("button", "dw-cancel", "Cancel");
+  cancel.type = "button";
+  cancel.addEventListener("click", () => panel?.close());
+  actions.append(cancel);
+  body.append(actions);
+}
+
+async function run(body: HTMLElement, id: string, force: boolean): Promise<void> {
+  if (busy) return;
+  busy = true;
+  body.replaceChildren(el("p", "dw-muted", "Dreaming…"));
+  log = el("ol", "dw-log");
+  body.append(log);
+  try {
+    const ans = await post("plan=" + encodeURIComponent(id) + (force ? "&force=1" : ""));
+    if (ans.status !== 200) {
+      body.append(el("p", "dw-error", (ans.data && ans.data.error) || "The dream failed (" + ans.status + ")."));
+      return;
+    }
+    done(body, ans.data as Dreamed);
+  } catch (e) {
+    body.append(el("p", "dw-error", "The server did not answer: " + String(e)));
+  } finally {
+    busy = false;
+  }
+}
+
+function done(body: HTMLElement, d: Dreamed): void {
+  body.append(el("h3", "", d.applied ? "Done" : "Nothing written"), el("p", "dw-summary", d.summary));
+  const links = el("ul", "dw-links");
+  for (const n of d.notes || []) {
+    const a = el("a", "dw-note", n.title);
+    a.href = root() + n.url;
+    const li = el("li");
+    li.append(a);
+    links.append(li);
+  }
+  const j = el("a", "dw-journal", "Open the dream journal");
+  j.href = root() + d.journal;
+  const li = el("li");
+  li.append(j);
+  links.append(li);
+  body.append(links);
+}
+
+// onDreamMessage shows a dream's progress in the open panel, whichever
+// page started it.
+export function onDreamMessage(m: Message): void {
+  if (!log || !panel || !panel.open) return;
+  if (m.type === "dream" && m.text) {
+    log.append(el("li", "dw-stage-" + (m.stage || ""), m.text));
+  }
+}

@@ -1,0 +1,199 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"net"
+	"os"
+	"os/exec"
+	"runtime"
+	"strconv"
+	"syscall"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/dreamwiki/dreamwiki/internal/demo"
+	"github.com/dreamwiki/dreamwiki/internal/diag"
+	"github.com/dreamwiki/dreamwiki/internal/server"
+)
+
+type serveFlags struct {
+	demo     bool
+	host     string
+	port     int
+	open     bool
+	readOnly bool
+	title    string
+	asOf     string
+	quiet    bool
+	verbose  bool
+}
+
+func newServeCmd(e *env) *cobra.Command {
+	f := &serveFlags{}
+	cmd := &cobra.Command{
+		Use:   "serve [WORKSPACE]",
+		Short: "Serve the wiki locally, rebuild on every edit, dream on demand",
+		Long: `Serve builds WORKSPACE (default: the current folder) into memory and serves
+the site on http://127.0.0.1:4321/. It watches the workspace: an edit
+re-renders only the pages it touches, and open pages reload by themselves
+(keeping their scroll position) or show what is wrong with the file until
+it is fixed. The Dream button in the header plans a dream, shows its plan
+and diff, and applies it; the search box asks the server, and each search
+is logged as a recall event (as an agent's searches are).
+
+--demo serves a writable copy of the embedded demo, deleted on exit.
+--read-only turns dreams and recall logging off: nothing is written.
+Ctrl-C stops the server.`,
+		Example: `  dreamwiki serve --demo --open
+  dreamwiki serve ~/.openclaw/workspace
+  dreamwiki serve . --port 8080 --read-only`,
+		Args: cobra.MaximumNArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if f.demo && len(args) > 0 {
+				return usageError{"--demo serves the embedded demo; leave out the WORKSPACE argument"}
+			}
+			if f.port < 0 || f.port > 65535 {
+				return usageError{fmt.Sprintf("--port %d is not a port; use 1 to 65535 (0 picks a free one)", f.port)}
+			}
+			bf := &buildFlags{asOf: f.asOf, title: f.title}
+			bopts, err := bf.options(e, nil)
+			if err != nil {
+				return err
+			}
+			bopts.Progress = nil
+			dir := "."
+			if len(args) == 1 {
+				dir = args[0]
+			}
+			if f.demo {
+				tmp, err := os.MkdirTemp("", "dreamwiki-demo-")
+				if err != nil {
+					return failure{err.Error()}
+				}
+				defer os.RemoveAll(tmp)
+				if err := os.CopyFS(tmp, demo.FS()); err != nil {
+					return failure{"copying the demo: " + err.Error()}
+				}
+				dir = tmp
+			}
+			if fi, err := os.Stat(dir); err != nil || !fi.IsDir() {
+				return failure{fmt.Sprintf("workspace %q is not a folder", dir)}
+			}
+			return serve(cmd.Context(), e, f, dir, server.Options{Build: bopts})
+		},
+	}
+	cmd.Flags().BoolVar(&f.demo, "demo", false, "serve a writable copy of the embedded demo workspace")
+	cmd.Flags().StringVar(&f.host, "host", "127.0.0.1", "address to listen on (anything but loopback exposes the memory to the network)")
+	cmd.Flags().IntVar(&f.port, "port", 4321, "port to listen on (0 picks a free one)")
+	cmd.Flags().BoolVar(&f.open, "open", false, "open the site in the browser")
+	cmd.Flags().BoolVar(&f.readOnly, "read-only", false, "never write to the workspace: no dreams, no recall logging")
+	cmd.Flags().StringVar(&f.title, "title", "", "site title (default: from dreamwiki.toml)")
+	cmd.Flags().StringVar(&f.asOf, "as-of", "", "judge decay, tiers and permission expiry as of this date, YYYY-MM-DD")
+	cmd.Flags().BoolVarP(&f.quiet, "quiet", "q", false, "print only the address and errors")
+	cmd.Flags().BoolVarP(&f.verbose, "verbose", "v", false, "log what the server does (for debugging)")
+	return cmd
+}
+
+// serve runs the server until ctx is done (Ctrl-C).
+func serve(ctx context.Context, e *env, f *serveFlags, dir string, opts server.Options) error {
+	addr := net.JoinHostPort(f.host, strconv.Itoa(f.port))
+	// Listen before building: a port in use should not cost a build.
+	ln, err := net.Listen("tcp", addr)
+	if err != nil {
+		if errors.Is(err, syscall.EADDRINUSE) {
+			return failure{fmt.Sprintf("%s is in use (another dreamwiki serve?); choose another port with --port", addr)}
+		}
+		return failure{fmt.Sprintf("cannot listen on %s: %v", addr, err)}
+	}
+	defer ln.Close()
+	if ip := net.ParseIP(f.host); (ip == nil || !ip.IsLoopback()) && f.host != "localhost" {
+		fmt.Fprintf(e.stderr, "\n  WARNING: serving on %s, not on loopback. Anyone who can reach this machine\n"+
+			"  can read this agent's memory. Use --host 127.0.0.1 unless you mean it.\n\n", f.host)
+	}
+	opts.Workspace = dir
+	opts.ReadOnly = f.readOnly
+	if !f.quiet {
+		opts.Out = e.stdout
+	}
+	level := slog.LevelWarn
+	if f.verbose {
+		level = slog.LevelDebug
+	}
+	opts.Log = slog.New(slog.NewTextHandler(e.stderr, &slog.HandlerOptions{Level: level}))
+	start := time.Now()
+	if !f.quiet && isTerminal(e.stderr) {
+		fmt.Fprintf(e.stderr, "  building %s…\n", dir)
+	}
+	s, err := server.New(ctx, opts)
+	if err != nil {
+		return failure{err.Error()}
+	}
+	url := "http://" + displayAddr(ln.Addr())
+	notes, published := s.Notes()
+	first := s.First()
+	fmt.Fprintf(e.stdout, "dreamwiki: serving %s at %s\n", dir, url)
+	if !f.quiet {
+		fmt.Fprintf(e.stdout, "  %d notes (%d published), %d pages, %d files, built in %s\n",
+			notes, published, first.Site.Pages, s.Files(), time.Since(start).Round(time.Millisecond))
+		if n := first.Diagnostics.Count(diag.Warning); n > 0 {
+			check := "dreamwiki check " + dir
+			if f.demo {
+				check = "dreamwiki check --demo"
+			}
+			fmt.Fprintf(e.stdout, "  %d problems; '%s' lists them\n", n, check)
+		}
+		if f.readOnly {
+			fmt.Fprintln(e.stdout, "  read-only: dreams and recall logging are off")
+		}
+		fmt.Fprintln(e.stdout, "  watching for changes; Ctrl-C stops")
+	}
+	if f.open {
+		openBrowser(url, opts.Log)
+	}
+	err = s.Serve(ctx, ln)
+	if !f.quiet {
+		fmt.Fprintln(e.stdout, "dreamwiki: stopped")
+	}
+	if err != nil && !errors.Is(err, context.Canceled) {
+		return failure{err.Error()}
+	}
+	return nil
+}
+
+// displayAddr writes an address people can click: 127.0.0.1 stays, the
+// unspecified address becomes localhost.
+func displayAddr(a net.Addr) string {
+	host, port, err := net.SplitHostPort(a.String())
+	if err != nil {
+		return a.String()
+	}
+	if ip := net.ParseIP(host); ip != nil && ip.IsUnspecified() {
+		host = "localhost"
+	}
+	return net.JoinHostPort(host, port) + "/"
+}
+
+// openBrowser opens url with the system's opener, without waiting for
+// the browser.
+func openBrowser(url string, log *slog.Logger) {
+	var cmd *exec.Cmd
+	switch runtime.GOOS {
+	case "darwin":
+		cmd = exec.Command("open", url)
+	case "windows":
+		cmd = exec.Command("rundll32", "url.dll,FileProtocolHandler", url)
+	default:
+		cmd = exec.Command("xdg-open", url)
+	}
+	cmd.Stdout, cmd.Stderr = io.Discard, io.Discard
+	if err := cmd.Start(); err != nil {
+		log.Warn("cannot open a browser", "err", err)
+		return
+	}
+	go func() { _ = cmd.Wait() }() // reap the opener, which exits at once
+}

@@ -1,0 +1,229 @@
+package server
+
+import (
+	"context"
+	"errors"
+	"net/http"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/dreamwiki/dreamwiki/internal/dream"
+	"github.com/dreamwiki/dreamwiki/internal/search"
+	"github.com/dreamwiki/dreamwiki/internal/secrets"
+)
+
+// maxResults caps n of a search.
+const maxResults = 50
+
+// serveSearch answers GET /api/search?q=&n=&type=&tier= from the bleve
+// index, in memory_search's shape: {"results":[{path,startLine,endLine,
+// score,snippet,source,citation}]}. Private notes are never found. Each
+// query with results is logged as a recall event (unless read-only), so
+// that browsing feeds decay and promotion as an agent's searches do.
+func (s *Server) serveSearch(w http.ResponseWriter, r *http.Request) {
+	q := r.URL.Query()
+	text := strings.TrimSpace(q.Get("q"))
+	if text == "" {
+		jsonError(w, http.StatusBadRequest, "q is empty: /api/search?q=gateway")
+		return
+	}
+	if len(text) > 1000 {
+		jsonError(w, http.StatusBadRequest, "q is longer than 1000 bytes")
+		return
+	}
+	n := 10
+	if v := q.Get("n"); v != "" {
+		var err error
+		if n, err = strconv.Atoi(v); err != nil || n < 1 {
+			jsonError(w, http.StatusBadRequest, "n must be a positive number")
+			return
+		}
+		n = min(n, maxResults)
+	}
+	query := search.Query{Text: text, Limit: n, Types: splitList(q["type"]), Tiers: splitList(q["tier"])}
+	res, err := s.index.Search(r.Context(), query)
+	if err != nil {
+		jsonError(w, http.StatusInternalServerError, err.Error())
+		return
+	}
+	if res == nil {
+		res = []search.Result{}
+	}
+	if len(res) > 0 && !s.opts.ReadOnly {
+		s.recalls.add(text, res[0].Snippet)
+	}
+	writeJSON(w, http.StatusOK, struct {
+		Results []search.Result `json:"results"`
+	}{res})
+}
+
+// splitList reads repeated and comma-separated parameters.
+func splitList(vs []string) []string {
+	var out []string
+	for _, v := range vs {
+		for _, p := range strings.Split(v, ",") {
+			if p = strings.TrimSpace(p); p != "" {
+				out = append(out, p)
+			}
+		}
+	}
+	return out
+}
+
+// getResult is memory_get's answer.
+type getResult struct {
+	Path      string `json:"path"`
+	StartLine int    `json:"startLine"`
+	EndLine   int    `json:"endLine"`
+	Text      string `json:"text"`
+}
+
+// serveGet answers GET /api/get?path=&from=&lines= (memory_get): the
+// lines of a workspace file the build read, redacted. path may carry a
+// citation (memory/x.md#L4-L7). Files that are not published are not
+// served.
+func (s *Server) serveGet(w http.ResponseWriter, r *http.Request) {
+	q := r.URL.Query()
+	p, start, end, err := search.ParseCitation(q.Get("path"))
+	if err != nil || p == "" {
+		jsonError(w, http.StatusBadRequest, "path must name a workspace file, such as MEMORY.md or memory/2026-10-08.md#L4-L7")
+		return
+	}
+	if v := q.Get("from"); v != "" {
+		if start, err = strconv.Atoi(v); err != nil || start < 1 {
+			jsonError(w, http.StatusBadRequest, "from must be a line number from 1")
+			return
+		}
+		end = 0
+	}
+	count := 0
+	if v := q.Get("lines"); v != "" {
+		if count, err = strconv.Atoi(v); err != nil || count < 1 {
+			jsonError(w, http.StatusBadRequest, "lines must be a positive number")
+			return
+		}
+	}
+	snap := s.snapshot()
+	f := snap.ws.FileByPath(p)
+	if f == nil || f.Path != p || snap.private[p] {
+		jsonError(w, http.StatusNotFound, p+": no such published file in the workspace")
+		return
+	}
+	lines := strings.Split(strings.TrimSuffix(f.Content, "\n"), "\n")
+	if start == 0 {
+		start, end = 1, len(lines)
+	}
+	if count > 0 {
+		end = start + count - 1
+	}
+	if end < start {
+		end = start
+	}
+	if start > len(lines) {
+		jsonError(w, http.StatusBadRequest, p+" has "+strconv.Itoa(len(lines))+" lines")
+		return
+	}
+	end = min(end, len(lines))
+	text, _ := secrets.Redact(strings.Join(lines[start-1:end], "\n"))
+	writeJSON(w, http.StatusOK, getResult{Path: p, StartLine: start, EndLine: end, Text: text})
+}
+
+// recaller logs searches as recall events, through the dream engine
+// (which takes the workspace lock). Searches come as a reader types, so
+// only settled queries are logged: one that is a prefix of the next
+// query within settle is dropped.
+type recaller struct {
+	s      *Server
+	settle time.Duration
+	mu     sync.Mutex
+	queue  []recall
+	wake   chan struct{}
+}
+
+type recall struct {
+	query, matched string
+	at             time.Time
+}
+
+func newRecaller(s *Server) *recaller {
+	return &recaller{s: s, settle: 1500 * time.Millisecond, wake: make(chan struct{}, 1)}
+}
+
+func (rc *recaller) add(query, matched string) {
+	rc.mu.Lock()
+	rc.queue = append(rc.queue, recall{query: query, matched: matched, at: time.Now()})
+	if len(rc.queue) > 100 {
+		rc.queue = rc.queue[len(rc.queue)-100:]
+	}
+	rc.mu.Unlock()
+	select {
+	case rc.wake <- struct{}{}:
+	default:
+	}
+}
+
+// run logs settled queries until ctx is done.
+func (rc *recaller) run(ctx context.Context) {
+	t := time.NewTimer(time.Hour)
+	defer t.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-rc.wake:
+			t.Reset(rc.settle)
+		case <-t.C:
+			for _, r := range rc.take() {
+				rc.log(ctx, r)
+			}
+		}
+	}
+}
+
+// take returns the settled queries, keeping the ones still settling.
+func (rc *recaller) take() []recall {
+	rc.mu.Lock()
+	defer rc.mu.Unlock()
+	var out, keep []recall
+	for i, r := range rc.queue {
+		superseded := false
+		for _, later := range rc.queue[i+1:] {
+			if strings.HasPrefix(strings.ToLower(later.query), strings.ToLower(r.query)) {
+				superseded = true
+				break
+			}
+		}
+		switch {
+		case superseded:
+		case time.Since(r.at) < rc.settle:
+			keep = append(keep, r)
+		default:
+			out = append(out, r)
+		}
+	}
+	rc.queue = keep
+	if len(keep) > 0 {
+		select {
+		case rc.wake <- struct{}{}:
+		default:
+		}
+	}
+	return out
+}
+
+func (rc *recaller) log(ctx context.Context, r recall) {
+	s := rc.s
+	s.dreamMu.Lock()
+	busy := s.dream != nil && s.dream.running
+	s.dreamMu.Unlock()
+	if busy {
+		return // a dream holds the lock; this browse is not worth waiting for
+	}
+	_, err := dream.Recall(ctx, s.root, r.query, r.matched, dream.Options{Now: s.opts.Now, Command: "dreamwiki serve"}, 2*time.Second)
+	var nm *dream.NoMatchError
+	if err != nil && !errors.As(err, &nm) && !errors.Is(err, context.Canceled) {
+		s.log.Warn("logging a recall", "query", r.query, "err", err)
+	}
+}

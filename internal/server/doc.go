@@ -1,0 +1,16 @@
+// Package server is dreamwiki's serve mode: it builds a workspace into
+// memory, serves the site on loopback, watches the workspace and rebuilds
+// what an edit touches (build.Session), tells open pages to reload over a
+// websocket, and runs dreams on demand.
+//
+// Routes of its own live under /_dreamwiki/ (the websocket, the client
+// script and style) and /api/ (search, get, dream), so they never collide
+// with note URLs. Every other path is a file of the built site, looked up
+// in memory: nothing outside the output is ever served, nor dotfiles or
+// backups.
+//
+// One goroutine owns the build (the rebuild loop); HTTP handlers read
+// the in-memory site and immutable snapshots of the workspace. The server
+// never writes to the workspace except through the dream engine (dreams
+// and recall events), and not at all with ReadOnly.
+package server

@@ -1,0 +1,311 @@
+package server
+
+import (
+	"bytes"
+	"crypto/subtle"
+	"encoding/json"
+	"html"
+	"mime"
+	"net"
+	"net/http"
+	"net/url"
+	"path"
+	"strings"
+
+	"github.com/dreamwiki/dreamwiki/assets"
+)
+
+// maxBody caps request bodies: the API takes small JSON at most.
+const maxBody = 64 << 10
+
+// TokenHeader carries the per-process token on mutating requests.
+const TokenHeader = "X-Dreamwiki-Token"
+
+// Handler returns the server's HTTP handler.
+func (s *Server) Handler() http.Handler {
+	mux := http.NewServeMux()
+	mux.HandleFunc("GET /_dreamwiki/ws", s.serveWS)
+	mux.HandleFunc("GET /_dreamwiki/client.js", s.serveClient)
+	mux.HandleFunc("GET /_dreamwiki/client.css", s.serveClient)
+	mux.HandleFunc("GET /_dreamwiki/status", s.serveStatus)
+	mux.HandleFunc("/_dreamwiki/", http.NotFound)
+	mux.HandleFunc("GET /api/search", s.serveSearch)
+	mux.HandleFunc("GET /api/get", s.serveGet)
+	mux.HandleFunc("POST /api/dream", s.serveDream)
+	mux.HandleFunc("/api/", s.apiNotFound)
+	return s.guard(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		// Site paths never reach the mux, which would answer a path with
+		// ".." in it by redirecting to its cleaned form: serveSite refuses
+		// it instead.
+		p := r.URL.Path
+		if strings.HasPrefix(p, "/_dreamwiki/") || strings.HasPrefix(p, "/api/") {
+			if _, ok := sitePath(r.URL); !ok {
+				http.NotFound(w, r)
+				return
+			}
+			mux.ServeHTTP(w, r)
+			return
+		}
+		if r.Method != http.MethodGet && r.Method != http.MethodHead {
+			w.Header().Set("Allow", "GET, HEAD")
+			http.Error(w, "method not allowed", http.StatusMethodNotAllowed)
+			return
+		}
+		s.serveSite(w, r)
+	}))
+}
+
+// guard applies what every request must pass: a Host this server answers
+// to (a page of another site that resolves its own name to 127.0.0.1, the
+// DNS rebinding attack, is refused), a capped body, and headers that
+// keep pages from being framed or sniffed.
+func (s *Server) guard(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if !s.hostAllowed(r.Host) {
+			http.Error(w, "dreamwiki serve answers to localhost only (use the address it printed)", http.StatusMisdirectedRequest)
+			return
+		}
+		r.Body = http.MaxBytesReader(w, r.Body, maxBody)
+		h := w.Header()
+		h.Set("X-Content-Type-Options", "nosniff")
+		h.Set("X-Frame-Options", "SAMEORIGIN")
+		h.Set("Referrer-Policy", "same-origin")
+		h.Set("Cache-Control", "no-cache")
+		next.ServeHTTP(w, r)
+	})
+}
+
+// hostAllowed accepts the loopback names and the address the server is
+// bound to; bound elsewhere (the user asked for it, and was warned), any
+// host is accepted.
+func (s *Server) hostAllowed(host string) bool {
+	s.mu.RLock()
+	bound, loopback := s.bound, s.loopback
+	s.mu.RUnlock()
+	if bound != "" && !loopback {
+		return true
+	}
+	h := host
+	if hh, _, err := net.SplitHostPort(host); err == nil {
+		h = hh
+	}
+	h = strings.Trim(strings.ToLower(h), "[]")
+	switch h {
+	case "localhost", "127.0.0.1", "::1":
+		return true
+	}
+	if ip := net.ParseIP(h); ip != nil && ip.IsLoopback() {
+		return true
+	}
+	return strings.HasSuffix(h, ".localhost")
+}
+
+// sameOrigin reports whether a request comes from a page of this server.
+// Browsers send Origin on websocket upgrades and POSTs; a request without
+// one comes from a program, not a page (emptyOK says whether to allow it:
+// the websocket does, mutating endpoints rely on the token as well).
+func (s *Server) sameOrigin(r *http.Request, emptyOK bool) bool {
+	o := r.Header.Get("Origin")
+	if o == "" {
+		return emptyOK
+	}
+	u, err := url.Parse(o)
+	if err != nil || u.Scheme != "http" {
+		return false
+	}
+	return strings.EqualFold(u.Host, r.Host)
+}
+
+// mutating checks a request that changes something: same origin and the
+// per-process token. It answers 403 itself when the check fails.
+func (s *Server) mutating(w http.ResponseWriter, r *http.Request) bool {
+	if !s.sameOrigin(r, true) {
+		jsonError(w, http.StatusForbidden, "this request comes from another site (Origin "+r.Header.Get("Origin")+"); dreamwiki serve only takes it from its own pages")
+		return false
+	}
+	tok := r.Header.Get(TokenHeader)
+	if tok == "" || subtle.ConstantTimeCompare([]byte(tok), []byte(s.token)) != 1 {
+		jsonError(w, http.StatusForbidden, "missing or wrong token: reload the page (the server restarted) or send the "+TokenHeader+" header the served pages carry")
+		return false
+	}
+	return true
+}
+
+func (s *Server) serveWS(w http.ResponseWriter, r *http.Request) {
+	conn, err := s.upgrader().Upgrade(w, r, nil)
+	if err != nil {
+		return // the upgrader answered (403 for a foreign Origin)
+	}
+	s.hub.serve(conn)
+}
+
+func (s *Server) serveClient(w http.ResponseWriter, r *http.Request) {
+	b, err := assets.Serve()
+	if err != nil {
+		http.Error(w, err.Error(), http.StatusInternalServerError)
+		return
+	}
+	if strings.HasSuffix(r.URL.Path, ".js") {
+		w.Header().Set("Content-Type", "text/javascript; charset=utf-8")
+		_, _ = w.Write(b.JS)
+		return
+	}
+	w.Header().Set("Content-Type", "text/css; charset=utf-8")
+	_, _ = w.Write(b.CSS)
+}
+
+// serveStatus reports the build's state, for scripts and tests.
+func (s *Server) serveStatus(w http.ResponseWriter, r *http.Request) {
+	s.mu.RLock()
+	st := struct {
+		Builds   int       `json:"builds"`
+		Problems []Problem `json:"problems"`
+		Clients  int       `json:"clients"`
+		ReadOnly bool      `json:"readOnly"`
+	}{s.builds, s.problems, 0, s.opts.ReadOnly}
+	s.mu.RUnlock()
+	st.Clients = s.hub.count()
+	if st.Problems == nil {
+		st.Problems = []Problem{}
+	}
+	writeJSON(w, http.StatusOK, st)
+}
+
+func (s *Server) apiNotFound(w http.ResponseWriter, r *http.Request) {
+	jsonError(w, http.StatusNotFound, "no such API: "+r.Method+" "+r.URL.Path)
+}
+
+// serveSite serves a file of the built site.
+func (s *Server) serveSite(w http.ResponseWriter, r *http.Request) {
+	name, ok := sitePath(r.URL)
+	var data []byte
+	if ok {
+		data, ok = s.store.get(name)
+		if !ok && !strings.HasSuffix(name, ".html") && path.Ext(name) == "" {
+			// A folder without its trailing slash.
+			if _, dir := s.store.get(name + "/index.html"); dir {
+				http.Redirect(w, r, r.URL.Path+"/", http.StatusMovedPermanently)
+				return
+			}
+		}
+	}
+	status := http.StatusOK
+	if !ok {
+		status = http.StatusNotFound
+		name = "404.html"
+		if data, ok = s.store.get(name); !ok {
+			http.NotFound(w, r)
+			return
+		}
+	}
+	ctype := contentType(name)
+	if strings.HasSuffix(name, ".html") && !strings.HasSuffix(name, ".preview.html") {
+		data = s.inject(data)
+	}
+	w.Header().Set("Content-Type", ctype)
+	w.WriteHeader(status)
+	if r.Method != http.MethodHead {
+		_, _ = w.Write(data)
+	}
+}
+
+// sitePath maps a URL onto a file of the site, refusing anything that is
+// not plainly a path inside it: "..", encoded or not, backslashes, NUL,
+// dot-files and dot-folders, backup and editor files. The site lives in
+// memory, so nothing outside it could be read anyway; refusing early
+// keeps the rule obvious.
+func sitePath(u *url.URL) (string, bool) {
+	raw := u.EscapedPath()
+	low := strings.ToLower(raw)
+	if strings.Contains(low, "%2e%2e") || strings.Contains(low, "%2f") || strings.Contains(low, "%5c") || strings.Contains(low, "%00") {
+		return "", false
+	}
+	p := u.Path
+	if strings.ContainsAny(p, "\\\x00") || !strings.HasPrefix(p, "/") || strings.HasPrefix(p, "//") {
+		return "", false
+	}
+	for _, seg := range strings.Split(p[1:], "/") {
+		if seg == ".." || seg == "." || strings.HasPrefix(seg, ".") || strings.HasSuffix(seg, "~") ||
+			strings.HasSuffix(seg, ".bak") || strings.HasSuffix(seg, ".swp") {
+			return "", false
+		}
+	}
+	name := strings.TrimPrefix(p, "/")
+	if name == "" || strings.HasSuffix(name, "/") {
+		name += "index.html"
+	}
+	if path.Clean("/"+name) != "/"+name {
+		return "", false
+	}
+	return name, true
+}
+
+// contentType is the media type of a site file.
+func contentType(name string) string {
+	switch path.Ext(name) {
+	case ".html":
+		return "text/html; charset=utf-8"
+	case ".md":
+		return "text/markdown; charset=utf-8"
+	case ".txt":
+		return "text/plain; charset=utf-8"
+	case ".js":
+		return "text/javascript; charset=utf-8"
+	case ".css":
+		return "text/css; charset=utf-8"
+	case ".json":
+		return "application/json"
+	case ".xml":
+		return "application/xml; charset=utf-8"
+	case ".bin":
+		return "application/octet-stream"
+	}
+	if t := mime.TypeByExtension(path.Ext(name)); t != "" {
+		return t
+	}
+	return "application/octet-stream"
+}
+
+// inject adds serve mode to a page: on <body>, data-api="1" (the search
+// box asks /api/search), data-serve="1" and the token; before </head> the
+// client's style, before </body> its script. The page is otherwise the
+// built page, byte for byte.
+func (s *Server) inject(page []byte) []byte {
+	attrs := ` data-api="1" data-serve="1" data-readonly="` + boolAttr(s.opts.ReadOnly) + `" data-token="` + html.EscapeString(s.token) + `"`
+	head := `<link rel="stylesheet" href="/_dreamwiki/client.css">` + "\n"
+	tail := `<script src="/_dreamwiki/client.js" defer></script>` + "\n"
+	out := make([]byte, 0, len(page)+len(attrs)+len(head)+len(tail))
+	i := bytes.Index(page, []byte("<body"))
+	j := bytes.Index(page, []byte("</head>"))
+	k := bytes.LastIndex(page, []byte("</body>"))
+	if i < 0 || j < 0 || k < 0 || !(j < i && i < k) {
+		return page // not a page of ours: serve it as it is
+	}
+	out = append(out, page[:j]...)
+	out = append(out, head...)
+	out = append(out, page[j:i+len("<body")]...)
+	out = append(out, attrs...)
+	out = append(out, page[i+len("<body"):k]...)
+	out = append(out, tail...)
+	out = append(out, page[k:]...)
+	return out
+}
+
+func boolAttr(b bool) string {
+	if b {
+		return "1"
+	}
+	return "0"
+}
+
+func writeJSON(w http.ResponseWriter, status int, v any) {
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(status)
+	enc := json.NewEncoder(w)
+	enc.SetEscapeHTML(false)
+	_ = enc.Encode(v)
+}
+
+func jsonError(w http.ResponseWriter, status int, msg string) {
+	writeJSON(w, status, map[string]string{"error": msg})
+}

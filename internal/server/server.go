@@ -1,0 +1,520 @@
+package server
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"net"
+	"net/http"
+	"path/filepath"
+	"sort"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/dreamwiki/dreamwiki/internal/build"
+	"github.com/dreamwiki/dreamwiki/internal/diag"
+	"github.com/dreamwiki/dreamwiki/internal/search"
+	"github.com/dreamwiki/dreamwiki/internal/workspace"
+)
+
+// Options configure a server.
+type Options struct {
+	// Workspace is the folder to serve (and to write dreams into).
+	Workspace string
+	// Build carries the build flags (base URL, title, as-of date);
+	// its Workspace, Demo and Out are ignored.
+	Build build.Options
+	// ReadOnly disables dreams and recall logging: the server never
+	// writes to the workspace.
+	ReadOnly bool
+	// Debounce is how long the watcher waits for quiet before rebuilding;
+	// 0 means 50 ms.
+	Debounce time.Duration
+	// FinishAfter is how long the server waits after the last change
+	// before writing the site-wide files (search index, sitemap, feed,
+	// llms.txt, api/); 0 means 300 ms.
+	FinishAfter time.Duration
+	// Now is the clock of dreams and recall events; nil means time.Now.
+	Now func() time.Time
+	// Log receives developer logging; nil discards it.
+	Log *slog.Logger
+	// Out receives a line per rebuild for the person running the server
+	// ("12:03:04 notes/today.md: 2 pages in 35 ms"); nil for silence.
+	Out io.Writer
+}
+
+// Server is a running serve mode: the site in memory, the watcher, the
+// rebuild loop and the websocket hub.
+type Server struct {
+	opts  Options
+	root  string // the workspace folder, absolute
+	log   *slog.Logger
+	token string
+	// instance names this process to pages (unlike the token, it is not a
+	// secret).
+	instance string
+	store    *store
+	hub      *hub
+	index    *search.Index
+
+	session *build.Session // owned by the rebuild loop once it runs
+	watch   *watcher
+
+	mu       sync.RWMutex
+	snap     *snapshot
+	problems []Problem // the overlay, empty when the build is whole
+	builds   int
+
+	// rebuild requests from handlers (dreams) reach the loop here.
+	kick chan kick
+	// dreaming is held while a dream runs; a second press is refused.
+	dreaming sync.Mutex
+	dreamMu  sync.Mutex
+	dream    *dreamState
+	recalls  *recaller
+
+	// bound is the address the listener is bound to, for Host checks.
+	bound    string
+	loopback bool
+
+	stop    context.CancelFunc
+	loopWG  sync.WaitGroup
+	started time.Time
+	first   *build.Change
+}
+
+// snapshot is what handlers may read of the build: values that never
+// change once published.
+type snapshot struct {
+	ws *workspace.Workspace
+	// private are the workspace paths of notes that are not published.
+	private map[string]bool
+	// dreamNotes maps each dream-run note's vault path to its title.
+	dreamNotes map[string]string
+	// notes and published count the vault's notes.
+	notes, published int
+}
+
+// kick asks the rebuild loop to bring the build up to date with paths now
+// (without waiting for the watcher) and to signal done when the pages are
+// live.
+type kick struct {
+	paths []string
+	done  chan error
+}
+
+// New builds the workspace into memory and starts watching it. Close (or
+// cancelling the context given to Serve) stops everything.
+func New(ctx context.Context, opts Options) (*Server, error) {
+	if opts.Debounce <= 0 {
+		opts.Debounce = 50 * time.Millisecond
+	}
+	if opts.FinishAfter <= 0 {
+		opts.FinishAfter = 300 * time.Millisecond
+	}
+	if opts.Log == nil {
+		opts.Log = slog.New(slog.NewTextHandler(io.Discard, nil))
+	}
+	if opts.Now == nil {
+		opts.Now = time.Now
+	}
+	root, err := filepath.Abs(opts.Workspace)
+	if err != nil {
+		return nil, err
+	}
+	if real, err := filepath.EvalSymlinks(root); err == nil {
+		root = real
+	}
+	tok := make([]byte, 16)
+	if _, err := rand.Read(tok); err != nil {
+		return nil, err
+	}
+	s := &Server{opts: opts, root: root, log: opts.Log, token: hex.EncodeToString(tok), instance: newID(), store: newStore(),
+		kick: make(chan kick), started: time.Now()}
+	s.hub = newHub(s.log, s.helloMessage)
+	s.recalls = newRecaller(s)
+
+	// Watch first, so nothing written while the first build runs is missed.
+	if s.watch, err = newWatcher(root, opts.Debounce, s.log); err != nil {
+		return nil, fmt.Errorf("watching %s: %w", opts.Workspace, err)
+	}
+	bopts := opts.Build
+	bopts.Workspace, bopts.Demo, bopts.Out = root, false, ""
+	b := newBatch()
+	sess, ch, err := build.Open(ctx, bopts, b)
+	if err != nil {
+		s.watch.fsw.Close()
+		return nil, err
+	}
+	s.session, s.first = sess, ch
+	s.store.commitUpdate(b, true)
+	b = newBatch()
+	if err := sess.Finish(ctx, b); err != nil {
+		s.watch.fsw.Close()
+		return nil, err
+	}
+	s.store.commitFinish(b)
+	if s.index, err = search.OpenIndex(""); err != nil {
+		s.watch.fsw.Close()
+		return nil, err
+	}
+	if _, err := s.index.Update(ctx, sess.Workspace(), sess.Vault()); err != nil {
+		s.watch.fsw.Close()
+		s.index.Close()
+		return nil, err
+	}
+	s.publish(ch)
+
+	loopCtx, cancel := context.WithCancel(context.Background())
+	s.stop = cancel
+	s.loopWG.Add(3)
+	go func() { defer s.loopWG.Done(); s.watch.run(loopCtx) }()
+	go func() { defer s.loopWG.Done(); s.loop(loopCtx) }()
+	go func() { defer s.loopWG.Done(); s.recalls.run(loopCtx) }()
+	return s, nil
+}
+
+// First is what the first build did.
+func (s *Server) First() *build.Change { return s.first }
+
+// Token is the per-process token mutating requests must carry.
+func (s *Server) Token() string { return s.token }
+
+// Files is the number of files the site has.
+func (s *Server) Files() int { return s.store.len() }
+
+// Notes returns how many notes the vault has and how many are published.
+func (s *Server) Notes() (notes, published int) {
+	snap := s.snapshot()
+	return snap.notes, snap.published
+}
+
+// Close stops the watcher, the rebuild loop and every websocket. It does
+// not stop an HTTP server serving the handler; Serve does that.
+func (s *Server) Close() error {
+	if s.stop != nil {
+		s.stop()
+	}
+	s.loopWG.Wait()
+	s.hub.close()
+	if s.index != nil {
+		return s.index.Close()
+	}
+	return nil
+}
+
+// Serve serves the handler on ln until ctx is done, then shuts down
+// cleanly: requests in flight finish (for up to five seconds), websockets
+// are told goodbye, and the watcher and rebuild loop stop.
+func (s *Server) Serve(ctx context.Context, ln net.Listener) error {
+	s.setBound(ln.Addr().String())
+	srv := &http.Server{
+		Handler:           s.Handler(),
+		ReadHeaderTimeout: 10 * time.Second,
+		ErrorLog:          slog.NewLogLogger(s.log.Handler(), slog.LevelDebug),
+	}
+	errc := make(chan error, 1)
+	go func() { errc <- srv.Serve(ln) }()
+	select {
+	case err := <-errc:
+		s.Close()
+		return err
+	case <-ctx.Done():
+	}
+	shutdown, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	// Websockets are hijacked connections: Shutdown does not wait for
+	// them, the hub closes them.
+	s.hub.close()
+	err := srv.Shutdown(shutdown)
+	if cerr := s.Close(); err == nil {
+		err = cerr
+	}
+	if e := <-errc; !errors.Is(e, http.ErrServerClosed) && err == nil {
+		err = e
+	}
+	return err
+}
+
+// setBound records the listening address, for the Host and Origin checks.
+func (s *Server) setBound(addr string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.bound = addr
+	host, _, _ := net.SplitHostPort(addr)
+	ip := net.ParseIP(host)
+	s.loopback = ip != nil && ip.IsLoopback()
+}
+
+// loop is the rebuild loop: the one goroutine that drives the session.
+// Each batch of changes is applied at once and the pages go live; the
+// site-wide files follow once no change came for FinishAfter, in the
+// background, and give way to the next change.
+func (s *Server) loop(ctx context.Context) {
+	finish := time.NewTimer(time.Hour)
+	finish.Stop()
+	defer finish.Stop()
+	var finishing chan error
+	var cancelFinish context.CancelFunc
+	var finishBatch *batch
+	stopFinish := func() {
+		if finishing != nil {
+			cancelFinish()
+			<-finishing
+			finishing, finishBatch = nil, nil
+		}
+	}
+	defer stopFinish()
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case ch := <-s.watch.out:
+			stopFinish()
+			s.rebuild(ctx, ch)
+			finish.Reset(s.opts.FinishAfter)
+		case k := <-s.kick:
+			stopFinish()
+			err := s.rebuild(ctx, change{paths: k.paths, first: time.Now()})
+			k.done <- err
+			finish.Reset(s.opts.FinishAfter)
+		case <-finish.C:
+			fctx, cancel := context.WithCancel(ctx)
+			cancelFinish, finishing, finishBatch = cancel, make(chan error, 1), newBatch()
+			go func(b *batch, done chan<- error) {
+				err := s.session.Finish(fctx, b)
+				if err == nil {
+					_, err = s.index.Update(fctx, s.session.Workspace(), s.session.Vault())
+				}
+				done <- err
+			}(finishBatch, finishing)
+		case err := <-finishing:
+			b := finishBatch
+			cancelFinish()
+			finishing, finishBatch = nil, nil
+			if err != nil {
+				if !errors.Is(err, context.Canceled) {
+					s.log.Error("writing the site-wide files", "err", err)
+				}
+				continue
+			}
+			if changed := s.store.commitFinish(b); len(changed) > 0 {
+				s.log.Debug("site-wide files written", "files", len(changed))
+				if pages := reloadable(changed); len(pages) > 0 {
+					s.announce(pages)
+				}
+			}
+		}
+	}
+}
+
+// rebuild applies one batch of changes and tells the pages.
+func (s *Server) rebuild(ctx context.Context, ch change) error {
+	b := newBatch()
+	var c *build.Change
+	var err error
+	if ch.reset {
+		c, err = s.session.Reload(ctx, b)
+	} else {
+		c, err = s.session.Update(ctx, ch.paths, b)
+	}
+	if err != nil {
+		s.log.Error("rebuilding", "err", err)
+		s.setProblems([]Problem{problemOf(err)})
+		if s.opts.Out != nil {
+			fmt.Fprintf(s.opts.Out, "%s  the build failed: %v\n", time.Now().Format("15:04:05"), err)
+		}
+		return err
+	}
+	changed := s.store.commitUpdate(b, c.Site.Full)
+	s.publish(c)
+	s.log.Info("rebuilt", "files", ch.paths, "changed", len(changed), "pages", c.Site.Pages,
+		"full", c.Site.Full, "provenance", c.Provenance, "took", c.Duration.Round(time.Millisecond),
+		"since_event", time.Since(ch.first).Round(time.Millisecond))
+	problems := s.problemsOf(c, ch.paths)
+	s.setProblems(problems)
+	if pages := reloadable(changed); len(pages) > 0 {
+		s.announce(pages)
+	}
+	if s.opts.Out != nil {
+		what := strings.Join(c.Files, ", ")
+		if len(c.Files) > 3 {
+			what = fmt.Sprintf("%s and %d more files", strings.Join(c.Files[:3], ", "), len(c.Files)-3)
+		}
+		if what == "" {
+			what = "no change"
+		}
+		how := fmt.Sprintf("%d pages", c.Site.Pages)
+		if c.Site.Full {
+			how = fmt.Sprintf("every page (%d)", c.Site.Pages)
+		}
+		fmt.Fprintf(s.opts.Out, "%s  %s: %s in %s\n", time.Now().Format("15:04:05"), what, how, time.Since(ch.first).Round(time.Millisecond))
+		for _, p := range problems {
+			fmt.Fprintf(s.opts.Out, "          %s: %s\n", p.Severity, p.Message)
+		}
+	}
+	return nil
+}
+
+// announce tells pages which files changed: stylesheets alone are
+// swapped in place, anything else reloads the pages showing it.
+func (s *Server) announce(changed []string) {
+	s.mu.Lock()
+	s.builds++
+	n := s.builds
+	s.mu.Unlock()
+	css := true
+	for _, p := range changed {
+		if filepath.Ext(p) != ".css" {
+			css = false
+		}
+	}
+	typ := "reload"
+	if css {
+		typ = "css"
+	}
+	s.hub.broadcast(Message{Type: typ, Paths: changed, Build: n})
+}
+
+// reloadable leaves out the files no open page shows: hover previews,
+// Markdown twins and the outputs for agents are fetched when needed.
+func reloadable(changed []string) []string {
+	var out []string
+	for _, p := range changed {
+		switch {
+		case filepath.Ext(p) == ".md", filepath.Ext(p) == ".json", filepath.Ext(p) == ".txt",
+			filepath.Ext(p) == ".xml", len(p) > 13 && p[len(p)-13:] == ".preview.html":
+			continue
+		}
+		out = append(out, p)
+	}
+	return out
+}
+
+// publish makes the new build's workspace readable by handlers.
+func (s *Server) publish(c *build.Change) {
+	v := s.session.Vault()
+	snap := &snapshot{ws: s.session.Workspace(), private: map[string]bool{}, dreamNotes: map[string]string{}}
+	snap.notes = len(v.Notes)
+	for _, n := range v.Notes {
+		if !n.Private {
+			snap.published++
+		}
+		if n.Private && n.Source != "" {
+			snap.private[n.Source] = true
+		}
+		if n.Dream != nil && !n.Private {
+			snap.dreamNotes[n.Path] = n.Title
+		}
+	}
+	s.mu.Lock()
+	s.snap = snap
+	s.mu.Unlock()
+}
+
+// snapshot returns the latest published build state.
+func (s *Server) snapshot() *snapshot {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	return s.snap
+}
+
+// problemsOf is the overlay after an update: the errors of the build, and
+// the warnings about the files just changed that mean their input is
+// broken (front matter, JSON, encoding). Other warnings (a broken link
+// while typing) are for the report, not for an overlay.
+func (s *Server) problemsOf(c *build.Change, paths []string) []Problem {
+	touched := map[string]bool{}
+	for _, p := range paths {
+		touched[p] = true
+	}
+	for _, p := range c.Files {
+		touched[p] = true
+	}
+	var out []Problem
+	for _, d := range c.Diagnostics {
+		if d.Severity == diag.Error || d.Severity == diag.Warning && touched[d.File] && brokenInput[d.Code] {
+			out = append(out, Problem{File: d.File, Line: d.Line, Col: d.Col, Severity: d.Severity.String(), Message: d.Error()})
+		}
+	}
+	return out
+}
+
+// brokenInput are the diagnostic codes of input that could not be read as
+// written.
+var brokenInput = map[string]bool{"frontmatter": true, "json": true, "utf8": true, "config": true, "read": true, "internal": true}
+
+// problemOf turns a failed build into an overlay entry.
+func problemOf(err error) Problem {
+	var d diag.Diagnostic
+	if errors.As(err, &d) {
+		return Problem{File: d.File, Line: d.Line, Col: d.Col, Severity: "error", Message: d.Error()}
+	}
+	return Problem{Severity: "error", Message: err.Error()}
+}
+
+// setProblems updates the overlay and tells the pages when it changed.
+func (s *Server) setProblems(ps []Problem) {
+	s.mu.Lock()
+	had := len(s.problems) > 0
+	same := equalProblems(s.problems, ps)
+	s.problems = ps
+	s.mu.Unlock()
+	switch {
+	case len(ps) > 0 && !same:
+		s.hub.broadcast(Message{Type: "error", Problems: ps})
+	case len(ps) == 0 && had:
+		s.hub.broadcast(Message{Type: "clear"})
+	}
+}
+
+func equalProblems(a, b []Problem) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if a[i] != b[i] {
+			return false
+		}
+	}
+	return true
+}
+
+// helloMessage is what a page hears first: the overlay, if any.
+func (s *Server) helloMessage() Message {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	return Message{Type: "hello", Problems: s.problems, Build: s.builds, Instance: s.instance}
+}
+
+// Rebuild brings the site up to date with the workspace files at paths now,
+// without waiting for the watcher, and returns once the new pages are live.
+func (s *Server) Rebuild(ctx context.Context, paths []string) error {
+	k := kick{paths: paths, done: make(chan error, 1)}
+	select {
+	case s.kick <- k:
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+	select {
+	case err := <-k.done:
+		return err
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+}
+
+// sortedKeys returns the keys of a set, sorted.
+func sortedKeys(m map[string]bool) []string {
+	out := make([]string, 0, len(m))
+	for k := range m {
+		out = append(out, k)
+	}
+	sort.Strings(out)
+	return out
+}
