@@ -17,7 +17,7 @@ export async function openEnvelope(file: Uint8Array, name: string): Promise<Uint
   if (file[0] !== 1) throw new CorruptIndex(name + " has an unknown codec");
   if (typeof DecompressionStream === "undefined") throw new CorruptIndex("this browser cannot inflate " + name);
   try {
-    const stream = new Blob([payload]).stream().pipeThrough(new DecompressionStream("deflate-raw"));
+    const stream = new Blob([payload as Uint8Array<ArrayBuffer>]).stream().pipeThrough(new DecompressionStream("deflate-raw"));
     return new Uint8Array(await new Response(stream).arrayBuffer());
   } catch {
     throw new CorruptIndex(name + " does not inflate");

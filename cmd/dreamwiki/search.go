@@ -66,7 +66,8 @@ topic files and claims do not age.`,
 			if _, err := ix.Update(cmd.Context(), m.Workspace, m.Vault); err != nil {
 				return failure{err.Error()}
 			}
-			q := search.Query{Text: joinArgs(args), Limit: f.n, Types: f.types, Tiers: f.tiers, IncludePrivate: true}
+			params := search.ParamsFromConfig(m.Workspace.Config.Search)
+			q := search.Query{Text: joinArgs(args), Limit: f.n, Types: f.types, Tiers: f.tiers, IncludePrivate: true, Params: &params}
 			res, err := ix.Search(cmd.Context(), q)
 			if err != nil {
 				return failure{err.Error()}

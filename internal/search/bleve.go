@@ -313,6 +313,9 @@ type Query struct {
 	// IncludePrivate searches private notes too (the CLI, which only the
 	// workspace's owner runs, does; a server may not).
 	IncludePrivate bool
+	// Params are the ranking knobs; nil means DefaultParams (the CLI
+	// passes ParamsFromConfig of the workspace's dreamwiki.toml).
+	Params *Params
 }
 
 // Result is one hit in OpenClaw's memory_search shape.
@@ -477,7 +480,11 @@ func (ix *Index) Search(ctx context.Context, q Query) ([]Result, error) {
 		cands[i] = c
 		sets[i] = termSet(fieldString(h, "body"))
 	}
-	ranked := Rank(cands, DefaultParams(), func(a, b int) float64 { return Jaccard(sets[a], sets[b]) })
+	p := DefaultParams()
+	if q.Params != nil {
+		p = *q.Params
+	}
+	ranked := Rank(cands, p, func(a, b int) float64 { return Jaccard(sets[a], sets[b]) })
 	if len(ranked) > limit {
 		ranked = ranked[:limit]
 	}

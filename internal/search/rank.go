@@ -3,6 +3,8 @@ package search
 import (
 	"math"
 	"sort"
+
+	"github.com/dreamwiki/dreamwiki/internal/workspace"
 )
 
 // The fields a document is indexed in, in the order the static index
@@ -51,6 +53,27 @@ func DefaultParams() Params {
 		MMRTop:            30,
 		SupersededPenalty: 0.5,
 	}
+}
+
+// ParamsFromConfig applies the [search] table of dreamwiki.toml to the
+// defaults: fuzzy_weight, half_life_days, mmr_lambda and title_boost
+// (which boosts aliases too). Zero values keep the defaults.
+func ParamsFromConfig(c workspace.SearchConfig) Params {
+	p := DefaultParams()
+	if c.FuzzyWeight != 0 {
+		p.FuzzyWeight = c.FuzzyWeight
+	}
+	if c.HalfLifeDays != 0 {
+		p.HalfLifeDays = c.HalfLifeDays
+	}
+	if c.MMRLambda != 0 {
+		p.MMRLambda = c.MMRLambda
+	}
+	if c.TitleBoost != 0 {
+		p.Boosts[FieldTitle] = c.TitleBoost
+		p.Boosts[FieldAliases] = c.TitleBoost
+	}
+	return p.sane()
 }
 
 // sane replaces out-of-range knobs (from a hand-edited dreamwiki.toml) by

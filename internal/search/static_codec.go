@@ -54,7 +54,7 @@ func envelope(payload []byte) []byte {
 
 // maxPayload bounds what openEnvelope inflates, so a corrupted or hostile
 // file cannot make the reader allocate without limit.
-const maxPayload = 256 << 20
+const maxPayload = 32 << 20
 
 // openEnvelope returns the payload of a file written by envelope.
 func openEnvelope(file []byte) ([]byte, error) {

@@ -336,3 +336,47 @@ func TestParams_SaneReplacesNonsense(t *testing.T) {
 		t.Errorf("got %+v", p)
 	}
 }
+
+// FuzzStaticFiles feeds the reader damaged metadata and shards: it may
+// refuse them, never panic.
+func FuzzStaticFiles(f *testing.F) {
+	mem := output.NewMemory()
+	if _, err := WriteStatic(context.Background(), testDocs(), StaticOptions{}, mem); err != nil {
+		f.Fatal(err)
+	}
+	meta, _ := mem.Get("meta.bin")
+	var shard, tri []byte
+	for _, n := range mem.Names() {
+		switch {
+		case strings.HasSuffix(n, "/t0.bin"):
+			shard, _ = mem.Get(n)
+		case strings.HasSuffix(n, "/g7.bin"):
+			tri, _ = mem.Get(n)
+		}
+	}
+	f.Add(meta, shard, tri)
+	f.Fuzz(func(t *testing.T, meta, shard, tri []byte) {
+		s, err := OpenStatic(func(name string) ([]byte, error) {
+			switch {
+			case name == "meta.bin":
+				return meta, nil
+			case strings.Contains(name, "/g"):
+				return tri, nil
+			case strings.Contains(name, "/t"):
+				return shard, nil
+			}
+			b, _ := mem.Get(name)
+			return b, nil
+		})
+		if err != nil {
+			return
+		}
+		for _, q := range []string{"gateway", "gatway", "京", "e_auth", "10"} {
+			if hits, err := s.Search(StaticQuery{Text: q}); err == nil {
+				for _, h := range hits {
+					_, _ = s.Fragment(h.Doc)
+				}
+			}
+		}
+	})
+}
