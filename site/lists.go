@@ -102,19 +102,35 @@ const navLimit = 20
 // page's own folder and its ancestors opened. Closed folders are plain
 // links to their pages: the explorer is repeated on every page, so it
 // holds only what a reader can act on.
+//
+// It also renders each folder's chrome (the layout parts its pages share),
+// which includes the explorer.
 func (s *site) renderNav() {
 	s.navByDir = make(map[string]template.HTML, len(s.folders))
+	s.chromeByDir = make(map[string]chrome, len(s.folders))
+	s.chromeErr = nil
 	for dir := range s.folders {
-		page := dir + "/x.html"
-		if dir == "" {
-			page = "x.html"
+		nav := s.navHTML(dir)
+		s.navByDir[dir] = nav
+		c, err := s.renderChrome(dir, nav)
+		if err != nil {
+			s.chromeErr = err // reported by the first page rendered
 		}
-		var b strings.Builder
-		b.WriteString("<ul>")
-		s.navFolder(&b, s.folders[""], page, dir, true)
-		b.WriteString("</ul>")
-		s.navByDir[dir] = template.HTML(b.String()) //nolint:gosec // escaped while built
+		s.chromeByDir[dir] = c
 	}
+}
+
+// navHTML renders the explorer of pages in dir.
+func (s *site) navHTML(dir string) template.HTML {
+	page := dir + "/x.html"
+	if dir == "" {
+		page = "x.html"
+	}
+	var b strings.Builder
+	b.WriteString("<ul>")
+	s.navFolder(&b, s.folders[""], page, dir, true)
+	b.WriteString("</ul>")
+	return template.HTML(b.String()) //nolint:gosec // escaped while built
 }
 
 func (s *site) navFolder(b *strings.Builder, f *folder, page, open string, root bool) {

@@ -76,9 +76,13 @@ type site struct {
 	tags     map[string][]*vault.Note // tag -> notes carrying it or a sub-tag
 	folders  map[string]*folder
 	navByDir map[string]template.HTML
-	mem      *memory // claims, dreams and charts, when the vault has provenance
-	assetMap map[string]string
-	listed   []string // list pages rendered, for the sitemap
+	// chromeByDir holds, per folder, the parts of the layout every page
+	// of that folder shares (see templates/layout.html).
+	chromeByDir map[string]chrome
+	chromeErr   error
+	mem         *memory // claims, dreams and charts, when the vault has provenance
+	assetMap    map[string]string
+	listed      []string // list pages rendered, for the sitemap
 	// twins caches each note's twin as llms-full.txt holds it, between
 	// incremental updates; nil in a plain build.
 	twins map[*vault.Note][]byte
@@ -253,6 +257,64 @@ type pageData struct {
 	Body template.HTML
 	// Claim is the claim card of a claim note, nil otherwise.
 	Claim *claimView
+	// Chrome is the page's folder's share of the layout.
+	Chrome chrome
+}
+
+// chrome is what every page of a folder shares, rendered once per folder
+// from the "chrome-*" templates of layout.html.
+type chrome struct {
+	Head, Header, Left, Footer template.HTML
+	BodyAttrs                  template.HTMLAttr
+}
+
+// chromeFor returns the explorer and chrome of pages in dir. Folders of
+// notes have theirs from renderNav; other folders (tags/, tags/a/) get
+// theirs on first use: an explorer with nothing open, its links relative
+// to that depth.
+func (s *site) chromeFor(dir string) (template.HTML, chrome) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if c, ok := s.chromeByDir[dir]; ok {
+		return s.navByDir[dir], c
+	}
+	nav := s.navHTML(dir)
+	c, err := s.renderChrome(dir, nav)
+	if err != nil && s.chromeErr == nil {
+		s.chromeErr = err
+	}
+	s.navByDir[dir] = nav
+	s.chromeByDir[dir] = c
+	return nav, c
+}
+
+// renderChrome renders the shared parts of the layout for pages in dir,
+// whose explorer is nav.
+func (s *site) renderChrome(dir string, nav template.HTML) (chrome, error) {
+	page := "x.html"
+	if dir != "" {
+		page = dir + "/x.html"
+	}
+	d := pageData{Site: s.siteData(page), Nav: nav}
+	t := s.layouts["note.html"]
+	var c chrome
+	var b strings.Builder
+	for _, part := range []struct {
+		name string
+		out  *template.HTML
+	}{{"chrome-head", &c.Head}, {"chrome-header", &c.Header}, {"chrome-left", &c.Left}, {"chrome-footer", &c.Footer}} {
+		b.Reset()
+		if err := t.ExecuteTemplate(&b, part.name, d); err != nil {
+			return chrome{}, fmt.Errorf("rendering %s: %w", part.name, err)
+		}
+		*part.out = template.HTML(b.String()) //nolint:gosec // rendered by html/template
+	}
+	b.Reset()
+	if err := t.ExecuteTemplate(&b, "chrome-body-attrs", d); err != nil {
+		return chrome{}, fmt.Errorf("rendering chrome-body-attrs: %w", err)
+	}
+	c.BodyAttrs = template.HTMLAttr(b.String()) //nolint:gosec // rendered by html/template
+	return c, nil
 }
 
 type siteData struct {
@@ -370,9 +432,13 @@ func (s *site) render(page, layout string, d pageData) error {
 // page's <base href> (the 404 page's).
 func (s *site) renderWith(page, layout string, d pageData, base string) error {
 	d.Site.Base = base
-	d.Nav = s.navByDir[folderOf(page)]
+	dir := folderOf(page)
 	if base != "" {
-		d.Nav = s.navByDir[""]
+		dir = "" // the 404 page resolves its links against <base href>
+	}
+	d.Nav, d.Chrome = s.chromeFor(dir)
+	if s.chromeErr != nil {
+		return s.chromeErr
 	}
 	if s.opts.BaseURL != "" && !d.Page.NoIndex {
 		d.Page.Canonical = s.opts.BaseURL + escapePath(page)
