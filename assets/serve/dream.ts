@@ -3,6 +3,7 @@
 // its progress, then show what changed with links to the new notes.
 
 import type { Message, Dreamed } from "./socket";
+import { holdReloads } from "./reload";
 
 let token = "";
 let panel: HTMLDialogElement | null = null;
@@ -54,6 +55,8 @@ function open(): void {
   if (!panel) {
     panel = el("dialog", "dw-panel");
     panel.setAttribute("aria-labelledby", "dw-panel-title");
+    // The page waits to reload until the panel closes.
+    panel.addEventListener("close", () => holdReloads(false));
     document.body.append(panel);
   }
   panel.replaceChildren();
@@ -67,6 +70,7 @@ function open(): void {
   const body = el("div", "dw-body");
   panel.append(head, body);
   if (!panel.open) panel.showModal();
+  holdReloads(true);
   plan(body, false);
 }
 

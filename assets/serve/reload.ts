@@ -29,6 +29,19 @@ function shown(): Set<string> {
   return out;
 }
 
+// held is set while the reader works in a panel (a dream): a reload would
+// take the panel away, so it waits until the panel closes.
+let held = false;
+let pending = false;
+
+export function holdReloads(on: boolean): void {
+  held = on;
+  if (!on && pending) {
+    pending = false;
+    reload();
+  }
+}
+
 export function onChanged(kind: string, paths: string[]): void {
   const mine = shown();
   const hits = paths.filter((p) => mine.has(p));
@@ -37,6 +50,14 @@ export function onChanged(kind: string, paths: string[]): void {
     swapStyles(new Set(hits));
     return;
   }
+  if (held) {
+    pending = true;
+    return;
+  }
+  reload();
+}
+
+function reload(): void {
   try {
     sessionStorage.setItem(scrollKey + location.pathname, JSON.stringify([window.scrollX, window.scrollY]));
   } catch { /* storage off: the browser's own restoration is all there is */ }
