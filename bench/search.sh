@@ -52,8 +52,9 @@ go build -o "$WORK/dreamwiki" ./cmd/dreamwiki
 median() { sort -n | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}'; }
 
 # Build time, and the static index's own time on the same workspace.
+# RUNS_BUILD=0 builds once and skips the timing (to re-measure queries).
 : > "$WORK/build.txt"
-for i in $(seq "$RUNS_BUILD"); do
+for i in $(seq "$(( RUNS_BUILD > 0 ? RUNS_BUILD : 1 ))"); do
   rm -rf "$WORK/out"
   start=$(date +%s.%N)
   "$WORK/dreamwiki" build "$WORK/ws" --out "$WORK/out" --quiet
@@ -61,23 +62,29 @@ for i in $(seq "$RUNS_BUILD"); do
   awk -v a="$start" -v b="$end" 'BEGIN { printf "%.3f\n", b - a }' >> "$WORK/build.txt"
 done
 build_s=$(median < "$WORK/build.txt")
-ws_ns=$(DREAMWIKI_BENCH_WS="$WORK/ws" go test ./internal/search -run '^$' -bench WriteStatic -benchtime "${RUNS_BUILD}x" -timeout 2h |
-  awk '/^BenchmarkWriteStatic/ {print $3}')
-ws_s=$(awk -v n="$ws_ns" 'BEGIN { printf "%.3f", n / 1e9 }')
+if [ "$RUNS_BUILD" -gt 0 ]; then
+  ws_ns=$(DREAMWIKI_BENCH_WS="$WORK/ws" go test ./internal/search -run '^$' -bench WriteStatic -benchtime "${RUNS_BUILD}x" -timeout 2h |
+    awk '/^BenchmarkWriteStatic/ {print $3}')
+  ws_s=$(awk -v n="$ws_ns" 'BEGIN { printf "%.3f", n / 1e9 }')
+fi
 
-# Pagefind on the same note pages.
+# Pagefind on the same note pages (indexed once per work folder).
 SITE="$WORK/out/site"
-rm -rf "$WORK/pfsite" "$SITE/_pagefind"
-node -e '
-  const fs = require("fs"), path = require("path");
-  const [site, dst] = process.argv.slice(1);
-  for (const p of JSON.parse(fs.readFileSync(path.join(site, "api/pages.json"))).pages) {
-    fs.mkdirSync(path.dirname(path.join(dst, p.url)), { recursive: true });
-    fs.copyFileSync(path.join(site, p.url), path.join(dst, p.url));
-  }' "$SITE" "$WORK/pfsite"
-pf_start=$(date +%s.%N)
-"$WORK/pf/node_modules/.bin/pagefind" --site "$WORK/pfsite" --root-selector main --output-path "$SITE/_pagefind" --quiet
-pf_s=$(awk -v a="$pf_start" -v b="$(date +%s.%N)" 'BEGIN { printf "%.3f", b - a }')
+if [ ! -f "$WORK/_pagefind/pagefind.js" ]; then
+  rm -rf "$WORK/pfsite" "$WORK/_pagefind"
+  node -e '
+    const fs = require("fs"), path = require("path");
+    const [site, dst] = process.argv.slice(1);
+    for (const p of JSON.parse(fs.readFileSync(path.join(site, "api/pages.json"))).pages) {
+      fs.mkdirSync(path.dirname(path.join(dst, p.url)), { recursive: true });
+      fs.copyFileSync(path.join(site, p.url), path.join(dst, p.url));
+    }' "$SITE" "$WORK/pfsite"
+  pf_start=$(date +%s.%N)
+  "$WORK/pf/node_modules/.bin/pagefind" --site "$WORK/pfsite" --root-selector main --output-path "$WORK/_pagefind" --quiet
+  awk -v a="$pf_start" -v b="$(date +%s.%N)" 'BEGIN { printf "%.3f", b - a }' > "$WORK/pagefind-time.txt"
+fi
+pf_s=$(cat "$WORK/pagefind-time.txt")
+ln -sfn "$WORK/_pagefind" "$SITE/_pagefind"
 cat > "$SITE/bench-pagefind.html" <<'HTML'
 <!doctype html><meta charset="utf-8"><title>Pagefind bench</title><p>Pagefind</p>
 HTML
@@ -239,9 +246,11 @@ echo
 echo "$N notes; $(node -e 'console.log(require(process.argv[1]).pages.length)' "$SITE/api/pages.json") note pages indexed by both"
 node "$WORK/measure.mjs" "$SITE" "$RUNS"
 echo
-printf 'dreamwiki build           %7.2f s (median of %s)\n' "$build_s" "$RUNS_BUILD"
-printf '  of which static index   %7.2f s (BenchmarkWriteStatic), %.1f%% on top of the rest of the build\n' "$ws_s" \
-  "$(awk -v w="$ws_s" -v b="$build_s" 'BEGIN { printf "%.1f", 100 * w / (b - w) }')"
+if [ "$RUNS_BUILD" -gt 0 ]; then
+  printf 'dreamwiki build           %7.2f s (median of %s)\n' "$build_s" "$RUNS_BUILD"
+  printf '  of which static index   %7.2f s (BenchmarkWriteStatic), %.1f%% on top of the rest of the build\n' "$ws_s" \
+    "$(awk -v w="$ws_s" -v b="$build_s" 'BEGIN { printf "%.1f", 100 * w / (b - w) }')"
+fi
 printf 'Pagefind indexing         %7.2f s (for reference)\n' "$pf_s"
 printf 'index on disk             dreamwiki %s (with file:// twins), Pagefind %s\n' \
-  "$(du -sh "$SITE/search" | cut -f1)" "$(du -sh "$SITE/_pagefind" | cut -f1)"
+  "$(du -sh "$SITE/search" | cut -f1)" "$(du -shL "$SITE/_pagefind" | cut -f1)"

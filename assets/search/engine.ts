@@ -6,7 +6,7 @@
 
 import { analyzeTokens, ANALYSIS_VERSION } from "./analyze";
 import { CorruptIndex, FrontDecoder, LENGTH_TABLE, Reader, cmp, decodeUTF8, lowerBound, openEnvelope, runeCount } from "./codec";
-import { NUM_FIELDS, FIELD_ALIASES, FIELD_BODY, FIELD_HEADINGS, FIELD_TITLE, Params, Candidate, bm25f, idf, rank } from "./rank";
+import { NUM_FIELDS, FIELD_ALIASES, FIELD_BODY, FIELD_HEADINGS, FIELD_TITLE, Candidates, Params, idf, rank } from "./rank";
 
 /** Format of the static index this engine reads (StaticFormat in Go). */
 export const STATIC_FORMAT = 1;
@@ -100,6 +100,8 @@ interface Unit {
   term: string;
   weight: number;
   prefix: boolean;
+  /** Units of the compounds this is a part of; null when it stands alone (queryUnit in Go). */
+  containers: number[] | null;
 }
 
 interface Variant {
@@ -113,6 +115,10 @@ export class Engine {
   private tris = new Map<number, Promise<TriShard | null>>();
   private frags = new Map<number, Promise<Fragment>>();
   private lengths: Int32Array;
+  /** Per document and field, BM25's length normalisation 1 - b + b*len/avg. */
+  private norms: Float64Array;
+  /** Per document, the decay factor of its age (1 for evergreen documents). */
+  private decay: Float64Array;
   private date: Int32Array;
   private succ = new Map<number, number[]>();
   private sims = new Map<number, number>();
@@ -137,6 +143,18 @@ export class Engine {
         const v = r.uvarint();
         prev += v % 2 === 1 ? -(v + 1) / 2 : v / 2;
         this.date[d] = prev;
+      }
+    }
+    const p = h.params;
+    this.norms = new Float64Array(n * NUM_FIELDS);
+    this.decay = new Float64Array(n).fill(1);
+    for (let d = 0; d < n; d++) {
+      for (let f = 0; f < NUM_FIELDS; f++) {
+        this.norms[d * NUM_FIELDS + f] = h.avg[f] > 0 ? 1 - p.b + (p.b * this.lengths[d * NUM_FIELDS + f]) / h.avg[f] : 1;
+      }
+      if (flags[d] & FLAG_DECAYS) {
+        const age = h.asOf - this.date[d];
+        this.decay[d] = age <= 0 ? 1 : Math.pow(0.5, age / p.halfLife);
       }
     }
     prev = 0;
@@ -374,41 +392,79 @@ export class Engine {
     return out.slice(0, MAX_CORRECTIONS);
   }
 
-  private scoreVariants(vs: Variant[], shards: Map<number, DictShard>, weight: number): Map<number, number> {
-    const best = new Map<number, number>();
+  /**
+   * Adds to acc, for every document of the variants, weight times the best
+   * of their weighted BM25F scores (scoreVariants in Go), and marks the
+   * documents seen. best is scratch, all zeros on entry and on return.
+   */
+  private scoreVariants(vs: Variant[], shards: Map<number, DictShard>, weight: number, acc: Float64Array, best: Float64Array, seen: Uint8Array, cands: number[]): void {
     const p = this.h.params;
-    const tfv = new Int32Array(NUM_FIELDS);
+    const b0 = p.boosts[0], b1 = p.boosts[1], b2 = p.boosts[2], b3 = p.boosts[3];
+    const k1 = p.k1;
+    const norms = this.norms;
+    const touched: number[] = [];
     for (const v of vs) {
       const sh = shards.get(v.shard) as DictShard;
       const idfv = idf(this.h.docs, sh.df[v.index]);
       const ps = this.postings(sh, v);
-      for (let i = 0; i < ps.docs.length; i++) {
-        const doc = ps.docs[i];
-        for (let f = 0; f < NUM_FIELDS; f++) tfv[f] = ps.tf[i * NUM_FIELDS + f];
-        const sc = v.weight * bm25f(p, idfv, tfv, this.lengths.subarray(doc * NUM_FIELDS, doc * NUM_FIELDS + NUM_FIELDS), this.h.avg);
-        if (sc > (best.get(doc) || 0)) best.set(doc, sc);
+      const docs = ps.docs;
+      const tf = ps.tf;
+      for (let i = 0; i < docs.length; i++) {
+        const doc = docs[i];
+        const o = doc * NUM_FIELDS;
+        const j = i * NUM_FIELDS;
+        // BM25F of rank.go, unrolled over the four fields (the same
+        // operations in the same order, so the same doubles).
+        let t = 0;
+        if (tf[j] !== 0) t += (b0 * tf[j]) / norms[o];
+        if (tf[j + 1] !== 0) t += (b1 * tf[j + 1]) / norms[o + 1];
+        if (tf[j + 2] !== 0) t += (b2 * tf[j + 2]) / norms[o + 2];
+        if (tf[j + 3] !== 0) t += (b3 * tf[j + 3]) / norms[o + 3];
+        const sc = t === 0 ? 0 : v.weight * ((idfv * t * (k1 + 1)) / (k1 + t));
+        if (sc > best[doc]) {
+          if (best[doc] === 0) touched.push(doc);
+          best[doc] = sc;
+        }
       }
     }
-    for (const [doc, sc] of best) best.set(doc, weight * sc);
-    return best;
+    for (const doc of touched) {
+      acc[doc] += weight * best[doc];
+      best[doc] = 0;
+      if (!seen[doc]) {
+        seen[doc] = 1;
+        cands.push(doc);
+      }
+    }
   }
 
   /** Runs a query; rejects with CorruptIndex when a needed file is missing or broken. */
   async search(q: Query): Promise<Result> {
     const limit = q.limit && q.limit > 0 ? q.limit : 10;
+    const n = this.h.docs;
     const units = queryUnits(q.text);
     const terms = new Set<string>();
-    // Shards load in parallel; scoring then runs in unit order, as in Go
-    // (StaticIndex.Search explains the two legs).
-    const looked = await Promise.all(units.map((u) => this.lookup(u)));
-    const exact: Map<number, number>[] = [];
-    const typo: Map<number, number>[] = [];
+    // The steps of StaticIndex.Search in Go: compounds first (their shards
+    // load in parallel), parts only where no compound matched; the exact
+    // leg sums in unit order, the typo leg adds the corrections after it.
+    const looked = await Promise.all(units.map((u) => (u.containers === null ? this.lookup(u) : null)));
+    const found = new Array<boolean>(units.length).fill(false);
+    const bm = new Float64Array(n);
+    const best = new Float64Array(n);
+    const seen = new Uint8Array(n);
+    const cands: number[] = [];
+    const typos: Float64Array[] = [];
     for (let k = 0; k < units.length; k++) {
       const u = units[k];
-      const { vs, shards } = looked[k];
+      let l = looked[k];
+      if (u.containers !== null) {
+        if (u.containers.some((c) => found[c])) continue;
+        l = await this.lookup(u);
+      }
+      const { vs, shards } = l as { vs: Variant[]; shards: Map<number, DictShard> };
+      found[k] = vs.length > 0;
       if (vs.length > 0) {
         for (const v of vs) terms.add((shards.get(v.shard) as DictShard).terms[v.index]);
-        exact.push(this.scoreVariants(vs, shards, u.weight));
+        this.scoreVariants(vs, shards, u.weight, bm, best, seen, cands);
         continue;
       }
       const corr = await this.corrections(u.term);
@@ -424,26 +480,39 @@ export class Engine {
           terms.add(c.term);
         }
       }
-      typo.push(this.scoreVariants(cvs, cshards, u.weight));
+      const t = new Float64Array(n);
+      this.scoreVariants(cvs, cshards, u.weight, t, best, seen, cands);
+      typos.push(t);
     }
-    const bm = sumScores(exact);
-    const fz = typo.length > 0 ? sumScores(exact.concat(typo)) : bm;
+    let fz = bm;
+    if (typos.length > 0) {
+      fz = bm.slice();
+      for (const t of typos) for (const doc of cands) fz[doc] += t[doc];
+    }
     const keep = this.filter(q);
-    const cands: Candidate[] = [];
-    const add = (doc: number): void => {
-      if (!keep(doc)) return;
-      const c: Candidate = {
-        doc, bm25: bm.get(doc) || 0, fuzzy: fz.get(doc) || 0, age: -1,
-        superseded: (this.flags[doc] & FLAG_SUPERSEDED) !== 0, successors: this.succ.get(doc) || [],
-      };
-      if (this.flags[doc] & FLAG_DECAYS) c.age = this.h.asOf - this.date[doc];
-      cands.push(c);
+    // In document order (a scan of the flags beats sorting thousands).
+    const kept: number[] = [];
+    if (cands.length > 0) for (let doc = 0; doc < n; doc++) if (seen[doc] && keep(doc)) kept.push(doc);
+    const m = kept.length;
+    const set: Candidates = {
+      n: m,
+      doc: Int32Array.from(kept),
+      bm25: new Float64Array(m),
+      fuzzy: new Float64Array(m),
+      decay: new Float64Array(m),
+      superseded: new Uint8Array(m),
+      successors: (doc) => this.succ.get(doc),
+      isCandidate: (doc) => seen[doc] === 1 && keep(doc),
     };
-    for (const doc of fz.keys()) add(doc);
-    cands.sort((a, b) => a.doc - b.doc);
-    const n = this.h.docs;
-    const ranked = rank(cands, this.h.params, (a, b) => (a < b ? this.sims.get(a * n + b) : this.sims.get(b * n + a)) || 0);
-    return { hits: ranked.slice(0, limit), terms: Array.from(terms), prefixes: units.filter((u) => u.prefix).map((u) => u.term) };
+    for (let i = 0; i < m; i++) {
+      const doc = kept[i];
+      set.bm25[i] = bm[doc];
+      set.fuzzy[i] = fz[doc];
+      set.decay[i] = this.decay[doc];
+      set.superseded[i] = this.flags[doc] & FLAG_SUPERSEDED ? 1 : 0;
+    }
+    const ranked = rank(set, this.h.params, (a, b) => (a < b ? this.sims.get(a * n + b) : this.sims.get(b * n + a)) || 0, limit);
+    return { hits: ranked, terms: Array.from(terms), prefixes: units.filter((u) => u.prefix).map((u) => u.term) };
   }
 
   private filter(q: Query): (doc: number) => boolean {
@@ -465,35 +534,36 @@ export class Engine {
   }
 }
 
-function sumScores(ms: Map<number, number>[]): Map<number, number> {
-  const out = new Map<number, number>();
-  for (const m of ms) for (const [doc, sc] of m) out.set(doc, (out.get(doc) || 0) + sc);
-  return out;
-}
 
 /** The units of a query (queryUnits in Go). */
 export function queryUnits(text: string): Unit[] {
   const toks = analyzeTokens(text);
+  const top = toks.map((t, i) => !toks.some((o, j) => j !== i && o.start <= t.start && o.end >= t.end && o.end - o.start > t.end - t.start));
   const units: Unit[] = [];
   const at = new Map<string, number>();
+  const unitOf = new Array<number>(toks.length).fill(-1);
   for (let i = 0; i < toks.length; i++) {
     const t = toks[i];
-    let contained = false;
-    for (let j = 0; j < toks.length; j++) {
-      const o = toks[j];
-      if (j !== i && o.start <= t.start && o.end >= t.end && o.end - o.start > t.end - t.start) {
-        contained = true;
-        break;
+    let containers: number[] | null = null;
+    if (!top[i]) {
+      containers = [];
+      for (let j = 0; j < i; j++) {
+        const o = toks[j];
+        if (top[j] && o.start <= t.start && o.end >= t.end && unitOf[j] >= 0) containers.push(unitOf[j]);
       }
     }
-    const u: Unit = { term: t.term, weight: contained ? 0.5 : 1, prefix: t.end === text.length || isCJKUnigram(t.term) };
+    const u: Unit = { term: t.term, weight: top[i] ? 1 : 0.5, prefix: t.end === text.length || isCJKUnigram(t.term), containers };
     const k = at.get(u.term);
     if (k !== undefined) {
-      units[k].weight = Math.max(units[k].weight, u.weight);
-      units[k].prefix = units[k].prefix || u.prefix;
+      unitOf[i] = k;
+      const prev = units[k];
+      prev.weight = Math.max(prev.weight, u.weight);
+      prev.prefix = prev.prefix || u.prefix;
+      prev.containers = top[i] || prev.containers === null ? null : prev.containers.concat(containers as number[]);
       continue;
     }
     if (units.length === MAX_QUERY_UNITS) continue;
+    unitOf[i] = units.length;
     at.set(u.term, units.length);
     units.push(u);
   }

@@ -1,6 +1,7 @@
-// Ranking: the browser twin of internal/search/rank.go, line for line, so
-// that a query ranks the same in Go and here (a test runs both on the
-// labelled queries and compares). The steps are documented on Rank in Go.
+// Ranking: the browser twin of internal/search/rank.go, so that a query
+// ranks the same in Go and here (a test runs both on the labelled queries
+// and compares). The steps are documented on Rank in Go; BM25F and the
+// decay factors are computed in engine.ts, with the same operations.
 
 export const NUM_FIELDS = 4; // title, aliases, headings, body
 export const FIELD_TITLE = 0;
@@ -19,14 +20,22 @@ export interface Params {
   superseded: number;
 }
 
-export interface Candidate {
-  doc: number;
-  bm25: number;
-  fuzzy: number;
-  /** Days old; negative for evergreen documents. */
-  age: number;
-  superseded: boolean;
-  successors: number[];
+/**
+ * The candidates of a query, as parallel arrays (a query can match tens of
+ * thousands of documents; objects per candidate would be most of the
+ * work). decay is the factor for the document's age, 1 for evergreen ones.
+ */
+export interface Candidates {
+  n: number;
+  doc: Int32Array;
+  bm25: Float64Array;
+  fuzzy: Float64Array;
+  decay: Float64Array;
+  superseded: Uint8Array;
+  /** The documents that replaced doc, when it is a superseded claim. */
+  successors: (doc: number) => number[] | undefined;
+  /** Whether a document is among the candidates at all. */
+  isCandidate: (doc: number) => boolean;
 }
 
 export interface Ranked {
@@ -38,52 +47,48 @@ export function idf(n: number, df: number): number {
   return Math.log(1 + (n - df + 0.5) / (df + 0.5));
 }
 
-export function bm25f(p: Params, idfv: number, tf: ArrayLike<number>, len: ArrayLike<number>, avg: ArrayLike<number>): number {
-  let t = 0;
-  for (let f = 0; f < NUM_FIELDS; f++) {
-    if (tf[f] === 0) continue;
-    let norm = 1;
-    if (avg[f] > 0) norm = 1 - p.b + (p.b * len[f]) / avg[f];
-    t += (p.boosts[f] * tf[f]) / norm;
-  }
-  if (t === 0) return 0;
-  return (idfv * t * (p.k1 + 1)) / (p.k1 + t);
-}
-
-export function decay(age: number, halfLife: number): number {
-  if (age <= 0) return 1;
-  return Math.pow(0.5, age / halfLife);
-}
-
 function clamp01(v: number): number {
   if (!(v >= 0)) return 0;
   return v > 1 ? 1 : v;
 }
 
-export function rank(cands: Candidate[], p: Params, sim: ((a: number, b: number) => number) | null): Ranked[] {
-  if (cands.length === 0) return [];
+/**
+ * The first limit results of Rank in rank.go, computed from the best
+ * candidates only: MMR re-orders the mmrTop best, and each superseded
+ * claim that moves below its successor lets one more candidate up, so the
+ * best mmrTop + limit + (number of superseded candidates) decide the
+ * first limit places exactly as sorting all of them would.
+ */
+export function rank(c: Candidates, p: Params, sim: ((a: number, b: number) => number) | null, limit: number): Ranked[] {
+  const n = c.n;
+  if (n === 0) return [];
   let maxB = 0;
   let maxF = 0;
-  for (const c of cands) {
-    maxB = Math.max(maxB, c.bm25);
-    maxF = Math.max(maxF, c.fuzzy);
+  let moving = 0;
+  for (let i = 0; i < n; i++) {
+    maxB = Math.max(maxB, c.bm25[i]);
+    maxF = Math.max(maxF, c.fuzzy[i]);
+    if (c.superseded[i] && (c.successors(c.doc[i])?.length || 0) > 0) moving++;
   }
-  const items = cands.map((c) => {
-    let rel = 0;
-    if (maxB > 0) rel += ((1 - p.w) * c.bm25) / maxB;
-    if (maxF > 0) rel += (p.w * c.fuzzy) / maxF;
-    if (c.age >= 0) rel *= decay(c.age, p.halfLife);
-    if (c.superseded) rel *= p.superseded;
-    return { c, rel };
-  });
-  items.sort((x, y) => (x.rel !== y.rel ? y.rel - x.rel : x.c.doc - y.c.doc));
+  const rel = new Float64Array(n);
+  for (let i = 0; i < n; i++) {
+    let r = 0;
+    if (maxB > 0) r += ((1 - p.w) * c.bm25[i]) / maxB;
+    if (maxF > 0) r += (p.w * c.fuzzy[i]) / maxF;
+    r *= c.decay[i];
+    if (c.superseded[i]) r *= p.superseded;
+    rel[i] = r;
+  }
+  const before = (a: number, b: number): boolean => (rel[a] !== rel[b] ? rel[a] > rel[b] : c.doc[a] < c.doc[b]);
+  const window = Math.min(n, p.mmrTop + limit + moving);
+  const items = topK(n, window, before);
 
   let out: Ranked[] = [];
   const top = Math.min(p.mmrTop, items.length);
   if (sim === null || top < 2 || p.lambda >= 1) {
-    out = items.map((it) => ({ doc: it.c.doc, score: it.rel }));
+    out = items.map((i) => ({ doc: c.doc[i], score: rel[i] }));
   } else {
-    let best = items[0].rel;
+    let best = rel[items[0]];
     if (best <= 0) best = 1;
     const picked = new Array<boolean>(top).fill(false);
     const maxSim = new Array<number>(top).fill(0);
@@ -92,37 +97,98 @@ export function rank(cands: Candidate[], p: Params, sim: ((a: number, b: number)
       let pickV = -Infinity;
       for (let i = 0; i < top; i++) {
         if (picked[i]) continue;
-        const v = (p.lambda * items[i].rel) / best - (1 - p.lambda) * maxSim[i];
+        const v = (p.lambda * rel[items[i]]) / best - (1 - p.lambda) * maxSim[i];
         if (v > pickV) {
           pick = i;
           pickV = v;
         }
       }
       picked[pick] = true;
-      out.push({ doc: items[pick].c.doc, score: items[pick].rel });
+      out.push({ doc: c.doc[items[pick]], score: rel[items[pick]] });
       for (let i = 0; i < top; i++) {
-        if (!picked[i]) maxSim[i] = Math.max(maxSim[i], clamp01(sim(items[i].c.doc, items[pick].c.doc)));
+        if (!picked[i]) maxSim[i] = Math.max(maxSim[i], clamp01(sim(c.doc[items[i]], c.doc[items[pick]])));
       }
     }
-    for (const it of items.slice(top)) out.push({ doc: it.c.doc, score: it.rel });
+    for (const i of items.slice(top)) out.push({ doc: c.doc[i], score: rel[i] });
   }
-  return successorsFirst(out, cands);
+  return successorsFirst(out, c, n > window).slice(0, limit);
 }
 
-function successorsFirst(out: Ranked[], cands: Candidate[]): Ranked[] {
-  const succ = new Map<number, number[]>();
-  for (const c of cands) if (c.superseded && c.successors.length > 0) succ.set(c.doc, c.successors);
-  if (succ.size === 0) return out;
-  const order = out.filter((r) => succ.has(r.doc)).map((r) => r.doc);
+/** The indexes of the k first of n items in the order before gives, sorted. */
+function topK(n: number, k: number, before: (a: number, b: number) => boolean): number[] {
+  if (k >= n) {
+    const all = Array.from({ length: n }, (_, i) => i);
+    return all.sort((a, b) => (before(a, b) ? -1 : before(b, a) ? 1 : 0));
+  }
+  // A heap of the k best so far, worst at the root.
+  const heap: number[] = [];
+  const worse = (a: number, b: number): boolean => before(b, a);
+  const up = (i: number): void => {
+    while (i > 0) {
+      const parent = (i - 1) >> 1;
+      if (!worse(heap[i], heap[parent])) break;
+      [heap[i], heap[parent]] = [heap[parent], heap[i]];
+      i = parent;
+    }
+  };
+  const down = (i: number): void => {
+    for (;;) {
+      const l = 2 * i + 1;
+      const r = l + 1;
+      let w = i;
+      if (l < heap.length && worse(heap[l], heap[w])) w = l;
+      if (r < heap.length && worse(heap[r], heap[w])) w = r;
+      if (w === i) return;
+      [heap[i], heap[w]] = [heap[w], heap[i]];
+      i = w;
+    }
+  };
+  for (let i = 0; i < n; i++) {
+    if (heap.length < k) {
+      heap.push(i);
+      up(heap.length - 1);
+    } else if (before(i, heap[0])) {
+      heap[0] = i;
+      down(0);
+    }
+  }
+  return heap.sort((a, b) => (before(a, b) ? -1 : before(b, a) ? 1 : 0));
+}
+
+/**
+ * successorsFirst of rank.go on the ranked window. A successor that is a
+ * candidate but not in the window ranks below the whole window, so a claim
+ * it replaced leaves the window (truncated says the window is not all).
+ */
+function successorsFirst(out: Ranked[], c: Candidates, truncated: boolean): Ranked[] {
+  const order = out.filter((r) => c.superseded[indexOf(c, r.doc)] && (c.successors(r.doc)?.length || 0) > 0).map((r) => r.doc);
   for (const doc of order) {
     const at = out.findIndex((r) => r.doc === doc);
-    const ss = succ.get(doc) as number[];
+    if (at < 0) continue;
+    const ss = c.successors(doc) as number[];
     let last = -1;
     for (let i = at + 1; i < out.length; i++) if (ss.includes(out[i].doc)) last = i;
+    const outside = truncated && ss.some((s) => c.isCandidate(s) && !out.some((r) => r.doc === s));
+    if (outside) {
+      out.splice(at, 1);
+      continue;
+    }
     if (last < 0) continue;
     const moved = out[at];
     out.splice(at, 1);
     out.splice(last, 0, moved);
   }
   return out;
+}
+
+/** The candidate index of doc (candidates are sorted by doc). */
+function indexOf(c: Candidates, doc: number): number {
+  let lo = 0;
+  let hi = c.n;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (c.doc[mid] < doc) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
 }

@@ -31,6 +31,7 @@ import (
 	"github.com/evanw/esbuild/pkg/api"
 
 	"github.com/dreamwiki/dreamwiki/internal/build"
+	"github.com/dreamwiki/dreamwiki/internal/output"
 	"github.com/dreamwiki/dreamwiki/internal/search"
 )
 
@@ -345,6 +346,8 @@ var oddQueries = []labelled{
 	{Q: "gateway", Kinds: []string{"bogus"}}, {Q: "gateway", Kinds: []string{"topic", "bogus"}},
 	{Q: "backup", Types: []string{"feedback"}}, {Q: "deploy", Tiers: []string{"hot"}},
 	{Q: strings.Repeat("gateway host nuc-01 E_AUTH_4031 京都 ", 300)},
+	// Hundreds of candidates: the browser ranks only the best of them.
+	{Q: "the"}, {Q: "sam"}, {Q: "2026"}, {Q: "the gateway"}, {Q: "sam gatway"}, {Q: "claim", Kinds: []string{"claim"}},
 }
 
 func TestStatic_TypeScriptEngineMatchesGo(t *testing.T) {
@@ -399,4 +402,80 @@ func clip(s string) string {
 		return s[:57] + "..."
 	}
 	return s
+}
+
+// TestStatic_TypeScriptMatchesGoOnAGeneratedCorpus compares the engines
+// where the browser's shortcuts matter: thousands of candidates per query
+// (it ranks only the best of them), many superseded claims whose
+// successors rank anywhere, near-duplicates, dates of every age.
+func TestStatic_TypeScriptMatchesGoOnAGeneratedCorpus(t *testing.T) {
+	words := strings.Fields("gateway host mac mini nuc deploy token backup restore kyoto lisbon cutover helm chart ingress alert budget review incident runbook")
+	rng := newRand(42)
+	var docs []search.Doc
+	for i := 0; i < 3000; i++ {
+		var b strings.Builder
+		for w := 0; w < 5+rng.intn(40); w++ {
+			b.WriteString(words[rng.intn(len(words))])
+			b.WriteByte(' ')
+		}
+		d := search.Doc{ID: fmt.Sprintf("n%d.md", i), URL: fmt.Sprintf("n%d.html", i), Title: words[rng.intn(len(words))], Body: b.String(), Kind: "daily", KindLabel: "Daily log"}
+		switch i % 3 {
+		case 0:
+			d.Kind, d.ClaimID = "claim", fmt.Sprintf("c%d", i)
+			if i > 30 && rng.intn(3) == 0 {
+				d.Supersedes = []string{fmt.Sprintf("c%d", i-3*(1+rng.intn(10)))}
+			}
+		case 1:
+			d.Date = fmt.Sprintf("2026-%02d-%02d", 1+rng.intn(12), 1+rng.intn(28))
+		}
+		if i%50 == 7 && i > 0 {
+			d.Body = docs[i-1].Body // a near-duplicate
+		}
+		docs = append(docs, d)
+	}
+	// Superseded claims that match a query far better than the claims that
+	// replaced them: they must still rank below their successors, however
+	// far down those are.
+	for i := range docs {
+		for _, s := range docs[i].Supersedes {
+			var old int
+			fmt.Sscanf(s, "c%d", &old)
+			docs[old].Status = "superseded"
+			docs[old].Body = "quorum quorum quorum ledger " + docs[old].Body
+			docs[i].Body = "ledger " + docs[i].Body + strings.Repeat(" filler", 60)
+		}
+	}
+	dir := t.TempDir()
+	if _, err := search.WriteStatic(context.Background(), docs, search.StaticOptions{}, output.NewDir(dir)); err != nil {
+		t.Fatal(err)
+	}
+	s, err := search.OpenStatic(func(name string) ([]byte, error) { return os.ReadFile(filepath.Join(dir, name)) })
+	if err != nil {
+		t.Fatal(err)
+	}
+	var queries []labelled
+	for _, q := range []string{"gateway", "gateway host", "mac mini", "kyoto lisbon cutover", "gatway", "helm chrat", "token", "b", "runbook incident alert",
+		"quorum", "quorum ledger", "ledger", "quorm ledger"} {
+		queries = append(queries, labelled{Q: q}, labelled{Q: q, Kinds: []string{"claim"}})
+	}
+	ts := runTS(t, dir, queries)
+	for i, q := range queries {
+		goHits, err := s.Search(search.StaticQuery{Text: q.Q, Kinds: q.Kinds, Limit: 10})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !sameRanking(goHits, ts[i]) {
+			t.Errorf("query %q %v ranks differently:\n  go %v\n  ts %v", q.Q, q.Kinds, goHits, ts[i])
+		}
+	}
+}
+
+// tinyRand is a deterministic generator for the corpus above.
+type tinyRand struct{ s uint64 }
+
+func newRand(seed uint64) *tinyRand { return &tinyRand{seed} }
+
+func (r *tinyRand) intn(n int) int {
+	r.s = r.s*6364136223846793005 + 1442695040888963407
+	return int((r.s >> 33) % uint64(n))
 }

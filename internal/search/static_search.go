@@ -185,39 +185,68 @@ const (
 // queryUnit is one distinct term of a query.
 type queryUnit struct {
 	term string
-	// weight is 1 for a word as typed, 0.5 for a part of a compound (the
-	// compound itself counts fully, its leaves help when it is not found).
+	// weight is 1 for a word as typed, 0.5 for a part of a compound.
 	weight float64
 	// prefix is set for the word being typed (it ends the query) and for
 	// single CJK characters, which the bigram index holds only as prefixes.
 	prefix bool
+	// containers are the units of the compounds this unit is a part of;
+	// nil for a unit that stands on its own somewhere in the query. A part
+	// is looked up only when none of its compounds matched anything: the
+	// whole E_AUTH_4031 says more than e, auth and 4031, and costs one
+	// shard instead of four.
+	containers []int
 }
 
-// queryUnits analyses a query into units (see queryUnit), in order.
+// queryUnits analyses a query into units (see queryUnit), in order. A
+// compound comes before its parts (AnalyzeTokens orders by start, longer
+// first), so containers always point backwards.
 func queryUnits(text string) []queryUnit {
 	toks := AnalyzeTokens(text)
-	var units []queryUnit
-	at := map[string]int{}
+	top := make([]bool, len(toks))
 	for i, t := range toks {
-		contained := false
+		top[i] = true
 		for j, o := range toks {
 			if j != i && o.Start <= t.Start && o.End >= t.End && o.End-o.Start > t.End-t.Start {
-				contained = true
+				top[i] = false
 				break
 			}
 		}
-		u := queryUnit{term: t.Term, weight: 1, prefix: t.End == len(text) || isCJKUnigram(t.Term)}
-		if contained {
+	}
+	var units []queryUnit
+	at := map[string]int{}
+	unitOf := make([]int, len(toks))
+	for i, t := range toks {
+		unitOf[i] = -1
+		var containers []int
+		if !top[i] {
+			containers = []int{}
+			for j, o := range toks {
+				if top[j] && o.Start <= t.Start && o.End >= t.End && unitOf[j] >= 0 && j < i {
+					containers = append(containers, unitOf[j])
+				}
+			}
+		}
+		u := queryUnit{term: t.Term, weight: 1, prefix: t.End == len(text) || isCJKUnigram(t.Term), containers: containers}
+		if !top[i] {
 			u.weight = 0.5
 		}
 		if k, ok := at[u.term]; ok {
-			units[k].weight = max(units[k].weight, u.weight)
-			units[k].prefix = units[k].prefix || u.prefix
+			unitOf[i] = k
+			prev := &units[k]
+			prev.weight = max(prev.weight, u.weight)
+			prev.prefix = prev.prefix || u.prefix
+			if top[i] || prev.containers == nil {
+				prev.containers = nil
+			} else {
+				prev.containers = append(prev.containers, containers...)
+			}
 			continue
 		}
 		if len(units) == maxQueryUnits {
 			continue
 		}
+		unitOf[i] = len(units)
 		at[u.term] = len(units)
 		units = append(units, u)
 	}
@@ -568,11 +597,17 @@ func (s *StaticIndex) Search(q StaticQuery) ([]StaticHit, error) {
 	// corrected word and the rest of the query wins it; without typos the
 	// two legs are the same.
 	var exact, typo []map[int]float64
-	for _, u := range queryUnits(q.Text) {
+	units := queryUnits(q.Text)
+	found := make([]bool, len(units))
+	for k, u := range units {
+		if u.containers != nil && anyFound(found, u.containers) {
+			continue // a compound it is part of matched
+		}
 		vs, err := s.lookup(u)
 		if err != nil {
 			return nil, err
 		}
+		found[k] = len(vs) > 0
 		if len(vs) > 0 {
 			m, err := s.scoreVariants(vs, u.weight)
 			if err != nil {
@@ -634,6 +669,15 @@ func (s *StaticIndex) Search(q StaticQuery) ([]StaticHit, error) {
 		out[i] = StaticHit{r.Doc, r.Score}
 	}
 	return out, nil
+}
+
+func anyFound(found []bool, units []int) bool {
+	for _, k := range units {
+		if found[k] {
+			return true
+		}
+	}
+	return false
 }
 
 // sumScores adds per-document scores, in the order given (so the browser,
