@@ -14,6 +14,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"sync"
 	"unicode/utf8"
 
 	"github.com/blevesearch/bleve/v2"
@@ -118,9 +119,13 @@ func newMapping() (*mapping.IndexMappingImpl, error) {
 // Index is a persisted bleve index of a workspace's chunks, kept beside a
 // map of each file's content hash so that Update re-indexes only changed
 // files.
+//
+// An Index is safe for concurrent use: serve mode searches while its
+// watcher updates.
 type Index struct {
 	dir   string
 	bi    bleve.Index
+	mu    sync.RWMutex // guards state; Update holds it for writing
 	state indexState
 }
 
@@ -215,6 +220,8 @@ func (ix *Index) Update(ctx context.Context, ws *workspace.Workspace, v *vault.V
 
 // UpdateChunks is Update for chunks made elsewhere.
 func (ix *Index) UpdateChunks(ctx context.Context, chunks []Chunk) (UpdateStats, error) {
+	ix.mu.Lock()
+	defer ix.mu.Unlock()
 	byFile := map[string][]Chunk{}
 	var files []string
 	for _, c := range chunks {
@@ -507,6 +514,8 @@ func (ix *Index) count(ctx context.Context, q query.Query) (uint64, error) {
 // asOf is the newest date of the indexed files: ages count from the
 // workspace's own present, as the static index's do.
 func (ix *Index) asOf() int {
+	ix.mu.RLock()
+	defer ix.mu.RUnlock()
 	newest := 0
 	for _, f := range ix.state.Files {
 		if d, ok := dayNumber(f.Date); ok && d > newest {

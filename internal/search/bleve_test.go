@@ -144,3 +144,31 @@ func FuzzParseQuery(f *testing.F) {
 		_ = queryUnits(s)
 	})
 }
+
+// TestIndex_SearchWhileUpdating is what serve mode does (run with -race).
+func TestIndex_SearchWhileUpdating(t *testing.T) {
+	ctx := context.Background()
+	ix, err := OpenIndex(filepath.Join(t.TempDir(), "index"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ix.Close()
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		for i := 0; i < 20; i++ {
+			cs := testChunks()
+			cs[2].Text += strings.Repeat(" again", i)
+			if _, err := ix.UpdateChunks(ctx, cs); err != nil {
+				t.Error(err)
+				return
+			}
+		}
+	}()
+	for i := 0; i < 20; i++ {
+		if _, err := ix.Search(ctx, Query{Text: "gateway"}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	<-done
+}
