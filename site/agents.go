@@ -112,6 +112,9 @@ func (s *site) writeLLMs() error {
 	full.WriteString("The Markdown twin of every published note, curated memory first. Each note starts with a line `<!-- page: x.md -->` naming its twin.\n")
 	for _, g := range groups {
 		for _, n := range g {
+			if n.Kind == vault.KindReport {
+				continue // lint dashboards are about the memory, not memory; api/claims.json has their data
+			}
 			twin := s.fullTwin(n)
 			if full.Len()+len(twin) > llmsFullLimit {
 				full.WriteString("\n<!-- llms-full.txt stops here to stay readable; llms.txt and api/pages.json list every page. -->\n")
@@ -168,10 +171,12 @@ type claimJSON struct {
 }
 
 type evidenceJSON struct {
-	Path      string `json:"path"`
+	// Private evidence is in an unpublished note: only its existence shows.
+	Private   bool   `json:"private,omitempty"`
+	Path      string `json:"path,omitempty"`
 	StartLine int    `json:"start_line,omitempty"`
 	EndLine   int    `json:"end_line,omitempty"`
-	Citation  string `json:"citation"`
+	Citation  string `json:"citation,omitempty"`
 	URL       string `json:"url,omitempty"`
 	Excerpt   string `json:"excerpt,omitempty"`
 }
@@ -208,6 +213,10 @@ func (s *site) writeAPI() error {
 		cj := claimJSON{ID: c.ID, Text: c.Text, Type: c.Type, Tier: c.Tier, Decay: c.Decay, Recalls: c.Recalls, Status: c.Status,
 			Lapsed: c.Lapsed, Created: c.Created, LastRecalled: c.LastRecalled, URL: p, Markdown: twinPath(p), Evidence: []evidenceJSON{}}
 		for _, e := range c.Evidence {
+			if e.Private {
+				cj.Evidence = append(cj.Evidence, evidenceJSON{Private: true})
+				continue
+			}
 			ej := evidenceJSON{Path: e.Path, StartLine: e.StartLine, EndLine: e.EndLine, Citation: citation(e), Excerpt: e.Excerpt}
 			if e.Note != nil {
 				if u, ok := s.pages[e.Note]; ok {

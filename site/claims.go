@@ -29,21 +29,7 @@ func (s *site) readClaims() {
 			ci.ExpiresOn = c.Permission.Expires.Format("2006-01-02")
 		}
 		for _, e := range c.Evidence {
-			ei := evidenceInfo{Path: e.Path, StartLine: e.StartLine, EndLine: e.EndLine, How: methodWords(e)}
-			if !e.Private {
-				ei.Excerpt = e.Excerpt
-				if target := s.v.Note(e.Note); target != nil {
-					if _, ok := s.pages[target]; ok {
-						ei.Note = target
-						if e.Block != "" {
-							if id, ok := target.Doc.Anchor("^" + e.Block); ok {
-								ei.Anchor = id
-							}
-						}
-					}
-				}
-			}
-			ci.Evidence = append(ci.Evidence, ei)
+			ci.Evidence = append(ci.Evidence, s.evidenceOf(e))
 		}
 		m.claims = append(m.claims, ci)
 		m.byNote[n] = ci
@@ -56,6 +42,27 @@ func (s *site) readClaims() {
 			}
 		}
 	}
+}
+
+// evidenceOf is one piece of evidence as the site may show it. Evidence
+// in a note that is not published (private by configuration, or
+// "publish: false" in its front matter, which provenance does not see)
+// keeps no path, lines or excerpt: only that it exists.
+func (s *site) evidenceOf(e provenance.Evidence) evidenceInfo {
+	target := s.v.Note(e.Note)
+	if e.Private || target == nil {
+		return evidenceInfo{Private: true}
+	}
+	if _, ok := s.pages[target]; !ok {
+		return evidenceInfo{Private: true}
+	}
+	ei := evidenceInfo{Note: target, Path: e.Path, StartLine: e.StartLine, EndLine: e.EndLine, Excerpt: e.Excerpt, How: methodWords(e)}
+	if e.Block != "" {
+		if id, ok := target.Doc.Anchor("^" + e.Block); ok {
+			ei.Anchor = id
+		}
+	}
+	return ei
 }
 
 func day(d string, zero bool) string {
@@ -111,15 +118,14 @@ func (s *site) claimView(n *vault.Note, page string) *claimView {
 		}
 	}
 	for _, e := range ci.Evidence {
+		if e.Private {
+			v.Evidence = append(v.Evidence, evidenceView{Label: "A private note", How: "not published"})
+			continue
+		}
 		ev := evidenceView{Label: e.Path, Excerpt: e.Excerpt, Lines: lineRange(e.StartLine, e.EndLine), How: e.How}
-		if e.Note != nil {
-			ev.URL = rel(page, s.pages[e.Note])
-			if e.Anchor != "" {
-				ev.URL += "#" + e.Anchor
-			}
-		} else if e.Excerpt == "" && e.Path != "" && s.mem.bySource[e.Path] == nil {
-			ev.Excerpt = ""
-			ev.How = strings.TrimSpace(ev.How + " (private source, not shown)")
+		ev.URL = rel(page, s.pages[e.Note])
+		if e.Anchor != "" {
+			ev.URL += "#" + e.Anchor
 		}
 		v.Evidence = append(v.Evidence, ev)
 	}
@@ -156,7 +162,7 @@ func (s *site) chainOf(ci *claimInfo, page string) []chainStep {
 			if o == nil {
 				continue
 			}
-			st := chainStep{Text: o.Text, Current: o.Status != string(provenance.StatusSuperseded) && o.Status != string(provenance.StatusArchived), This: o == ci}
+			st := chainStep{note: o.note, Text: o.Text, Current: o.Status != string(provenance.StatusSuperseded) && o.Status != string(provenance.StatusArchived), This: o == ci}
 			if i < len(ch.Dates) && !ch.Dates[i].IsZero() {
 				st.Date = ch.Dates[i].Format("2006-01-02")
 			}

@@ -56,6 +56,9 @@ type evidenceInfo struct {
 	EndLine   int
 	Excerpt   string
 	How       string // how it was found, in words
+	// Private evidence is in a note that is not published: nothing about
+	// it is shown but that it exists.
+	Private bool
 }
 
 // claimView is the claim card of a claim page, with URLs relative to it.
@@ -87,6 +90,7 @@ type evidenceView struct {
 }
 
 type chainStep struct {
+	note    *vault.Note
 	Date    string
 	Text    string
 	URL     string

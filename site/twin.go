@@ -17,6 +17,9 @@ func (s *site) twin(n *vault.Note, page string) []byte { return s.twinFrom(n, pa
 // twinFrom is twin with links relative to the file from instead of the
 // page (llms-full.txt, at the root, holds every twin).
 func (s *site) twinFrom(n *vault.Note, page, from string) []byte {
+	if ci := s.mem.byNote[n]; ci != nil {
+		return s.claimTwin(n, ci, page, from)
+	}
 	ctx := pageContext{s: s, page: page}
 	body := markdown.RewriteLinks(n.Doc, func(l *markdown.Link) (string, bool) {
 		t := ctx.Resolve(n.Doc, l)
@@ -75,4 +78,114 @@ func (s *site) twinFrom(n *vault.Note, page, from string) []byte {
 		b.WriteByte('\n')
 	}
 	return []byte(b.String())
+}
+
+// claimTwin is the Markdown twin of a claim page: what its card shows, in
+// Markdown, made from the same privacy-checked values (the vault's claim
+// note names evidence in unpublished notes, which the site must not), and
+// the person's own notes from the vault note.
+func (s *site) claimTwin(n *vault.Note, ci *claimInfo, page, from string) []byte {
+	v := s.claimView(n, page)
+	link := func(target *vault.Note, anchor string) string {
+		u := rel(from, twinPath(s.pages[target]))
+		if anchor != "" {
+			u += "#" + anchor
+		}
+		return u
+	}
+	var b strings.Builder
+	b.WriteString("---\n")
+	fmt.Fprintf(&b, "title: %q\n", n.Title)
+	b.WriteString("type: claim\n")
+	fmt.Fprintf(&b, "id: %s\n", ci.ID)
+	for _, kv := range [][2]string{{"memory_type", ci.Type}, {"tier", ci.Tier}, {"status", ci.Status},
+		{"created", ci.Created}, {"last_recalled", ci.LastRecalled}, {"expires", ci.ExpiresOn}} {
+		if kv[1] != "" {
+			fmt.Fprintf(&b, "%s: %s\n", kv[0], kv[1])
+		}
+	}
+	fmt.Fprintf(&b, "decay: %.2f\nrecalls: %d\n", ci.Decay, ci.Recalls)
+	if ci.Lapsed {
+		b.WriteString("lapsed: true\n")
+	}
+	if from == page {
+		fmt.Fprintf(&b, "html: %s\n", path.Base(page))
+	} else {
+		fmt.Fprintf(&b, "html: %s\n", page)
+	}
+	b.WriteString("---\n")
+	fmt.Fprintf(&b, "# %s\n\n%s\n", n.Title, ci.Text)
+	if ci.Lapsed {
+		b.WriteString("\n**This permission has lapsed**")
+		if ci.ExpiresOn != "" {
+			fmt.Fprintf(&b, " (on %s)", ci.ExpiresOn)
+		}
+		b.WriteString(": ask again before acting on it.\n")
+	}
+	if src := s.mem.bySource[ci.c.File]; src != nil {
+		anchor := ""
+		if ci.c.Block != "" {
+			anchor, _ = src.Doc.Anchor("^" + ci.c.Block)
+		}
+		fmt.Fprintf(&b, "\nWritten in [%s](%s).\n", mdText(v.Written.Title), link(src, anchor))
+	}
+	b.WriteString("\n## Evidence\n\n")
+	if len(ci.Evidence) == 0 {
+		b.WriteString("No evidence: no pointer, recall or log line in the workspace supports this claim.\n")
+	}
+	for _, e := range ci.Evidence {
+		if e.Private {
+			b.WriteString("- A private note (not published)\n")
+			continue
+		}
+		label := e.Path
+		if lr := lineRange(e.StartLine, e.EndLine); lr != "" {
+			label += ", " + lr
+		}
+		fmt.Fprintf(&b, "- [%s](%s)", mdText(label), link(e.Note, e.Anchor))
+		if e.How != "" {
+			fmt.Fprintf(&b, " (%s)", e.How)
+		}
+		b.WriteByte('\n')
+		if e.Excerpt != "" {
+			fmt.Fprintf(&b, "  > %s\n", strings.ReplaceAll(e.Excerpt, "\n", " "))
+		}
+	}
+	if len(v.Chain) > 0 {
+		b.WriteString("\n## History\n\n")
+		for _, st := range v.Chain {
+			line := st.Text
+			if !st.This {
+				line = fmt.Sprintf("[%s](%s)", mdText(st.Text), link(st.note, ""))
+			} else {
+				line += " (this claim)"
+			}
+			state := "superseded"
+			if st.Current {
+				state = "current"
+			}
+			fmt.Fprintf(&b, "- %s %s: %s\n", orUnknown(st.Date), state, line)
+		}
+	}
+	fmt.Fprintf(&b, "\n## Scores\n\n- Decay %.2f (%s), tier %s\n- Recalled %d times\n", ci.Decay, v.DecayParts, orUnknown(ci.Tier), ci.Recalls)
+	if notes := humanText(n); notes != "" {
+		fmt.Fprintf(&b, "\n## Notes\n\n%s\n", notes)
+	}
+	return []byte(b.String())
+}
+
+// humanText is what a person wrote between the human markers of a
+// generated note (vault.HumanStart, vault.HumanEnd), trimmed.
+func humanText(n *vault.Note) string {
+	src := string(n.Doc.Source)
+	i := strings.Index(src, vault.HumanStart)
+	if i < 0 {
+		return ""
+	}
+	rest := src[i+len(vault.HumanStart):]
+	j := strings.Index(rest, vault.HumanEnd)
+	if j < 0 {
+		return ""
+	}
+	return strings.TrimSpace(rest[:j])
 }
