@@ -230,3 +230,14 @@ test('axe finds no serious or critical problems', async () => {
   }
   assert.deepEqual(problems, []);
 });
+
+test('printing shows the content alone', async () => {
+  const { page, errors } = await open('claims/gateway-host-is-the-mac-mini.html');
+  await page.emulateMedia({ media: 'print' });
+  for (const sel of ['.site-header', '#left', '.site-footer']) {
+    assert.equal(await page.locator(sel).isVisible(), false, `${sel} is hidden in print`);
+  }
+  assert.equal(await page.locator('.claim-card').isVisible(), true);
+  assert.deepEqual(errors, []);
+  await page.close();
+});
