@@ -437,11 +437,42 @@ func (s *site) writeSitemap() error {
 	for _, p := range s.listPages() {
 		set.URLs = append(set.URLs, loc{Loc: s.opts.BaseURL + escapePath(p)})
 	}
-	out, err := xml.MarshalIndent(set, "", " ")
+	if len(set.URLs) <= sitemapLimit {
+		return s.writeXML("sitemap.xml", set)
+	}
+	// Over the protocol's limit: parts of sitemapLimit URLs each, and
+	// sitemap.xml as their index.
+	type part struct {
+		Loc string `xml:"loc"`
+	}
+	type index struct {
+		XMLName  xml.Name `xml:"sitemapindex"`
+		NS       string   `xml:"xmlns,attr"`
+		Sitemaps []part   `xml:"sitemap"`
+	}
+	idx := index{NS: set.NS}
+	all := set.URLs
+	for i := 0; i*sitemapLimit < len(all); i++ {
+		name := fmt.Sprintf("sitemap-%d.xml", i+1)
+		set.URLs = all[i*sitemapLimit : min((i+1)*sitemapLimit, len(all))]
+		if err := s.writeXML(name, set); err != nil {
+			return err
+		}
+		idx.Sitemaps = append(idx.Sitemaps, part{Loc: s.opts.BaseURL + name})
+	}
+	return s.writeXML("sitemap.xml", idx)
+}
+
+// sitemapLimit is the most URLs one sitemap file may hold
+// (sitemaps.org protocol).
+const sitemapLimit = 50000
+
+func (s *site) writeXML(name string, v any) error {
+	out, err := xml.MarshalIndent(v, "", " ")
 	if err != nil {
 		return err
 	}
-	return s.write("sitemap.xml", append([]byte(xml.Header), append(out, '\n')...))
+	return s.write(name, append([]byte(xml.Header), append(out, '\n')...))
 }
 
 // writeRobots allows everything and names the sitemap.

@@ -2,10 +2,12 @@ package site
 
 import (
 	"encoding/xml"
+	"fmt"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/dreamwiki/dreamwiki/internal/output"
 	"github.com/dreamwiki/dreamwiki/vault"
 )
 
@@ -110,5 +112,28 @@ func TestCharts_AreWellFormedAndLabelled(t *testing.T) {
 	}
 	if !strings.Contains(charts["calendar"], `<a href="x.html" aria-label="2026-03-02: 5 words">`) {
 		t.Errorf("a calendar day with a log does not link it")
+	}
+}
+
+// A sitemap over the protocol's 50,000 URLs is split into parts listed by
+// a sitemap index.
+func TestWriteSitemap_SplitsOverTheLimit(t *testing.T) {
+	mem := output.NewMemory()
+	s := &site{w: mem, pages: map[*vault.Note]string{}}
+	for i := 0; i < sitemapLimit+10; i++ {
+		n := &vault.Note{Path: fmt.Sprintf("n/%d.md", i)}
+		s.notes = append(s.notes, n)
+		s.pages[n] = fmt.Sprintf("n/%d.html", i)
+	}
+	if err := s.writeSitemap(); err != nil {
+		t.Fatal(err)
+	}
+	idx, _ := mem.Get("sitemap.xml")
+	if !strings.Contains(string(idx), "<sitemapindex") || !strings.Contains(string(idx), "<loc>sitemap-2.xml</loc>") {
+		t.Errorf("sitemap.xml is not an index of two parts:\n%.300s", idx)
+	}
+	two, _ := mem.Get("sitemap-2.xml")
+	if got := strings.Count(string(two), "<url>"); got != 11 {
+		t.Errorf("sitemap-2.xml has %d URLs, want 11", got)
 	}
 }

@@ -203,12 +203,19 @@ func checkIndexes(t *testing.T, c *linkChecker, dir string) {
 			}
 		}
 	}
-	for _, name := range []string{"sitemap.xml", "feed.xml"} {
+	names := []string{"sitemap.xml", "feed.xml"}
+	if parts, _ := filepath.Glob(filepath.Join(dir, "sitemap-*.xml")); len(parts) > 0 {
+		for _, p := range parts {
+			names = append(names, filepath.Base(p))
+		}
+	}
+	for _, name := range names {
 		data, err := os.ReadFile(filepath.Join(dir, name))
 		if err != nil {
 			continue
 		}
 		var v struct {
+			Parts []string `xml:"sitemap>loc"`
 			Locs  []string `xml:"url>loc"`
 			Links []struct {
 				Href string `xml:"href,attr"`
@@ -217,7 +224,7 @@ func checkIndexes(t *testing.T, c *linkChecker, dir string) {
 		if err := xml.Unmarshal(data, &v); err != nil {
 			t.Errorf("%s: %v", name, err)
 		}
-		for _, l := range v.Locs {
+		for _, l := range append(v.Locs, v.Parts...) {
 			c.check(name, dir, l)
 		}
 		for _, l := range v.Links {
