@@ -1,9 +1,17 @@
 #!/usr/bin/env bash
-# Times `dreamwiki build` against Hugo building the same Markdown files,
-# side by side in one run, and prints the ratios.
+# Times `dreamwiki build` (vault + site + search data) against Hugo building
+# the same Markdown files, side by side in one run, and prints the ratios.
 #
-#   bench/compare.sh 10000          # N notes, 3 runs each (median)
-#   RUNS=5 bench/compare.sh 1000
+#   bench/compare.sh 10000                # N notes, 3 runs each (median)
+#   RUNS=5 bench/compare.sh 1000 10000    # several sizes, one table
+#   bench/compare.sh 1000 10000 100000    # sizes above HUGO_MAX (20,000)
+#                                         # time dreamwiki alone, and the
+#                                         # table gives their scaling
+#                                         # against the 10,000-note build
+#
+# Wall time is what a user waits; on a shared or busy machine it also
+# measures the neighbours, so CPU time (user + system, all cores) is
+# printed too. Peak memory is the maximum resident set size.
 #
 # Hugo comes from Debian (apt-get install hugo). Both tools get the same
 # generated workspace; Hugo gets it as content/ with a minimal theme that
@@ -11,8 +19,9 @@
 # the least a wiki page shows.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-N=${1:-1000}
+SIZES=("${@:-1000}")
 RUNS=${RUNS:-3}
+HUGO_MAX=${HUGO_MAX:-20000}
 WORK=${WORK:-$(mktemp -d /tmp/dreamwiki-bench-XXXX)}
 
 as_root() { if [ "$(id -u)" = 0 ]; then "$@"; else sudo "$@"; fi; }
@@ -20,12 +29,13 @@ command -v hugo >/dev/null || { as_root apt-get update -qq; as_root apt-get inst
 command -v /usr/bin/time >/dev/null || as_root apt-get install -y -qq --no-install-recommends time >/dev/null
 
 go build -o "$WORK/dreamwiki" ./cmd/dreamwiki
-go run ./bench/gen -n "$N" -out "$WORK/ws"
 
-# The same files as a Hugo site.
-mkdir -p "$WORK/hugo/layouts/_default"
-cp -r "$WORK/ws" "$WORK/hugo/content"
-cat > "$WORK/hugo/hugo.toml" <<'TOML'
+# hugo_site DIR WS: the files of WS as a Hugo site in DIR.
+hugo_site() {
+  rm -rf "$1"
+  mkdir -p "$1/layouts/_default"
+  cp -r "$2" "$1/content"
+  cat > "$1/hugo.toml" <<'TOML'
 baseURL = "https://example.org/"
 title = "bench"
 disableKinds = ["RSS"]
@@ -34,34 +44,66 @@ disableKinds = ["RSS"]
 [taxonomies]
   tag = "tags"
 TOML
-cat > "$WORK/hugo/layouts/_default/baseof.html" <<'HTML'
+  cat > "$1/layouts/_default/baseof.html" <<'HTML'
 <!doctype html><html><head><meta charset="utf-8"><title>{{ .Title }}</title></head>
 <body><nav><a href="{{ "/" | relURL }}">Home</a></nav><main>{{ block "main" . }}{{ end }}</main></body></html>
 HTML
-cat > "$WORK/hugo/layouts/_default/single.html" <<'HTML'
+  cat > "$1/layouts/_default/single.html" <<'HTML'
 {{ define "main" }}<h1>{{ .Title }}</h1><aside>{{ .TableOfContents }}</aside>{{ .Content }}
 <ul>{{ range .Params.tags }}<li>{{ . }}</li>{{ end }}</ul>{{ end }}
 HTML
-cat > "$WORK/hugo/layouts/_default/list.html" <<'HTML'
+  cat > "$1/layouts/_default/list.html" <<'HTML'
 {{ define "main" }}<h1>{{ .Title }}</h1><ul>{{ range .Pages }}<li><a href="{{ .RelPermalink }}">{{ .Title }}</a></li>{{ end }}</ul>{{ end }}
 HTML
+}
 
-# measure CMD...: prints "seconds maxrss_kb" of one run.
+# measure CMD...: prints "seconds cpu_seconds maxrss_kb" of one run.
 measure() {
-  /usr/bin/time -f '%e %M' -o "$WORK/time.txt" "$@" >/dev/null 2>"$WORK/stderr.txt" || { cat "$WORK/stderr.txt"; exit 1; }
-  cat "$WORK/time.txt"
+  /usr/bin/time -f '%e %U %S %M' -o "$WORK/time.txt" "$@" >/dev/null 2>"$WORK/stderr.txt" || { cat "$WORK/stderr.txt"; exit 1; }
+  awk '{ printf "%s %.2f %s\n", $1, $2 + $3, $4 }' "$WORK/time.txt"
 }
 median() { sort -n | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}'; }
+col() { cut -d' ' -f"$1" "$2" | median; }
 
-: > "$WORK/dw.txt"; : > "$WORK/hugo.txt"
-for i in $(seq "$RUNS"); do
-  rm -rf "$WORK/out" "$WORK/hugo/public"
-  measure "$WORK/dreamwiki" build "$WORK/ws" --out "$WORK/out" --quiet >> "$WORK/dw.txt"
-  measure hugo --source "$WORK/hugo" --quiet >> "$WORK/hugo.txt"
+summary="$WORK/summary.txt"
+: > "$summary"
+for N in "${SIZES[@]}"; do
+  ws="$WORK/ws-$N"
+  [ -d "$ws" ] || go run ./bench/gen -n "$N" -out "$ws"
+  hugo=0
+  if [ "$N" -le "$HUGO_MAX" ]; then hugo=1; hugo_site "$WORK/hugo-$N" "$ws"; fi
+  : > "$WORK/dw-$N.txt"; : > "$WORK/hugo-$N.txt"
+  for i in $(seq "$RUNS"); do
+    rm -rf "$WORK/out-$N"
+    measure "$WORK/dreamwiki" build "$ws" --out "$WORK/out-$N" --quiet >> "$WORK/dw-$N.txt"
+    if [ "$hugo" = 1 ]; then
+      rm -rf "$WORK/hugo-$N/public"
+      measure hugo --source "$WORK/hugo-$N" --quiet >> "$WORK/hugo-$N.txt"
+    fi
+  done
+  files=$(find "$WORK/out-$N" -type f | wc -l)
+  echo "$N $(col 1 "$WORK/dw-$N.txt") $(col 2 "$WORK/dw-$N.txt") $(col 3 "$WORK/dw-$N.txt") $files" \
+    "$( [ "$hugo" = 1 ] && echo "$(col 1 "$WORK/hugo-$N.txt") $(col 2 "$WORK/hugo-$N.txt") $(col 3 "$WORK/hugo-$N.txt") $(find "$WORK/hugo-$N/public" -type f | wc -l)" || echo "- - - -")" >> "$summary"
+  # Outputs of big sizes are large; keep the disk for the next size.
+  [ "$N" -gt "$HUGO_MAX" ] && rm -rf "$WORK/out-$N"
 done
-dw_t=$(cut -d' ' -f1 "$WORK/dw.txt" | median);  dw_m=$(cut -d' ' -f2 "$WORK/dw.txt" | median)
-hu_t=$(cut -d' ' -f1 "$WORK/hugo.txt" | median); hu_m=$(cut -d' ' -f2 "$WORK/hugo.txt" | median)
-printf '%s notes, median of %s runs\n' "$N" "$RUNS"
-printf '  dreamwiki build  %6.2f s  %7d KB peak\n' "$dw_t" "$dw_m"
-printf '  hugo             %6.2f s  %7d KB peak\n' "$hu_t" "$hu_m"
-awk -v a="$dw_t" -v b="$hu_t" -v c="$dw_m" -v d="$hu_m" 'BEGIN { printf "  ratio time %.2f  memory %.2f  (dreamwiki / hugo; <= 1.0 is the target)\n", a/b, c/d }'
+
+printf '\nmedian of %s runs; wall s / cpu s / peak MB / files written (%s)\n' "$RUNS" "$WORK"
+awk '
+  function mb(kb) { return kb / 1024 }
+  { n[NR]=$1; dw[NR]=$2; dwc[NR]=$3; dwm[NR]=$4; dwf[NR]=$5; hu[NR]=$6; huc[NR]=$7; hum[NR]=$8; huf[NR]=$9; if ($1 == 10000) ten = $2 }
+  END {
+    printf "%8s  %-32s  %-32s  %s\n", "notes", "dreamwiki", "hugo", "ratio time (cpu) / memory"
+    for (i = 1; i <= NR; i++) {
+      d = sprintf("%7.2f %7.2f %6.0f %8d", dw[i], dwc[i], mb(dwm[i]), dwf[i])
+      if (hu[i] == "-") {
+        h = sprintf("%32s", "(not run)")
+        r = (ten > 0 && n[i] > 10000) ? sprintf("%.1fx the 10,000-note time (target <= %.0fx)", dw[i] / ten, 1.1 * n[i] / 10000) : ""
+      } else {
+        h = sprintf("%7.2f %7.2f %6.0f %8d", hu[i], huc[i], mb(hum[i]), huf[i])
+        r = sprintf("%.2f (%.2f) / %.2f", dw[i] / hu[i], dwc[i] / huc[i], dwm[i] / hum[i])
+      }
+      printf "%8d  %s  %s  %s\n", n[i], d, h, r
+    }
+    print "(target: ratio <= 1.0 for time and memory)"
+  }' "$summary"
