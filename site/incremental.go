@@ -11,6 +11,7 @@ import (
 
 	"github.com/dreamwiki/dreamwiki/internal/markdown"
 	"github.com/dreamwiki/dreamwiki/internal/output"
+	"github.com/dreamwiki/dreamwiki/internal/search"
 	"github.com/dreamwiki/dreamwiki/vault"
 )
 
@@ -91,7 +92,7 @@ func (inc *Incremental) Update(ctx context.Context, eng *markdown.Engine, v *vau
 		if s, err = newSite(eng, v, opts, w); err != nil {
 			return UpdateStats{}, err
 		}
-		s.twins = map[*vault.Note][]byte{}
+		s.twins, s.docs = map[*vault.Note][]byte{}, map[*vault.Note]search.Doc{}
 		if err := s.renderAll(ctx, false); err != nil {
 			return UpdateStats{}, err
 		}
@@ -129,7 +130,7 @@ func (inc *Incremental) Finish(ctx context.Context, w output.Writer) error {
 		return err
 	}
 	s.listed = uniqueStrings(s.listed)
-	if err := s.writeDeferred(); err != nil {
+	if err := s.writeDeferred(ctx); err != nil {
 		return err
 	}
 	inc.pending = false
@@ -163,7 +164,7 @@ func patch(old *site, v *vault.Vault, d vault.Delta, w output.Writer) (*site, *d
 		}
 	}
 	s := &site{eng: old.eng, v: v, opts: old.opts, bundle: old.bundle, layouts: old.layouts, assetMap: old.assetMap,
-		w: w, twins: old.twins}
+		w: w, twins: old.twins, docs: old.docs}
 	for _, n := range v.Notes {
 		if !n.Private {
 			s.notes = append(s.notes, n)
@@ -201,7 +202,7 @@ func patch(old *site, v *vault.Vault, d vault.Delta, w output.Writer) (*site, *d
 	s.folders = old.folders
 	for _, n := range d.Changed {
 		prev := d.Replaced[n]
-		delete(s.twins, prev)
+		s.forget(prev)
 		if n.Private {
 			continue
 		}
@@ -282,21 +283,36 @@ func patch(old *site, v *vault.Vault, d vault.Delta, w output.Writer) (*site, *d
 	}
 	sort.Strings(dirty.navDirs)
 
-	s.mem = s.collectMemory()
 	changed := map[string]*vault.Note{}
+	claims := v.Provenance != old.v.Provenance
 	for _, n := range d.Changed {
 		changed[n.Path] = d.Replaced[n]
 		if n.Claim != nil || n.Dream != nil || memoryKinds[n.Kind] {
 			dirty.memory = true
 		}
+		claims = claims || n.Claim != nil || n.Dream != nil || d.Replaced[n].Claim != nil || d.Replaced[n].Dream != nil
 	}
 	if v.Provenance != old.v.Provenance {
 		dirty.memory = true
 		dirty.graph = true // claim tiers colour the graph
 	}
-	for _, ci := range s.mem.claims {
-		if claimTouched(s, ci, changed) {
-			dirty.add(v, ci.note)
+	if claims {
+		// Claims, their evidence or dreams changed: gather the memory
+		// views' data again and find the cards showing what changed.
+		s.mem = s.collectMemory()
+		for _, ci := range s.mem.claims {
+			if claimTouched(s, ci, changed) {
+				dirty.add(v, ci.note)
+			}
+		}
+	} else if s.mem = patchMemory(old.mem, d); s.mem == nil {
+		// The same provenance and no claim or dream note changed, yet a
+		// changed note is evidence: gather everything again.
+		s.mem = s.collectMemory()
+		for _, ci := range s.mem.claims {
+			if claimTouched(s, ci, changed) {
+				dirty.add(v, ci.note)
+			}
 		}
 	}
 	for n, ids := range s.mem.lapsedBlocks {
@@ -335,6 +351,55 @@ func patch(old *site, v *vault.Vault, d vault.Delta, w output.Writer) (*site, *d
 	}
 	s.listed = old.listed
 	return s, dirty
+}
+
+// patchMemory carries the memory views' data over to the notes of a
+// delta that changed no claim, dream or provenance, taking old over: the
+// changed notes take their earlier values' places. It returns nil when a
+// changed note is evidence of a claim (provenance reads such files, so
+// this does not happen, but the cards would need gathering again).
+func patchMemory(old *memory, d vault.Delta) *memory {
+	m := *old
+	if len(d.Replaced) == 0 {
+		return &m
+	}
+	newOf := make(map[*vault.Note]*vault.Note, len(d.Replaced))
+	for n, prev := range d.Replaced {
+		newOf[prev] = n
+	}
+	for _, ci := range old.claims {
+		for _, e := range ci.Evidence {
+			if _, ok := newOf[e.Note]; ok && e.Note != nil {
+				return nil
+			}
+		}
+	}
+	swap := func(ns []*vault.Note) []*vault.Note {
+		copied := false
+		for i, n := range ns {
+			if cur, ok := newOf[n]; ok {
+				if !copied {
+					ns, copied = append([]*vault.Note(nil), ns...), true
+				}
+				ns[i] = cur
+			}
+		}
+		return ns
+	}
+	m.runs, m.dreams, m.daily = swap(old.runs), swap(old.dreams), swap(old.daily)
+	for n, prev := range d.Replaced {
+		if n.Source != "" && m.bySource[n.Source] == prev {
+			m.bySource[n.Source] = n
+		}
+	}
+	m.lapsedBlocks = make(map[*vault.Note][]string, len(old.lapsedBlocks))
+	for n, ids := range old.lapsedBlocks {
+		if cur, ok := newOf[n]; ok {
+			n = cur
+		}
+		m.lapsedBlocks[n] = ids
+	}
+	return &m
 }
 
 // memoryKinds are the note kinds the memory views draw from.
@@ -414,7 +479,7 @@ func (s *site) renderDirty(ctx context.Context, d *dirtySet) error {
 	notes := make([]*vault.Note, 0, len(d.notes))
 	for n := range d.notes {
 		notes = append(notes, n)
-		delete(s.twins, n)
+		s.forget(n)
 	}
 	sort.Slice(notes, func(i, j int) bool { return notes[i].Path < notes[j].Path })
 	if err := s.renderSome(ctx, notes); err != nil {
@@ -533,6 +598,36 @@ func (s *site) fullTwin(n *vault.Note) []byte {
 		s.twins[n] = t
 	}
 	return t
+}
+
+// searchDocs describes the published notes for the search index; between
+// incremental updates each note's description is kept until the note
+// changes.
+func (s *site) searchDocs() []search.Doc {
+	url := func(n *vault.Note) string { return s.pages[n] }
+	if s.docs == nil {
+		return search.DocsFromVault(s.notes, url)
+	}
+	docs := make([]search.Doc, 0, len(s.notes))
+	for _, n := range s.notes {
+		d, ok := s.docs[n]
+		if !ok {
+			one := search.DocsFromVault([]*vault.Note{n}, url)
+			if len(one) == 0 {
+				continue
+			}
+			d = one[0]
+			s.docs[n] = d
+		}
+		docs = append(docs, d)
+	}
+	return docs
+}
+
+// forget drops what the caches keep of a note.
+func (s *site) forget(n *vault.Note) {
+	delete(s.twins, n)
+	delete(s.docs, n)
 }
 
 // replaceNote puts n where prev is in ns.

@@ -5,7 +5,6 @@ import (
 	"fmt"
 
 	"github.com/dreamwiki/dreamwiki/internal/search"
-	"github.com/dreamwiki/dreamwiki/vault"
 )
 
 // writeSearch writes the static search index into search/ and the search
@@ -13,7 +12,7 @@ import (
 // deep link: search.html?q=gateway). The index is search's business; the
 // site only says which notes are published and where their pages are.
 func (s *site) writeSearch(ctx context.Context) error {
-	docs := search.DocsFromVault(s.notes, func(n *vault.Note) string { return s.pages[n] })
+	docs := s.searchDocs()
 	if _, err := search.WriteStatic(ctx, docs, search.StaticOptions{AsOf: s.opts.AsOf}, searchWriter{s}); err != nil {
 		return err
 	}

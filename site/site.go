@@ -16,6 +16,7 @@ import (
 	"github.com/dreamwiki/dreamwiki/assets"
 	"github.com/dreamwiki/dreamwiki/internal/markdown"
 	"github.com/dreamwiki/dreamwiki/internal/output"
+	"github.com/dreamwiki/dreamwiki/internal/search"
 	"github.com/dreamwiki/dreamwiki/templates"
 	"github.com/dreamwiki/dreamwiki/vault"
 )
@@ -83,9 +84,11 @@ type site struct {
 	mem         *memory // claims, dreams and charts, when the vault has provenance
 	assetMap    map[string]string
 	listed      []string // list pages rendered, for the sitemap
-	// twins caches each note's twin as llms-full.txt holds it, between
-	// incremental updates; nil in a plain build.
+	// twins and docs cache each note's twin as llms-full.txt holds it and
+	// its search document, between incremental updates; nil in a plain
+	// build.
 	twins map[*vault.Note][]byte
+	docs  map[*vault.Note]search.Doc
 	w     output.Writer
 	mu    sync.Mutex
 	stats Stats
@@ -176,7 +179,7 @@ func (s *site) renderAll(ctx context.Context, deferred bool) error {
 		s.writeAssets, s.writeRobots,
 	}
 	if deferred {
-		steps = append(steps, s.writeDeferred)
+		steps = append(steps, func() error { return s.writeDeferred(ctx) })
 	}
 	for _, step := range steps {
 		if err := ctx.Err(); err != nil {
@@ -191,9 +194,13 @@ func (s *site) renderAll(ctx context.Context, deferred bool) error {
 
 // writeDeferred writes the site-wide files made from every note, which no
 // page a reader is looking at depends on: the sitemap, the feed and the
-// outputs for agents. (The search index is the other such output.)
-func (s *site) writeDeferred() error {
+// outputs for agents. (The search index is the other such output.) It
+// stops between files when ctx is done.
+func (s *site) writeDeferred(ctx context.Context) error {
 	for _, step := range []func() error{s.writeSitemap, s.writeFeed, s.writeLLMs, s.writeAPI} {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
 		if err := step(); err != nil {
 			return err
 		}

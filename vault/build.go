@@ -36,9 +36,8 @@ type Vault struct {
 	// workspace paths mean nothing: links are rewritten until they
 	// resolve there.
 	inVault *markdown.NameIndex
-	// inputs are what each note was made from, by path, so that Update
-	// can tell which notes changed.
-	inputs map[string]Input
+	// inc is what Update needs to tell which notes changed.
+	inc *incState
 
 	// Diagnostics holds the problems found while parsing and resolving
 	// (broken links, bad front matter), with workspace file and line.
@@ -74,8 +73,9 @@ func Build(eng *markdown.Engine, inputs []Input, assets []*Asset) *Vault {
 		backlinks: map[*Note][]*Note{},
 		links:     map[*markdown.Link]*Resolution{},
 	}
+	given := givenPaths(inputs)
 	inputs = uniquePaths(inputs, &v.Diagnostics)
-	v.inputs = inputsByPath(inputs)
+	v.inc = &incState{given: given, inputs: inputs, dups: append(diag.List(nil), v.Diagnostics...), linkDiags: map[*Note]diag.List{}}
 	v.Notes = parseAll(eng, inputs)
 	sort.Slice(v.Notes, func(i, j int) bool { return v.Notes[i].Path < v.Notes[j].Path })
 
@@ -268,25 +268,41 @@ func (v *Vault) resolveNote(n *Note) {
 	}
 }
 
-// linkDiagnostics reports every broken link and anchor, note by note.
+// linkDiagnostics reports every broken link and anchor, note by note,
+// and keeps each note's report for Update.
 func (v *Vault) linkDiagnostics() diag.List {
 	var out diag.List
 	for _, n := range v.Notes {
-		for i, l := range n.Doc.Links {
-			r := n.Links[i]
-			switch {
-			case r.Broken:
-				out.Add(diag.Diagnostic{Severity: diag.Warning, Code: "broken-link",
+		ds := noteLinkDiagnostics(n)
+		if v.inc != nil {
+			if len(ds) > 0 {
+				v.inc.linkDiags[n] = ds
+			} else {
+				delete(v.inc.linkDiags, n)
+			}
+		}
+		out = append(out, ds...)
+	}
+	return out
+}
+
+// noteLinkDiagnostics reports the broken links and anchors of one note.
+func noteLinkDiagnostics(n *Note) diag.List {
+	var out diag.List
+	for i, l := range n.Doc.Links {
+		r := n.Links[i]
+		switch {
+		case r.Broken:
+			out.Add(diag.Diagnostic{Severity: diag.Warning, Code: "broken-link",
+				File: fileOf(n), Line: l.Line,
+				Message: fmt.Sprintf("link %s points to nothing", linkText(l)),
+				Hint:    "create the note or fix the name"})
+		case l.Fragment != "" && r.Note != nil:
+			if _, ok := r.Note.Doc.Anchor(l.Fragment); !ok {
+				out.Add(diag.Diagnostic{Severity: diag.Warning, Code: "broken-anchor",
 					File: fileOf(n), Line: l.Line,
-					Message: fmt.Sprintf("link %s points to nothing", linkText(l)),
-					Hint:    "create the note or fix the name"})
-			case l.Fragment != "" && r.Note != nil:
-				if _, ok := r.Note.Doc.Anchor(l.Fragment); !ok {
-					out.Add(diag.Diagnostic{Severity: diag.Warning, Code: "broken-anchor",
-						File: fileOf(n), Line: l.Line,
-						Message: fmt.Sprintf("link %s: %s has no heading or block %q", linkText(l), r.Note.Path, l.Fragment),
-						Hint:    "the link goes to the top of the note"})
-				}
+					Message: fmt.Sprintf("link %s: %s has no heading or block %q", linkText(l), r.Note.Path, l.Fragment),
+					Hint:    "the link goes to the top of the note"})
 			}
 		}
 	}

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/dreamwiki/dreamwiki/internal/diag"
 	"github.com/dreamwiki/dreamwiki/internal/markdown"
 	"github.com/dreamwiki/dreamwiki/internal/provenance"
 	"github.com/dreamwiki/dreamwiki/internal/workspace"
@@ -34,15 +35,150 @@ type Delta struct {
 	Names bool
 }
 
+// incState is what a vault keeps of the inputs it was made from, so that
+// Update can tell which notes changed and patch the rest in place.
+type incState struct {
+	given  []string  // the inputs' paths as given, before uniquePaths
+	inputs []Input   // the inputs as parsed (unique paths), in input order
+	dups   diag.List // what uniquePaths reported
+	// pos[i] is the index in Notes of inputs[i]; nil until an Update needs it.
+	pos []int
+	// linkDiags are each note's broken links and anchors.
+	linkDiags map[*Note]diag.List
+}
+
+// givenPaths lists the paths of inputs.
+func givenPaths(inputs []Input) []string {
+	out := make([]string, len(inputs))
+	for i, in := range inputs {
+		out[i] = in.Path
+	}
+	return out
+}
+
 // Update returns the vault that Build(eng, inputs, assets) returns, made
 // from v with as little work as the change needs: a note whose input is
 // unchanged is kept (the same *Note), only changed inputs are parsed, and
 // when no name changed only the links of changed notes and of the notes
-// linking to them are resolved again. A test holds the result to Build's.
+// linking to them are resolved again. When the inputs have the same paths
+// as before (an edit), v's indexes are patched in place rather than made
+// again. A test holds the result to Build's.
 //
 // Update takes v over: v and the Delta's earlier notes must not be used
-// afterwards except to read what they held.
+// afterwards except to read what they held. Notes themselves are never
+// changed, except for the Links of notes resolved again: another goroutine
+// may keep reading v.Notes (and every field of a note but Links) while
+// Update runs.
 func (v *Vault) Update(eng *markdown.Engine, inputs []Input, assets []*Asset) (*Vault, Delta) {
+	if st := v.inc; st != nil && len(st.given) == len(inputs) {
+		same := true
+		for i := range inputs {
+			if inputs[i].Path != st.given[i] {
+				same = false
+				break
+			}
+		}
+		if same {
+			return v.updateInPlace(eng, inputs, assets)
+		}
+	}
+	return v.updateAll(eng, inputs, assets)
+}
+
+// updateInPlace is Update when every input has the path it had: the same
+// notes in the same order, some of them new values.
+func (v *Vault) updateInPlace(eng *markdown.Engine, inputs []Input, assets []*Asset) (*Vault, Delta) {
+	st := v.inc
+	if st.pos == nil {
+		st.pos = positions(v.Notes, st.inputs)
+	}
+	d := Delta{Replaced: map[*Note]*Note{}}
+	notes := append([]*Note(nil), v.Notes...)
+	var parse []int
+	for i := range inputs {
+		in := &inputs[i]
+		prev := &st.inputs[i]
+		if in.Text == prev.Text && in.Claim == prev.Claim && in.Dream == prev.Dream && in.Source == prev.Source &&
+			in.Kind == prev.Kind && in.Date == prev.Date && in.Private == prev.Private && in.From == prev.From &&
+			sameProps(in.Props, prev.Props) {
+			continue // the very same input: nothing to compare further
+		}
+		next := *in
+		next.Path = prev.Path
+		old := notes[st.pos[i]]
+		switch {
+		case sameNote(*prev, next):
+			// The note is kept as it is, with its earlier (equal) claim
+			// and dream values: notes are never changed once made, except
+			// for their links, so other goroutines may read them.
+			st.inputs[i] = next
+			continue
+		case sameParse(*prev, next):
+			notes[st.pos[i]] = noteOf(next, old.Doc)
+		default:
+			parse = append(parse, i)
+		}
+		st.inputs[i] = next
+	}
+	parsed := make([]*Note, len(st.inputs))
+	parseSome(eng, st.inputs, parse, parsed)
+	for _, i := range parse {
+		notes[st.pos[i]] = parsed[i]
+	}
+	nv := &Vault{Notes: notes, Names: v.Names, inVault: v.inVault, byPath: v.byPath, byDoc: v.byDoc,
+		assets: make(map[string]*Asset, len(assets)), backlinks: v.backlinks, links: v.links, inc: st}
+	for k, n := range notes {
+		if prev := v.Notes[k]; prev != n {
+			d.Changed = append(d.Changed, n)
+			d.Replaced[n] = prev
+			nv.byPath[n.Path] = n
+			if prev.Doc != n.Doc {
+				delete(nv.byDoc, prev.Doc)
+			}
+			nv.byDoc[n.Doc] = n
+		}
+	}
+	nv.Assets = append(nv.Assets, assets...)
+	sort.Slice(nv.Assets, func(i, j int) bool { return nv.Assets[i].Path < nv.Assets[j].Path })
+	for _, a := range nv.Assets {
+		nv.assets[a.Path] = a
+	}
+	nv.Diagnostics = append(nv.Diagnostics, st.dups...)
+	for _, n := range notes {
+		nv.Diagnostics = append(nv.Diagnostics, n.Doc.Diagnostics...)
+	}
+
+	d.Names = !sameAssets(v.Assets, nv.Assets)
+	for _, n := range d.Changed {
+		prev := d.Replaced[n]
+		if prev.Doc != n.Doc && !reflect.DeepEqual(prev.Doc.Meta.Aliases, n.Doc.Meta.Aliases) || prev.Source != n.Source {
+			d.Names = true
+		}
+	}
+	if d.Names {
+		nv.relinkAll()
+		return nv, d
+	}
+	for _, n := range nv.relink(v, &d) {
+		if ds := noteLinkDiagnostics(n); len(ds) > 0 {
+			st.linkDiags[n] = ds
+		} else {
+			delete(st.linkDiags, n)
+		}
+	}
+	for _, prev := range d.Replaced {
+		delete(st.linkDiags, prev)
+	}
+	for _, n := range notes {
+		nv.Diagnostics = append(nv.Diagnostics, st.linkDiags[n]...)
+	}
+	nv.Diagnostics.Sort()
+	return nv, d
+}
+
+// updateAll is Update when notes were added, removed or renamed: the
+// vault's indexes are made again, reusing every note it can.
+func (v *Vault) updateAll(eng *markdown.Engine, inputs []Input, assets []*Asset) (*Vault, Delta) {
 	var d Delta
 	nv := &Vault{
 		byPath:  make(map[string]*Note, len(inputs)),
@@ -52,23 +188,28 @@ func (v *Vault) Update(eng *markdown.Engine, inputs []Input, assets []*Asset) (*
 		Names:   v.Names,
 		inVault: v.inVault,
 	}
+	given := givenPaths(inputs)
 	inputs = uniquePaths(inputs, &nv.Diagnostics)
-	nv.inputs = inputsByPath(inputs)
+	nv.inc = &incState{given: given, inputs: inputs, dups: append(diag.List(nil), nv.Diagnostics...), linkDiags: map[*Note]diag.List{}}
+	var prevInputs map[string]Input
+	if v.inc != nil {
+		prevInputs = make(map[string]Input, len(v.inc.inputs))
+		for _, in := range v.inc.inputs {
+			prevInputs[in.Path] = in
+		}
+	}
 
 	notes := make([]*Note, len(inputs))
 	var parse []int
 	for i, in := range inputs {
 		old := v.byPath[in.Path]
-		if old == nil {
-			parse = append(parse, i)
-			continue
-		}
-		prev := v.inputs[in.Path]
+		prev, known := prevInputs[in.Path]
 		switch {
+		case old == nil || !known:
+			parse = append(parse, i)
 		case sameNote(prev, in):
-			// Claims and dreams are compared by value; the note points at
-			// the new provenance result's values from now on.
-			old.Claim, old.Dream = in.Claim, in.Dream
+			// Claims and dreams are compared by value; the kept note
+			// keeps its earlier, equal values.
 			notes[i] = old
 		case sameParse(prev, in):
 			notes[i] = noteOf(in, old.Doc)
@@ -108,23 +249,53 @@ func (v *Vault) Update(eng *markdown.Engine, inputs []Input, assets []*Asset) (*
 
 	d.Names = !sameNames(v, nv)
 	if d.Names {
-		nv.Names, nv.inVault = nameIndexes(nv.Notes, nv.Assets)
-		nv.links = map[*markdown.Link]*Resolution{}
-		nv.backlinks = map[*Note][]*Note{}
-		nv.resolveAll()
-		nv.Diagnostics.Sort()
+		nv.relinkAll()
 		return nv, d
 	}
+	nv.backlinks = v.backlinks
 	nv.relink(v, &d)
 	nv.Diagnostics = append(nv.Diagnostics, nv.linkDiagnostics()...)
 	nv.Diagnostics.Sort()
 	return nv, d
 }
 
+// relinkAll makes the name indexes again and resolves every link.
+func (v *Vault) relinkAll() {
+	v.Names, v.inVault = nameIndexes(v.Notes, v.Assets)
+	v.links = map[*markdown.Link]*Resolution{}
+	v.backlinks = map[*Note][]*Note{}
+	v.inc.linkDiags = map[*Note]diag.List{}
+	v.resolveAll()
+	v.Diagnostics.Sort()
+}
+
+// positions finds where each input's note sits in notes (sorted by path).
+func positions(notes []*Note, inputs []Input) []int {
+	pos := make([]int, len(inputs))
+	for i, in := range inputs {
+		pos[i] = sort.Search(len(notes), func(k int) bool { return notes[k].Path >= in.Path })
+	}
+	return pos
+}
+
+// sameAssets reports whether two sorted asset lists name the same files.
+func sameAssets(a, b []*Asset) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if a[i].Path != b[i].Path || a[i].Source != b[i].Source {
+			return false
+		}
+	}
+	return true
+}
+
 // relink resolves again the links of changed notes and of the notes
-// linking to a changed or removed note, and patches the backlinks. The
-// name index is unchanged, so no other link can resolve differently.
-func (v *Vault) relink(old *Vault, d *Delta) {
+// linking to a changed or removed note, patches the backlinks (taking the
+// map over) and returns every note it resolved again. The name index is
+// unchanged, so no other link can resolve differently.
+func (v *Vault) relink(old *Vault, d *Delta) []*Note {
 	gone := map[*Note]bool{} // earlier values no longer in the vault
 	for _, n := range d.Replaced {
 		gone[n] = true
@@ -153,13 +324,11 @@ func (v *Vault) relink(old *Vault, d *Delta) {
 		before[n] = resolved(n)
 	}
 
-	// Backlinks: copy the map and copy each list before changing it, so
-	// the earlier vault's lists are never written.
-	bl := make(map[*Note][]*Note, len(old.backlinks))
-	for t, srcs := range old.backlinks {
-		if !gone[t] {
-			bl[t] = srcs
-		}
+	// Backlinks: the lists of gone notes go; every list about to change
+	// is copied first, so a list the earlier vault shares is never written.
+	bl := old.backlinks
+	for n := range gone {
+		delete(bl, n)
 	}
 	touched := map[*Note]bool{}
 	drop := func(src *Note, links []Resolution) {
@@ -237,6 +406,7 @@ func (v *Vault) relink(old *Vault, d *Delta) {
 		bl[t] = uniqueNotes(bl[t])
 	}
 	v.backlinks = bl
+	return append(append([]*Note(nil), d.Changed...), relinked...)
 }
 
 // resolved describes where a note's links point, for comparisons.
@@ -281,6 +451,15 @@ func sameClaim(a, b *provenance.Claim) bool {
 	x, y := *a, *b
 	x.Entry, y.Entry = nil, nil
 	return reflect.DeepEqual(x, y)
+}
+
+// sameProps reports whether two property lists are the same slice, or
+// equal.
+func sameProps(a, b Props) bool {
+	if len(a) == 0 || len(b) == 0 {
+		return len(a) == len(b)
+	}
+	return &a[0] == &b[0] && len(a) == len(b) || reflect.DeepEqual(a, b)
 }
 
 // sameParse reports whether b parses to what a parsed to. Text that is
@@ -337,15 +516,6 @@ func nameIndexes(notes []*Note, assets []*Asset) (names, inVault *markdown.NameI
 		entries = append(entries, e)
 	}
 	return markdown.NewNameIndex(entries), markdown.NewNameIndex(plain)
-}
-
-// inputsByPath indexes inputs (with unique paths) by path.
-func inputsByPath(inputs []Input) map[string]Input {
-	m := make(map[string]Input, len(inputs))
-	for _, in := range inputs {
-		m[in.Path] = in
-	}
-	return m
 }
 
 // parseSome parses inputs[i] for each i in idx into notes[i], on every core.

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"reflect"
 	"sort"
 	"time"
 
@@ -37,8 +38,17 @@ type Session struct {
 	// caches each input's redaction by vault path.
 	inputs     []vault.Input
 	redactions map[string]redaction
-	v          *vault.Vault
-	site       site.Incremental
+	// bySource indexes inputs by workspace path; redactDiags are the
+	// redactions' findings in input order. Both are made again only when
+	// the inputs are assembled again or a redaction changed.
+	bySource    map[string]int
+	redactDiags diag.List
+	redactDirty bool
+	// cited are the files citedBy (a provenance result) names.
+	cited   map[string]bool
+	citedBy *provenance.Result
+	v       *vault.Vault
+	site    site.Incremental
 	// broken is set when an update failed halfway: the next one starts
 	// afresh.
 	broken bool
@@ -130,6 +140,8 @@ func (s *Session) redact(inputs []vault.Input) []vault.Input {
 			delete(s.redactions, k)
 		}
 	}
+	s.redactDirty = true
+	s.bySource = nil
 	return inputs
 }
 
@@ -140,8 +152,13 @@ func (s *Session) redactOne(in vault.Input) vault.Input {
 	r, ok := s.redactions[k]
 	if !ok || r.before != in.Text {
 		one := []vault.Input{in}
-		r = redaction{before: in.Text, diags: vault.Redact(one)}
-		r.after = one[0].Text
+		next := redaction{before: in.Text, diags: vault.Redact(one)}
+		next.after = one[0].Text
+		// The findings in input order change only if this input's do.
+		if !ok || !reflect.DeepEqual(r.diags, next.diags) {
+			s.redactDirty = true
+		}
+		r = next
 		s.redactions[k] = r
 	}
 	in.Text = r.after
@@ -155,10 +172,17 @@ func redactionKey(in vault.Input) string { return in.Source + "\x00" + in.Path }
 // render brings the site up to date with s.v and fills in ch.
 func (s *Session) render(ctx context.Context, d vault.Delta, w output.Writer, ch *Change) error {
 	s.v.Provenance = s.prov
-	for _, in := range s.inputs {
-		s.v.Diagnostics = append(s.v.Diagnostics, s.redactions[redactionKey(in)].diags...)
+	if s.redactDirty {
+		s.redactDiags = nil
+		for _, in := range s.inputs {
+			s.redactDiags = append(s.redactDiags, s.redactions[redactionKey(in)].diags...)
+		}
+		s.redactDirty = false
 	}
-	s.v.Diagnostics.Sort()
+	if len(s.redactDiags) > 0 {
+		s.v.Diagnostics = append(s.v.Diagnostics, s.redactDiags...)
+		s.v.Diagnostics.Sort()
+	}
 	m := &Model{Workspace: s.ws, Provenance: s.prov, Vault: s.v, Engine: s.eng}
 	st, err := s.site.Update(ctx, s.eng, s.v, d, m.SiteOptions(s.opts), w)
 	if err != nil {
@@ -237,30 +261,26 @@ func (s *Session) Vault() *vault.Vault { return s.v }
 // (text and assets) written, created or removed, and whether the set of
 // files itself changed.
 func changedFiles(a, b *workspace.Workspace) (paths []string, structural bool) {
-	seen := map[string]bool{}
 	for _, f := range b.Files {
-		seen[f.Path] = true
 		if old := a.FileByPath(f.Path); old != f {
 			paths = append(paths, f.Path)
 			structural = structural || old == nil || old.Kind != f.Kind
 		}
 	}
 	for _, f := range a.Files {
-		if !seen[f.Path] {
+		if b.FileByPath(f.Path) == nil {
 			paths = append(paths, f.Path)
 			structural = true
 		}
 	}
-	assets := map[string]bool{}
 	for _, x := range b.Assets {
-		assets[x.Path] = true
 		if old := a.AssetByPath(x.Path); old == nil || old.Hash != x.Hash {
 			paths = append(paths, x.Path)
 			structural = structural || old == nil
 		}
 	}
 	for _, x := range a.Assets {
-		if !assets[x.Path] {
+		if b.AssetByPath(x.Path) == nil {
 			paths = append(paths, x.Path)
 			structural = true
 		}
@@ -279,7 +299,10 @@ func (s *Session) provenanceReads(ws *workspace.Workspace, paths []string) bool 
 	if !configEqual(s.ws.Config, ws.Config) {
 		return true
 	}
-	cited := citedFiles(s.prov)
+	if s.cited == nil || s.citedBy != s.prov {
+		s.cited, s.citedBy = citedFiles(s.prov), s.prov
+	}
+	cited := s.cited
 	for _, p := range paths {
 		if ws.AssetByPath(p) != nil {
 			continue // provenance reads text only
@@ -329,28 +352,30 @@ func citedFiles(r *provenance.Result) map[string]bool {
 
 // patchInputs remakes the inputs of changed other notes only: with
 // provenance unchanged and no file added or removed, every other input
-// (claims, dreams, reports included) is what it was.
+// (claims, dreams, reports included) is what it was. The session's
+// inputs are patched in place.
 func (s *Session) patchInputs(ws *workspace.Workspace, paths []string) ([]vault.Input, []*vault.Asset, error) {
-	bySource := make(map[string]int, len(s.inputs))
-	for i, in := range s.inputs {
-		if in.Source != "" {
-			bySource[in.Source] = i
+	if s.bySource == nil {
+		s.bySource = make(map[string]int, len(s.inputs))
+		for i, in := range s.inputs {
+			if in.Source != "" {
+				s.bySource[in.Source] = i
+			}
 		}
 	}
-	inputs := append([]vault.Input(nil), s.inputs...)
 	for _, p := range paths {
 		f := ws.FileByPath(p)
 		if f == nil {
 			continue // an asset
 		}
-		i, ok := bySource[p]
+		i, ok := s.bySource[p]
 		in, isNote := vault.FileInput(ws, f)
 		if !ok || !isNote {
 			return nil, nil, errors.New("build: a changed file has no input of its own: " + p)
 		}
-		inputs[i] = s.redactOne(in)
+		s.inputs[i] = s.redactOne(in)
 	}
-	return inputs, vault.Assets(ws), nil
+	return s.inputs, vault.Assets(ws), nil
 }
 
 // Reload reads the whole workspace again and renders everything into w

@@ -42,6 +42,11 @@ func (s *Server) serveSearch(w http.ResponseWriter, r *http.Request) {
 		}
 		n = min(n, maxResults)
 	}
+	if !s.indexer.ready.Load() {
+		w.Header().Set("Retry-After", "2")
+		jsonError(w, http.StatusServiceUnavailable, "the search index is still being built; try again in a moment")
+		return
+	}
 	query := search.Query{Text: text, Limit: n, Types: splitList(q["type"]), Tiers: splitList(q["tier"])}
 	res, err := s.index.Search(r.Context(), query)
 	if err != nil {

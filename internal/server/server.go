@@ -37,7 +37,7 @@ type Options struct {
 	Debounce time.Duration
 	// FinishAfter is how long the server waits after the last change
 	// before writing the site-wide files (search index, sitemap, feed,
-	// llms.txt, api/); 0 means 300 ms.
+	// llms.txt, api/, the search API's index); 0 means 1 s.
 	FinishAfter time.Duration
 	// Now is the clock of dreams and recall events; nil means time.Now.
 	Now func() time.Time
@@ -61,6 +61,7 @@ type Server struct {
 	store    *store
 	hub      *hub
 	index    *search.Index
+	indexer  *indexer
 
 	session *build.Session // owned by the rebuild loop once it runs
 	watch   *watcher
@@ -115,7 +116,7 @@ func New(ctx context.Context, opts Options) (*Server, error) {
 		opts.Debounce = 50 * time.Millisecond
 	}
 	if opts.FinishAfter <= 0 {
-		opts.FinishAfter = 300 * time.Millisecond
+		opts.FinishAfter = time.Second
 	}
 	if opts.Log == nil {
 		opts.Log = slog.New(slog.NewTextHandler(io.Discard, nil))
@@ -163,19 +164,16 @@ func New(ctx context.Context, opts Options) (*Server, error) {
 		s.watch.fsw.Close()
 		return nil, err
 	}
-	if _, err := s.index.Update(ctx, sess.Workspace(), sess.Vault()); err != nil {
-		s.watch.fsw.Close()
-		s.index.Close()
-		return nil, err
-	}
+	s.indexer = newIndexer(s)
 	s.publish(ch)
 
 	loopCtx, cancel := context.WithCancel(context.Background())
 	s.stop = cancel
-	s.loopWG.Add(3)
+	s.loopWG.Add(4)
 	go func() { defer s.loopWG.Done(); s.watch.run(loopCtx) }()
 	go func() { defer s.loopWG.Done(); s.loop(loopCtx) }()
 	go func() { defer s.loopWG.Done(); s.recalls.run(loopCtx) }()
+	go func() { defer s.loopWG.Done(); s.indexer.run(loopCtx) }()
 	return s, nil
 }
 
@@ -286,13 +284,7 @@ func (s *Server) loop(ctx context.Context) {
 		case <-finish.C:
 			fctx, cancel := context.WithCancel(ctx)
 			cancelFinish, finishing, finishBatch = cancel, make(chan error, 1), newBatch()
-			go func(b *batch, done chan<- error) {
-				err := s.session.Finish(fctx, b)
-				if err == nil {
-					_, err = s.index.Update(fctx, s.session.Workspace(), s.session.Vault())
-				}
-				done <- err
-			}(finishBatch, finishing)
+			go func(b *batch, done chan<- error) { done <- s.session.Finish(fctx, b) }(finishBatch, finishing)
 		case err := <-finishing:
 			b := finishBatch
 			cancelFinish()
@@ -415,6 +407,9 @@ func (s *Server) publish(c *build.Change) {
 	s.mu.Lock()
 	s.snap = snap
 	s.mu.Unlock()
+	if s.indexer != nil {
+		s.indexer.offer(snap.ws, v)
+	}
 }
 
 // snapshot returns the latest published build state.

@@ -425,6 +425,10 @@ func TestServe_ReadOnlyRefusesDreams(t *testing.T) {
 func TestServe_SearchAndGet(t *testing.T) {
 	ts := start(t, smallWorkspace(t), Options{ReadOnly: true})
 	code, body, _ := ts.get(t, "/api/search?q=gateway&n=3")
+	for deadline := time.Now().Add(30 * time.Second); code == http.StatusServiceUnavailable && time.Now().Before(deadline); {
+		time.Sleep(50 * time.Millisecond) // the index is built in the background
+		code, body, _ = ts.get(t, "/api/search?q=gateway&n=3")
+	}
 	if code != 200 {
 		t.Fatalf("search: %d %s", code, body)
 	}

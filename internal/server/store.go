@@ -57,7 +57,10 @@ func (b *batch) WriteFile(name string, data []byte) error {
 // every file but the deferred ones (site.Deferred), which the next Finish
 // writes.
 func (s *store) commitUpdate(b *batch, full bool) []string {
-	return s.commit(b, func(name string) bool { return full && !site.Deferred(name) })
+	if !full {
+		return s.commit(b, nil)
+	}
+	return s.commit(b, func(name string) bool { return !site.Deferred(name) })
 }
 
 // commitFinish applies the files of a Finish: when it wrote the search
@@ -71,19 +74,24 @@ func (s *store) commitFinish(b *batch) []string {
 			break
 		}
 	}
-	return s.commit(b, func(name string) bool { return search && strings.HasPrefix(name, "search/") })
+	if !search {
+		return s.commit(b, nil)
+	}
+	return s.commit(b, func(name string) bool { return strings.HasPrefix(name, "search/") })
 }
 
-// commit writes b's files and removes the files replaced says the batch
-// replaces as a whole but did not write.
+// commit writes b's files and removes the files that replaced (when not
+// nil) says the batch replaces as a whole but did not write.
 func (s *store) commit(b *batch, replaced func(name string) bool) []string {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	var changed []string
-	for name := range s.files {
-		if _, ok := b.files[name]; !ok && replaced(name) {
-			delete(s.files, name)
-			changed = append(changed, name)
+	if replaced != nil {
+		for name := range s.files {
+			if _, ok := b.files[name]; !ok && replaced(name) {
+				delete(s.files, name)
+				changed = append(changed, name)
+			}
 		}
 	}
 	for name, data := range b.files {

@@ -1,0 +1,95 @@
+package server
+
+import (
+	"context"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/dreamwiki/dreamwiki/internal/workspace"
+	"github.com/dreamwiki/dreamwiki/vault"
+)
+
+// indexer keeps the search API's bleve index up to date in a goroutine of
+// its own. It reads a build's workspace and notes, which never change once
+// published (vault.Update changes notes' links only, which indexing does
+// not read), so the rebuild loop never waits for it: at 10,000 notes an
+// update of the index takes seconds. Builds that come while it works are
+// folded into the next update.
+type indexer struct {
+	s     *Server
+	mu    sync.Mutex
+	next  *indexJob
+	wake  chan struct{}
+	ready atomic.Bool
+	// quiet is how long to wait after the last build before updating.
+	quiet time.Duration
+}
+
+type indexJob struct {
+	ws *workspace.Workspace
+	v  *vault.Vault
+}
+
+func newIndexer(s *Server) *indexer {
+	return &indexer{s: s, wake: make(chan struct{}, 1), quiet: s.opts.FinishAfter}
+}
+
+// offer hands the indexer a new build; a build not yet indexed is
+// replaced.
+func (ix *indexer) offer(ws *workspace.Workspace, v *vault.Vault) {
+	ix.mu.Lock()
+	ix.next = &indexJob{ws: ws, v: v}
+	ix.mu.Unlock()
+	select {
+	case ix.wake <- struct{}{}:
+	default:
+	}
+}
+
+// run indexes builds until ctx is done. The first build is indexed at
+// once; later ones once builds pause.
+func (ix *indexer) run(ctx context.Context) {
+	first := true
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-ix.wake:
+		}
+		if !first {
+			// Wait for a pause in the builds.
+			t := time.NewTimer(ix.quiet)
+		wait:
+			for {
+				select {
+				case <-ctx.Done():
+					t.Stop()
+					return
+				case <-ix.wake:
+					t.Reset(ix.quiet)
+				case <-t.C:
+					break wait
+				}
+			}
+		}
+		ix.mu.Lock()
+		job := ix.next
+		ix.next = nil
+		ix.mu.Unlock()
+		if job == nil {
+			continue
+		}
+		start := time.Now()
+		st, err := ix.s.index.Update(ctx, job.ws, job.v)
+		if err != nil {
+			if ctx.Err() == nil {
+				ix.s.log.Error("updating the search index", "err", err)
+			}
+			continue
+		}
+		first = false
+		ix.ready.Store(true)
+		ix.s.log.Debug("search index updated", "changed", st.Changed, "removed", st.Removed, "took", time.Since(start).Round(time.Millisecond))
+	}
+}
