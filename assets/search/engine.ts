@@ -6,7 +6,7 @@
 
 import { analyzeTokens, ANALYSIS_VERSION } from "./analyze";
 import { CorruptIndex, FrontDecoder, LENGTH_TABLE, Reader, cmp, decodeUTF8, lowerBound, openEnvelope, runeCount } from "./codec";
-import { NUM_FIELDS, FIELD_ALIASES, FIELD_BODY, FIELD_HEADINGS, FIELD_TITLE, Candidates, Params, idf, rank } from "./rank";
+import { NUM_FIELDS, Candidates, Params, idf, rank } from "./rank";
 
 /** Format of the static index this engine reads (StaticFormat in Go). */
 export const STATIC_FORMAT = 1;
@@ -86,7 +86,11 @@ interface DictShard {
 
 interface Postings {
   docs: Int32Array;
-  tf: Int32Array; // NUM_FIELDS per posting
+  /**
+   * The term's BM25F score in each document: it depends only on the index,
+   * so it is computed once, when the postings are first read.
+   */
+  scores: Float64Array;
 }
 
 interface TriShard {
@@ -275,7 +279,12 @@ export class Engine {
     const df = sh.df[v.index];
     const r = new Reader(sh.post.subarray(sh.off[v.index], sh.off[v.index + 1]), "t" + v.shard);
     const docs = new Int32Array(df);
-    const tf = new Int32Array(df * NUM_FIELDS);
+    const scores = new Float64Array(df);
+    const p = this.h.params;
+    const b = p.boosts;
+    const k1 = p.k1;
+    const idfv = idf(this.h.docs, df);
+    const norms = this.norms;
     let doc = 0;
     for (let i = 0; i < df; i++) {
       const delta = r.int(this.h.docs);
@@ -287,12 +296,15 @@ export class Engine {
       if (head === 3) head += r.int(1 << 30);
       if (doc >= this.h.docs) r.fail();
       docs[i] = doc;
-      tf[i * NUM_FIELDS + FIELD_TITLE] = (c >> 6) & 1;
-      tf[i * NUM_FIELDS + FIELD_ALIASES] = c >> 7;
-      tf[i * NUM_FIELDS + FIELD_HEADINGS] = head;
-      tf[i * NUM_FIELDS + FIELD_BODY] = body;
+      // BM25F of rank.go, unrolled over the four fields (the same
+      // operations in the same order, so the same doubles).
+      const tf = [(c >> 6) & 1, c >> 7, head, body];
+      const o = doc * NUM_FIELDS;
+      let t = 0;
+      for (let f = 0; f < NUM_FIELDS; f++) if (tf[f] !== 0) t += (b[f] * tf[f]) / norms[o + f];
+      scores[i] = t === 0 ? 0 : (idfv * t * (k1 + 1)) / (k1 + t);
     }
-    const out = { docs, tf };
+    const out = { docs, scores };
     sh.decoded.set(v.index, out);
     return out;
   }
@@ -394,33 +406,19 @@ export class Engine {
 
   /**
    * Adds to acc, for every document of the variants, weight times the best
-   * of their weighted BM25F scores (scoreVariants in Go), and marks the
-   * documents seen. best is scratch, all zeros on entry and on return.
+   * of their weighted BM25F scores (scoreVariants in Go), and lists the
+   * documents not seen before. best is scratch: zeros on entry and return.
    */
   private scoreVariants(vs: Variant[], shards: Map<number, DictShard>, weight: number, acc: Float64Array, best: Float64Array, seen: Uint8Array, cands: number[]): void {
-    const p = this.h.params;
-    const b0 = p.boosts[0], b1 = p.boosts[1], b2 = p.boosts[2], b3 = p.boosts[3];
-    const k1 = p.k1;
-    const norms = this.norms;
     const touched: number[] = [];
     for (const v of vs) {
-      const sh = shards.get(v.shard) as DictShard;
-      const idfv = idf(this.h.docs, sh.df[v.index]);
-      const ps = this.postings(sh, v);
+      const ps = this.postings(shards.get(v.shard) as DictShard, v);
       const docs = ps.docs;
-      const tf = ps.tf;
+      const scores = ps.scores;
+      const w = v.weight;
       for (let i = 0; i < docs.length; i++) {
         const doc = docs[i];
-        const o = doc * NUM_FIELDS;
-        const j = i * NUM_FIELDS;
-        // BM25F of rank.go, unrolled over the four fields (the same
-        // operations in the same order, so the same doubles).
-        let t = 0;
-        if (tf[j] !== 0) t += (b0 * tf[j]) / norms[o];
-        if (tf[j + 1] !== 0) t += (b1 * tf[j + 1]) / norms[o + 1];
-        if (tf[j + 2] !== 0) t += (b2 * tf[j + 2]) / norms[o + 2];
-        if (tf[j + 3] !== 0) t += (b3 * tf[j + 3]) / norms[o + 3];
-        const sc = t === 0 ? 0 : v.weight * ((idfv * t * (k1 + 1)) / (k1 + t));
+        const sc = w * scores[i];
         if (sc > best[doc]) {
           if (best[doc] === 0) touched.push(doc);
           best[doc] = sc;
@@ -437,85 +435,101 @@ export class Engine {
     }
   }
 
+  // Scratch for scoring, reused by every query: scoring runs without an
+  // await, so two queries never share them at once.
+  private scratch: {
+    bm: Float64Array; fz: Float64Array; best: Float64Array; seen: Uint8Array;
+    cands: { doc: Int32Array; bm25: Float64Array; fuzzy: Float64Array; decay: Float64Array; superseded: Uint8Array };
+  } | null = null;
+
   /** Runs a query; rejects with CorruptIndex when a needed file is missing or broken. */
   async search(q: Query): Promise<Result> {
     const limit = q.limit && q.limit > 0 ? q.limit : 10;
     const n = this.h.docs;
     const units = queryUnits(q.text);
     const terms = new Set<string>();
-    // The steps of StaticIndex.Search in Go: compounds first (their shards
-    // load in parallel), parts only where no compound matched; the exact
-    // leg sums in unit order, the typo leg adds the corrections after it.
-    const looked = await Promise.all(units.map((u) => (u.containers === null ? this.lookup(u) : null)));
-    const found = new Array<boolean>(units.length).fill(false);
-    const bm = new Float64Array(n);
-    const best = new Float64Array(n);
-    const seen = new Uint8Array(n);
-    const cands: number[] = [];
-    const typos: Float64Array[] = [];
+    // The steps of StaticIndex.Search in Go. First every file the query
+    // needs: compounds (in parallel), parts where no compound matched,
+    // corrections where nothing matched.
+    type Found = { vs: Variant[]; shards: Map<number, DictShard>; typo: boolean };
+    const looked: (Found | null)[] = await Promise.all(units.map(async (u) => (u.containers === null ? { ...(await this.lookup(u)), typo: false } : null)));
     for (let k = 0; k < units.length; k++) {
       const u = units[k];
-      let l = looked[k];
       if (u.containers !== null) {
-        if (u.containers.some((c) => found[c])) continue;
-        l = await this.lookup(u);
+        if (u.containers.some((c) => looked[c] !== null && !(looked[c] as Found).typo && (looked[c] as Found).vs.length > 0)) continue;
+        looked[k] = { ...(await this.lookup(u)), typo: false };
       }
-      const { vs, shards } = l as { vs: Variant[]; shards: Map<number, DictShard> };
-      found[k] = vs.length > 0;
-      if (vs.length > 0) {
-        for (const v of vs) terms.add((shards.get(v.shard) as DictShard).terms[v.index]);
-        this.scoreVariants(vs, shards, u.weight, bm, best, seen, cands);
-        continue;
-      }
-      const corr = await this.corrections(u.term);
+      const l = looked[k] as Found;
+      if (l.vs.length > 0) continue;
       const cvs: Variant[] = [];
       const cshards = new Map<number, DictShard>();
-      for (const c of corr) {
+      for (const c of await this.corrections(u.term)) {
         const s = this.shardOf(c.term);
         const sh = await this.dict(s);
         cshards.set(s, sh);
         const i = lowerBound(sh.terms, c.term);
-        if (i < sh.terms.length && sh.terms[i] === c.term) {
-          cvs.push({ shard: s, index: i, weight: c.dice });
-          terms.add(c.term);
-        }
+        if (i < sh.terms.length && sh.terms[i] === c.term) cvs.push({ shard: s, index: i, weight: c.dice });
       }
-      const t = new Float64Array(n);
-      this.scoreVariants(cvs, cshards, u.weight, t, best, seen, cands);
-      typos.push(t);
+      looked[k] = { vs: cvs, shards: cshards, typo: true };
     }
-    let fz = bm;
-    if (typos.length > 0) {
-      fz = bm.slice();
-      for (const t of typos) for (const doc of cands) fz[doc] += t[doc];
+
+    // Then scoring and ranking, synchronously: the exact leg sums in unit
+    // order, the typo leg adds the corrections after it.
+    if (this.scratch === null || this.scratch.bm.length !== n) {
+      this.scratch = {
+        bm: new Float64Array(n), fz: new Float64Array(n), best: new Float64Array(n), seen: new Uint8Array(n),
+        cands: { doc: new Int32Array(n), bm25: new Float64Array(n), fuzzy: new Float64Array(n), decay: new Float64Array(n), superseded: new Uint8Array(n) },
+      };
     }
+    const { bm, fz, best, seen } = this.scratch;
+    const cands: number[] = [];
+    const typoUnits: number[] = [];
+    for (let k = 0; k < units.length; k++) {
+      const l = looked[k];
+      if (l === null) continue;
+      for (const v of l.vs) terms.add((l.shards.get(v.shard) as DictShard).terms[v.index]);
+      if (l.typo) typoUnits.push(k);
+      else this.scoreVariants(l.vs, l.shards, units[k].weight, bm, best, seen, cands);
+    }
+    let legs = bm;
+    if (typoUnits.length > 0) {
+      legs = fz;
+      for (const doc of cands) fz[doc] = bm[doc];
+      for (const k of typoUnits) {
+        const l = looked[k] as Found;
+        this.scoreVariants(l.vs, l.shards, units[k].weight, fz, best, seen, cands);
+      }
+    }
+    // Candidates in the order first seen: ties are broken by document
+    // number, so their order does not matter.
     const keep = this.filter(q);
-    // In document order (a scan of the flags beats sorting thousands).
-    const kept: number[] = [];
-    if (cands.length > 0) for (let doc = 0; doc < n; doc++) if (seen[doc] && keep(doc)) kept.push(doc);
-    const m = kept.length;
-    const set: Candidates = {
-      n: m,
-      doc: Int32Array.from(kept),
-      bm25: new Float64Array(m),
-      fuzzy: new Float64Array(m),
-      decay: new Float64Array(m),
-      superseded: new Uint8Array(m),
-      successors: (doc) => this.succ.get(doc),
-      isCandidate: (doc) => seen[doc] === 1 && keep(doc),
-    };
-    for (let i = 0; i < m; i++) {
-      const doc = kept[i];
-      set.bm25[i] = bm[doc];
-      set.fuzzy[i] = fz[doc];
-      set.decay[i] = this.decay[doc];
-      set.superseded[i] = this.flags[doc] & FLAG_SUPERSEDED ? 1 : 0;
+    const c = this.scratch.cands;
+    let m = 0;
+    for (const doc of cands) {
+      if (keep !== null && !keep(doc)) continue;
+      c.doc[m] = doc;
+      c.bm25[m] = bm[doc];
+      c.fuzzy[m] = legs[doc];
+      c.decay[m] = this.decay[doc];
+      c.superseded[m] = this.flags[doc] & FLAG_SUPERSEDED ? 1 : 0;
+      m++;
     }
+    const set: Candidates = {
+      n: m, doc: c.doc, bm25: c.bm25, fuzzy: c.fuzzy, decay: c.decay, superseded: c.superseded,
+      successors: (doc) => this.succ.get(doc),
+      isCandidate: (doc) => seen[doc] === 1 && (keep === null || keep(doc)),
+    };
     const ranked = rank(set, this.h.params, (a, b) => (a < b ? this.sims.get(a * n + b) : this.sims.get(b * n + a)) || 0, limit);
+    for (const doc of cands) {
+      bm[doc] = 0;
+      fz[doc] = 0;
+      seen[doc] = 0;
+    }
     return { hits: ranked, terms: Array.from(terms), prefixes: units.filter((u) => u.prefix).map((u) => u.term) };
   }
 
-  private filter(q: Query): (doc: number) => boolean {
+  /** The predicate of q's filters, null when it filters nothing (filter in Go). */
+  private filter(q: Query): ((doc: number) => boolean) | null {
     const set = (values: string[] | undefined, vocab: string[]): Set<number> | null => {
       const m = new Set<number>();
       for (const v of values || []) {
@@ -527,13 +541,13 @@ export class Engine {
     const kinds = set(q.kinds, this.h.kinds);
     const types = set(q.types, this.h.types);
     const tiers = set(q.tiers, this.h.tiers);
+    if (kinds === null && types === null && tiers === null) return null;
     return (doc) =>
       (kinds === null || kinds.has(this.kind[doc])) &&
       (types === null || types.has(this.typ[doc])) &&
       (tiers === null || tiers.has(this.tier[doc]));
   }
 }
-
 
 /** The units of a query (queryUnits in Go). */
 export function queryUnits(text: string): Unit[] {

@@ -21,9 +21,10 @@ export interface Params {
 }
 
 /**
- * The candidates of a query, as parallel arrays (a query can match tens of
- * thousands of documents; objects per candidate would be most of the
- * work). decay is the factor for the document's age, 1 for evergreen ones.
+ * The candidates of a query, as parallel arrays of which the first n
+ * count (a query can match tens of thousands of documents; objects per
+ * candidate would be most of the work), in any order. decay is the factor
+ * for the document's age, 1 for evergreen ones.
  */
 export interface Candidates {
   n: number;
@@ -161,7 +162,10 @@ function topK(n: number, k: number, before: (a: number, b: number) => boolean): 
  * it replaced leaves the window (truncated says the window is not all).
  */
 function successorsFirst(out: Ranked[], c: Candidates, truncated: boolean): Ranked[] {
-  const order = out.filter((r) => c.superseded[indexOf(c, r.doc)] && (c.successors(r.doc)?.length || 0) > 0).map((r) => r.doc);
+  const moving = new Set<number>();
+  for (let i = 0; i < c.n; i++) if (c.superseded[i] && (c.successors(c.doc[i])?.length || 0) > 0) moving.add(c.doc[i]);
+  if (moving.size === 0) return out;
+  const order = out.filter((r) => moving.has(r.doc)).map((r) => r.doc);
   for (const doc of order) {
     const at = out.findIndex((r) => r.doc === doc);
     if (at < 0) continue;
@@ -179,16 +183,4 @@ function successorsFirst(out: Ranked[], c: Candidates, truncated: boolean): Rank
     out.splice(last, 0, moved);
   }
   return out;
-}
-
-/** The candidate index of doc (candidates are sorted by doc). */
-function indexOf(c: Candidates, doc: number): number {
-  let lo = 0;
-  let hi = c.n;
-  while (lo < hi) {
-    const mid = (lo + hi) >>> 1;
-    if (c.doc[mid] < doc) lo = mid + 1;
-    else hi = mid;
-  }
-  return lo;
 }
