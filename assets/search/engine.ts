@@ -406,11 +406,14 @@ export class Engine {
 
   /**
    * Adds to acc, for every document of the variants, weight times the best
-   * of their weighted BM25F scores (scoreVariants in Go), and lists the
-   * documents not seen before. best is scratch: zeros on entry and return.
+   * of their weighted BM25F scores (scoreVariants in Go), and appends the
+   * documents not seen before to the candidates. best is all zeros on entry
+   * and on return.
    */
-  private scoreVariants(vs: Variant[], shards: Map<number, DictShard>, weight: number, acc: Float64Array, best: Float64Array, seen: Uint8Array, cands: number[]): void {
-    const touched: number[] = [];
+  private scoreVariants(vs: Variant[], shards: Map<number, DictShard>, weight: number, acc: Float64Array): void {
+    const sc = this.scratch as Scratch;
+    const { best, seen, touched, cands } = sc;
+    let nt = 0;
     for (const v of vs) {
       const ps = this.postings(shards.get(v.shard) as DictShard, v);
       const docs = ps.docs;
@@ -418,29 +421,27 @@ export class Engine {
       const w = v.weight;
       for (let i = 0; i < docs.length; i++) {
         const doc = docs[i];
-        const sc = w * scores[i];
-        if (sc > best[doc]) {
-          if (best[doc] === 0) touched.push(doc);
-          best[doc] = sc;
+        const x = w * scores[i];
+        if (x > best[doc]) {
+          if (best[doc] === 0) touched[nt++] = doc;
+          best[doc] = x;
         }
       }
     }
-    for (const doc of touched) {
+    for (let i = 0; i < nt; i++) {
+      const doc = touched[i];
       acc[doc] += weight * best[doc];
       best[doc] = 0;
       if (!seen[doc]) {
         seen[doc] = 1;
-        cands.push(doc);
+        cands[sc.ncands++] = doc;
       }
     }
   }
 
   // Scratch for scoring, reused by every query: scoring runs without an
   // await, so two queries never share them at once.
-  private scratch: {
-    bm: Float64Array; fz: Float64Array; best: Float64Array; seen: Uint8Array;
-    cands: { doc: Int32Array; bm25: Float64Array; fuzzy: Float64Array; decay: Float64Array; superseded: Uint8Array };
-  } | null = null;
+  private scratch: Scratch | null = null;
 
   /** Runs a query; rejects with CorruptIndex when a needed file is missing or broken. */
   async search(q: Query): Promise<Result> {
@@ -476,36 +477,35 @@ export class Engine {
     // Then scoring and ranking, synchronously: the exact leg sums in unit
     // order, the typo leg adds the corrections after it.
     if (this.scratch === null || this.scratch.bm.length !== n) {
-      this.scratch = {
-        bm: new Float64Array(n), fz: new Float64Array(n), best: new Float64Array(n), seen: new Uint8Array(n),
-        cands: { doc: new Int32Array(n), bm25: new Float64Array(n), fuzzy: new Float64Array(n), decay: new Float64Array(n), superseded: new Uint8Array(n) },
-      };
+      this.scratch = newScratch(n);
     }
-    const { bm, fz, best, seen } = this.scratch;
-    const cands: number[] = [];
+    const sc = this.scratch;
+    const { bm, fz, seen, cands } = sc;
+    sc.ncands = 0;
     const typoUnits: number[] = [];
     for (let k = 0; k < units.length; k++) {
       const l = looked[k];
       if (l === null) continue;
       for (const v of l.vs) terms.add((l.shards.get(v.shard) as DictShard).terms[v.index]);
       if (l.typo) typoUnits.push(k);
-      else this.scoreVariants(l.vs, l.shards, units[k].weight, bm, best, seen, cands);
+      else this.scoreVariants(l.vs, l.shards, units[k].weight, bm);
     }
     let legs = bm;
     if (typoUnits.length > 0) {
       legs = fz;
-      for (const doc of cands) fz[doc] = bm[doc];
+      for (let i = 0; i < sc.ncands; i++) fz[cands[i]] = bm[cands[i]];
       for (const k of typoUnits) {
         const l = looked[k] as Found;
-        this.scoreVariants(l.vs, l.shards, units[k].weight, fz, best, seen, cands);
+        this.scoreVariants(l.vs, l.shards, units[k].weight, fz);
       }
     }
     // Candidates in the order first seen: ties are broken by document
     // number, so their order does not matter.
     const keep = this.filter(q);
-    const c = this.scratch.cands;
+    const c = sc.set;
     let m = 0;
-    for (const doc of cands) {
+    for (let i = 0; i < sc.ncands; i++) {
+      const doc = cands[i];
       if (keep !== null && !keep(doc)) continue;
       c.doc[m] = doc;
       c.bm25[m] = bm[doc];
@@ -519,8 +519,9 @@ export class Engine {
       successors: (doc) => this.succ.get(doc),
       isCandidate: (doc) => seen[doc] === 1 && (keep === null || keep(doc)),
     };
-    const ranked = rank(set, this.h.params, (a, b) => (a < b ? this.sims.get(a * n + b) : this.sims.get(b * n + a)) || 0, limit);
-    for (const doc of cands) {
+    const ranked = rank(set, this.h.params, (a, b) => (a < b ? this.sims.get(a * n + b) : this.sims.get(b * n + a)) || 0, limit, sc.rel);
+    for (let i = 0; i < sc.ncands; i++) {
+      const doc = cands[i];
       bm[doc] = 0;
       fz[doc] = 0;
       seen[doc] = 0;
@@ -547,6 +548,28 @@ export class Engine {
       (types === null || types.has(this.typ[doc])) &&
       (tiers === null || tiers.has(this.tier[doc]));
   }
+}
+
+/** Buffers of one document-count's size that scoring reuses. */
+interface Scratch {
+  bm: Float64Array;
+  fz: Float64Array;
+  best: Float64Array;
+  seen: Uint8Array;
+  touched: Int32Array;
+  cands: Int32Array;
+  ncands: number;
+  set: { doc: Int32Array; bm25: Float64Array; fuzzy: Float64Array; decay: Float64Array; superseded: Uint8Array };
+  rel: Float64Array;
+}
+
+function newScratch(n: number): Scratch {
+  return {
+    bm: new Float64Array(n), fz: new Float64Array(n), best: new Float64Array(n), seen: new Uint8Array(n),
+    touched: new Int32Array(n), cands: new Int32Array(n), ncands: 0,
+    set: { doc: new Int32Array(n), bm25: new Float64Array(n), fuzzy: new Float64Array(n), decay: new Float64Array(n), superseded: new Uint8Array(n) },
+    rel: new Float64Array(n),
+  };
 }
 
 /** The units of a query (queryUnits in Go). */

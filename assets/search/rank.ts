@@ -60,7 +60,7 @@ function clamp01(v: number): number {
  * best mmrTop + limit + (number of superseded candidates) decide the
  * first limit places exactly as sorting all of them would.
  */
-export function rank(c: Candidates, p: Params, sim: ((a: number, b: number) => number) | null, limit: number): Ranked[] {
+export function rank(c: Candidates, p: Params, sim: ((a: number, b: number) => number) | null, limit: number, relBuf?: Float64Array): Ranked[] {
   const n = c.n;
   if (n === 0) return [];
   let maxB = 0;
@@ -71,7 +71,7 @@ export function rank(c: Candidates, p: Params, sim: ((a: number, b: number) => n
     maxF = Math.max(maxF, c.fuzzy[i]);
     if (c.superseded[i] && (c.successors(c.doc[i])?.length || 0) > 0) moving++;
   }
-  const rel = new Float64Array(n);
+  const rel = relBuf && relBuf.length >= n ? relBuf : new Float64Array(n);
   for (let i = 0; i < n; i++) {
     let r = 0;
     if (maxB > 0) r += ((1 - p.w) * c.bm25[i]) / maxB;
