@@ -55,6 +55,31 @@ func Assemble(ws *workspace.Workspace, res *provenance.Result) ([]Input, []*Asse
 	if res == nil {
 		return inputs, assets
 	}
+	edits := lineEdits(res)
+	for i := range inputs {
+		in := &inputs[i]
+		if es := edits[in.Source]; es != nil && isMarkdown(in.Source) {
+			in.Text = applyEdits(in.Text, es)
+		}
+	}
+	locate := Locator(ws)
+	for _, c := range res.Claims {
+		inputs = append(inputs, claimInput(c, res, locate))
+	}
+	for _, d := range res.Dreams {
+		inputs = append(inputs, dreamInput(d, res, locate))
+	}
+	if len(res.Claims) > 0 || res.Budget != nil || len(res.Findings) > 0 {
+		// A workspace with no memory files has nothing to report on.
+		inputs = append(inputs, reportInputs(res, locate)...)
+	}
+	return inputs, assets
+}
+
+// lineEdits are the additions provenance makes to the workspace's files,
+// by workspace path and line: links to the claim notes of entries, and
+// block ids on evidence.
+func lineEdits(res *provenance.Result) map[string]map[int]*lineEdit {
 	edits := map[string]map[int]*lineEdit{}
 	edit := func(p string, line int) *lineEdit {
 		if edits[p] == nil {
@@ -76,24 +101,7 @@ func Assemble(ws *workspace.Workspace, res *provenance.Result) ([]Input, []*Asse
 			edit(p, an.Line).id = an.ID
 		}
 	}
-	for i := range inputs {
-		in := &inputs[i]
-		if es := edits[in.Source]; es != nil && isMarkdown(in.Source) {
-			in.Text = applyEdits(in.Text, es)
-		}
-	}
-	locate := Locator(ws)
-	for _, c := range res.Claims {
-		inputs = append(inputs, claimInput(c, res, locate))
-	}
-	for _, d := range res.Dreams {
-		inputs = append(inputs, dreamInput(d, res, locate))
-	}
-	if len(res.Claims) > 0 || res.Budget != nil || len(res.Findings) > 0 {
-		// A workspace with no memory files has nothing to report on.
-		inputs = append(inputs, reportInputs(res, locate)...)
-	}
-	return inputs, assets
+	return edits
 }
 
 // lineEdit is what is added to the end of one line of a source note.

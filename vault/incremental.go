@@ -542,10 +542,31 @@ func parseSome(eng *markdown.Engine, inputs []Input, idx []int, notes []*Note) {
 	wg.Wait()
 }
 
-// FileInput returns the input FromWorkspace (and so Assemble, for a file
-// no claim or evidence lies in) makes of one workspace file; ok is false
-// for files that are not notes. Serve mode uses it to remake the input of
-// an edited note without assembling the whole workspace again.
+// AssembleFiles returns the inputs Assemble(ws, res) makes of some of the
+// workspace's files, by workspace path (files that are not notes have
+// none). Serve mode uses it to remake the inputs of edited files without
+// assembling the whole workspace again.
+func AssembleFiles(ws *workspace.Workspace, res *provenance.Result, files []*workspace.File) map[string]Input {
+	var edits map[string]map[int]*lineEdit
+	if res != nil {
+		edits = lineEdits(res)
+	}
+	out := make(map[string]Input, len(files))
+	for _, f := range files {
+		in, ok := FileInput(ws, f)
+		if !ok {
+			continue
+		}
+		if es := edits[in.Source]; es != nil && isMarkdown(in.Source) {
+			in.Text = applyEdits(in.Text, es)
+		}
+		out[f.Path] = in
+	}
+	return out
+}
+
+// FileInput returns the input FromWorkspace makes of one workspace file;
+// ok is false for files that are not notes.
 func FileInput(ws *workspace.Workspace, f *workspace.File) (Input, bool) {
 	date := ""
 	for _, d := range ws.Daily {

@@ -52,6 +52,8 @@ type Session struct {
 	// broken is set when an update failed halfway: the next one starts
 	// afresh.
 	broken bool
+	// pending is set while provenance has yet to run over rendered edits.
+	pending bool
 }
 
 // redaction is one input's text before and after redaction.
@@ -67,6 +69,9 @@ type Change struct {
 	Files []string
 	// Provenance is set when provenance ran again.
 	Provenance bool
+	// Pending is set when provenance has yet to run over this change
+	// (see Session.ProvenanceJob).
+	Pending bool
 	// Site says what was rendered.
 	Site site.UpdateStats
 	// Diagnostics are every finding of the new state, sorted.
@@ -98,8 +103,8 @@ func (s *Session) load(ctx context.Context, w output.Writer) (*Change, error) {
 	if s.prov != nil {
 		prior = s.prov.Prior()
 	}
-	*s = Session{opts: s.opts, eng: markdown.New(), ws: ws, redactions: map[string]redaction{}}
-	s.prov = s.analyze(ws, prior)
+	*s = Session{opts: s.opts, eng: markdown.New(), ws: ws, redactions: map[string]redaction{}} // pending too
+	s.prov = analyze(s.opts, ws, prior)
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
@@ -118,9 +123,9 @@ func (s *Session) load(ctx context.Context, w output.Writer) (*Change, error) {
 
 // analyze runs provenance as Load does; prior are the claims of the
 // earlier state, whose ids survive edits.
-func (s *Session) analyze(ws *workspace.Workspace, prior []provenance.PriorClaim) *provenance.Result {
+func analyze(opts Options, ws *workspace.Workspace, prior []provenance.PriorClaim) *provenance.Result {
 	return provenance.Analyze(ws, provenance.Options{
-		AsOf:     s.opts.AsOf,
+		AsOf:     opts.AsOf,
 		Previous: prior,
 		Locate:   vault.Locator(ws),
 		Private:  vault.Privacy(ws),
@@ -197,6 +202,17 @@ func (s *Session) render(ctx context.Context, d vault.Delta, w output.Writer, ch
 // (workspace-relative, forward slashes) changed, and writes what changed
 // of the site into w (everything when ch.Site.Full). Finish writes the
 // deferred files afterwards.
+//
+// When files were only edited, their pages are rendered at once, with the
+// claim links and evidence anchors of the last provenance run: exact for
+// the files provenance does not read, a moment out of date for evidence
+// it does (a daily log's block ids). If provenance reads an edited file,
+// the session is then Pending: ProvenanceJob runs provenance (in another
+// goroutine, if the caller likes) and ApplyProvenance renders what it
+// changed. Curated files that claims come from (MEMORY.md, topic files,
+// the archive) keep their earlier pages until then, since their pages
+// show their claims. When files were added or removed, or the
+// configuration changed, provenance runs before anything is rendered.
 func (s *Session) Update(ctx context.Context, paths []string, w output.Writer) (*Change, error) {
 	start := time.Now()
 	if s.broken || s.opts.Demo {
@@ -214,26 +230,27 @@ func (s *Session) Update(ctx context.Context, paths []string, w output.Writer) (
 	files, structural := changedFiles(s.ws, ws)
 	ch := &Change{Files: files}
 	s.broken = true // until this update is through
-	prov := s.prov
-	if structural || s.provenanceReads(s.ws, files) {
-		prov = s.analyze(ws, s.prov.Prior())
-		ch.Provenance = true
-	}
-	if err := ctx.Err(); err != nil {
-		return nil, err
-	}
 	var inputs []vault.Input
 	var assets []*vault.Asset
-	if ch.Provenance || structural {
-		inputs, assets = vault.Assemble(ws, prov)
+	if structural || !configEqual(s.ws.Config, ws.Config) {
+		s.prov = analyze(s.opts, ws, s.prov.Prior())
+		s.pending = false
+		ch.Provenance = true
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
+		inputs, assets = vault.Assemble(ws, s.prov)
 		inputs = s.redact(inputs)
 	} else {
-		inputs, assets, err = s.patchInputs(ws, files)
-		if err != nil {
+		if s.provenanceReads(ws, files) {
+			s.pending = true
+		}
+		if inputs, assets, err = s.patchInputs(ws, files); err != nil {
 			return nil, err
 		}
 	}
-	s.ws, s.prov, s.inputs = ws, prov, inputs
+	ch.Pending = s.pending
+	s.ws, s.inputs = ws, inputs
 	var d vault.Delta
 	s.v, d = s.v.Update(s.eng, inputs, assets)
 	if err := s.render(ctx, d, w, ch); err != nil {
@@ -242,6 +259,56 @@ func (s *Session) Update(ctx context.Context, paths []string, w output.Writer) (
 	s.broken = false
 	ch.Duration = time.Since(start)
 	return ch, nil
+}
+
+// ProvenanceResult is a provenance run over a workspace and the vault
+// inputs assembled from it (see ProvenanceJob).
+type ProvenanceResult struct {
+	ws     *workspace.Workspace
+	prov   *provenance.Result
+	inputs []vault.Input
+	assets []*vault.Asset
+}
+
+// Pending reports whether provenance has yet to run over edits already
+// rendered.
+func (s *Session) Pending() bool { return s.pending }
+
+// ProvenanceJob returns the provenance run the session waits for, as a
+// function that reads only values that never change (the workspace as
+// last read, the claims of the last run): it may run in another
+// goroutine while the session goes on updating. Its result is for
+// ApplyProvenance.
+func (s *Session) ProvenanceJob() func() *ProvenanceResult {
+	ws, prior, opts := s.ws, s.prov.Prior(), s.opts
+	return func() *ProvenanceResult {
+		prov := analyze(opts, ws, prior)
+		inputs, assets := vault.Assemble(ws, prov)
+		return &ProvenanceResult{ws: ws, prov: prov, inputs: inputs, assets: assets}
+	}
+}
+
+// ApplyProvenance brings the session up to date with a provenance run and
+// writes what changed of the site into w. A run over a workspace that has
+// changed since is stale: applied is false, nothing is done, and the
+// session stays pending for a new job.
+func (s *Session) ApplyProvenance(ctx context.Context, r *ProvenanceResult, w output.Writer) (ch *Change, applied bool, err error) {
+	if s.broken || r == nil || r.ws != s.ws {
+		return nil, false, nil
+	}
+	start := time.Now()
+	s.broken = true
+	s.prov = r.prov
+	s.inputs = s.redact(r.inputs)
+	ch = &Change{Provenance: true}
+	var d vault.Delta
+	s.v, d = s.v.Update(s.eng, s.inputs, r.assets)
+	if err := s.render(ctx, d, w, ch); err != nil {
+		return nil, false, err
+	}
+	s.pending, s.broken = false, false
+	ch.Duration = time.Since(start)
+	return ch, true, nil
 }
 
 // Finish writes the deferred files of the site (the search index, the
@@ -296,9 +363,6 @@ func changedFiles(a, b *workspace.Workspace) (paths []string, structural bool) {
 // files: anything but other notes ("note" kind) does, and so does an
 // other note that a claim or a dream already cites.
 func (s *Session) provenanceReads(ws *workspace.Workspace, paths []string) bool {
-	if !configEqual(s.ws.Config, ws.Config) {
-		return true
-	}
 	if s.cited == nil || s.citedBy != s.prov {
 		s.cited, s.citedBy = citedFiles(s.prov), s.prov
 	}
@@ -350,10 +414,11 @@ func citedFiles(r *provenance.Result) map[string]bool {
 	return out
 }
 
-// patchInputs remakes the inputs of changed other notes only: with
-// provenance unchanged and no file added or removed, every other input
-// (claims, dreams, reports included) is what it was. The session's
-// inputs are patched in place.
+// patchInputs remakes the inputs of the edited files, with the claim
+// links and block ids of the last provenance run; every other input
+// (claims, dreams, reports included) is what it was. Curated files whose
+// entries become claims keep their inputs until provenance runs (their
+// pages show their claims). The session's inputs are patched in place.
 func (s *Session) patchInputs(ws *workspace.Workspace, paths []string) ([]vault.Input, []*vault.Asset, error) {
 	if s.bySource == nil {
 		s.bySource = make(map[string]int, len(s.inputs))
@@ -363,19 +428,29 @@ func (s *Session) patchInputs(ws *workspace.Workspace, paths []string) ([]vault.
 			}
 		}
 	}
+	var files []*workspace.File
 	for _, p := range paths {
 		f := ws.FileByPath(p)
-		if f == nil {
-			continue // an asset
+		if f == nil || f.Kind == workspace.KindData || claimOrigin(f.Kind) {
+			continue // an asset, data (no page of its own), or waiting for provenance
 		}
-		i, ok := s.bySource[p]
-		in, isNote := vault.FileInput(ws, f)
+		files = append(files, f)
+	}
+	made := vault.AssembleFiles(ws, s.prov, files)
+	for _, f := range files {
+		i, ok := s.bySource[f.Path]
+		in, isNote := made[f.Path]
 		if !ok || !isNote {
-			return nil, nil, errors.New("build: a changed file has no input of its own: " + p)
+			return nil, nil, errors.New("build: a changed file has no input of its own: " + f.Path)
 		}
 		s.inputs[i] = s.redactOne(in)
 	}
 	return s.inputs, vault.Assets(ws), nil
+}
+
+// claimOrigin reports the kinds of files whose entries become claims.
+func claimOrigin(k workspace.Kind) bool {
+	return k == workspace.KindMemory || k == workspace.KindTopic || k == workspace.KindArchive
 }
 
 // Reload reads the whole workspace again and renders everything into w

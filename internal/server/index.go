@@ -22,6 +22,7 @@ type indexer struct {
 	next  *indexJob
 	wake  chan struct{}
 	ready atomic.Bool
+	busy  atomic.Bool
 	// quiet is how long to wait after the last build before updating.
 	quiet time.Duration
 }
@@ -39,6 +40,7 @@ func newIndexer(s *Server) *indexer {
 // replaced.
 func (ix *indexer) offer(ws *workspace.Workspace, v *vault.Vault) {
 	ix.mu.Lock()
+	ix.busy.Store(true)
 	ix.next = &indexJob{ws: ws, v: v}
 	ix.mu.Unlock()
 	select {
@@ -78,6 +80,7 @@ func (ix *indexer) run(ctx context.Context) {
 		ix.next = nil
 		ix.mu.Unlock()
 		if job == nil {
+			ix.settle()
 			continue
 		}
 		start := time.Now()
@@ -86,10 +89,24 @@ func (ix *indexer) run(ctx context.Context) {
 			if ctx.Err() == nil {
 				ix.s.log.Error("updating the search index", "err", err)
 			}
+			ix.settle()
 			continue
 		}
 		first = false
 		ix.ready.Store(true)
 		ix.s.log.Debug("search index updated", "changed", st.Changed, "removed", st.Removed, "took", time.Since(start).Round(time.Millisecond))
+		ix.settle()
 	}
 }
+
+// settle marks the indexer idle unless a build came meanwhile.
+func (ix *indexer) settle() {
+	ix.mu.Lock()
+	defer ix.mu.Unlock()
+	if ix.next == nil {
+		ix.busy.Store(false)
+	}
+}
+
+// idle reports whether every build offered has been indexed.
+func (ix *indexer) idle() bool { return !ix.busy.Load() }

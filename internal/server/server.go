@@ -14,6 +14,7 @@ import (
 	"sort"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/dreamwiki/dreamwiki/internal/build"
@@ -70,9 +71,14 @@ type Server struct {
 	snap     *snapshot
 	problems []Problem // the overlay, empty when the build is whole
 	builds   int
+	// edited are the workspace files changed while serving (the rebuild
+	// loop's).
+	edited map[string]bool
 
 	// rebuild requests from handlers (dreams) reach the loop here.
 	kick chan kick
+	// pending is set from a change until the site-wide files caught up.
+	pending atomic.Bool
 	// dreaming is held while a dream runs; a second press is refused.
 	dreaming sync.Mutex
 	dreamMu  sync.Mutex
@@ -136,7 +142,7 @@ func New(ctx context.Context, opts Options) (*Server, error) {
 		return nil, err
 	}
 	s := &Server{opts: opts, root: root, log: opts.Log, token: hex.EncodeToString(tok), instance: newID(), store: newStore(),
-		kick: make(chan kick), started: time.Now()}
+		kick: make(chan kick), started: time.Now(), edited: map[string]bool{}}
 	s.hub = newHub(s.log, s.helloMessage)
 	s.recalls = newRecaller(s)
 
@@ -179,6 +185,12 @@ func New(ctx context.Context, opts Options) (*Server, error) {
 
 // First is what the first build did.
 func (s *Server) First() *build.Change { return s.first }
+
+// Idle reports whether the server has caught up with every change: the
+// pages, the site-wide files and the search index. Benchmarks wait for it.
+func (s *Server) Idle() bool {
+	return !s.pending.Load() && s.indexer.idle()
+}
 
 // Token is the per-process token mutating requests must carry.
 func (s *Server) Token() string { return s.token }
@@ -250,9 +262,12 @@ func (s *Server) setBound(addr string) {
 }
 
 // loop is the rebuild loop: the one goroutine that drives the session.
-// Each batch of changes is applied at once and the pages go live; the
-// site-wide files follow once no change came for FinishAfter, in the
-// background, and give way to the next change.
+// Each batch of changes is applied at once and the pages go live. When
+// provenance reads an edited file, it runs next in a goroutine of its own
+// (it reads only values that never change) while the loop goes on taking
+// changes; its result is applied when it is still current. The site-wide
+// files follow once changes pause, in the background, and give way to the
+// next change.
 func (s *Server) loop(ctx context.Context) {
 	finish := time.NewTimer(time.Hour)
 	finish.Stop()
@@ -268,20 +283,60 @@ func (s *Server) loop(ctx context.Context) {
 		}
 	}
 	defer stopFinish()
+	// prov carries the result of the provenance run in progress, if any.
+	var prov chan *build.ProvenanceResult
+	var provStart time.Time
+	startProv := func() {
+		if prov != nil || !s.session.Pending() {
+			return
+		}
+		job := s.session.ProvenanceJob()
+		prov, provStart = make(chan *build.ProvenanceResult, 1), time.Now()
+		go func(out chan<- *build.ProvenanceResult) { out <- job() }(prov)
+	}
+	defer func() {
+		if prov != nil {
+			<-prov // provenance cannot be interrupted; wait for it
+		}
+	}()
+	afterChange := func() {
+		startProv()
+		if prov == nil {
+			finish.Reset(s.opts.FinishAfter)
+		}
+	}
 	for {
 		select {
 		case <-ctx.Done():
 			return
 		case ch := <-s.watch.out:
 			stopFinish()
+			s.pending.Store(true)
 			s.rebuild(ctx, ch)
-			finish.Reset(s.opts.FinishAfter)
+			afterChange()
 		case k := <-s.kick:
 			stopFinish()
+			s.pending.Store(true)
 			err := s.rebuild(ctx, change{paths: k.paths, first: time.Now()})
+			if err == nil && s.session.Pending() {
+				// The caller (a dream) wants everything, claims included.
+				if prov != nil {
+					<-prov
+					prov = nil
+				}
+				err = s.applyProvenance(ctx, s.session.ProvenanceJob()(), time.Now())
+			}
 			k.done <- err
-			finish.Reset(s.opts.FinishAfter)
+			afterChange()
+		case r := <-prov:
+			prov = nil
+			stopFinish()
+			_ = s.applyProvenance(ctx, r, provStart)
+			afterChange()
 		case <-finish.C:
+			if prov != nil {
+				continue // the files will be written after provenance
+			}
 			fctx, cancel := context.WithCancel(ctx)
 			cancelFinish, finishing, finishBatch = cancel, make(chan error, 1), newBatch()
 			go func(b *batch, done chan<- error) { done <- s.session.Finish(fctx, b) }(finishBatch, finishing)
@@ -292,9 +347,11 @@ func (s *Server) loop(ctx context.Context) {
 			if err != nil {
 				if !errors.Is(err, context.Canceled) {
 					s.log.Error("writing the site-wide files", "err", err)
+					s.pending.Store(false)
 				}
 				continue
 			}
+			s.pending.Store(false)
 			if changed := s.store.commitFinish(b); len(changed) > 0 {
 				s.log.Debug("site-wide files written", "files", len(changed))
 				if pages := reloadable(changed); len(pages) > 0 {
@@ -303,6 +360,39 @@ func (s *Server) loop(ctx context.Context) {
 			}
 		}
 	}
+}
+
+// applyProvenance brings the site up to date with a provenance run
+// (unless changes since made it stale) and tells the pages.
+func (s *Server) applyProvenance(ctx context.Context, r *build.ProvenanceResult, started time.Time) error {
+	b := newBatch()
+	c, applied, err := s.session.ApplyProvenance(ctx, r, b)
+	if err != nil {
+		s.log.Error("applying provenance", "err", err)
+		s.setProblems([]Problem{problemOf(err)})
+		return err
+	}
+	if !applied {
+		return nil // stale: the loop starts a run over the latest workspace
+	}
+	changed := s.store.commitUpdate(b, c.Site.Full)
+	s.publish(c)
+	s.setProblems(s.problemsOf(c, nil))
+	if pages := reloadable(changed); len(pages) > 0 {
+		s.announce(pages)
+	}
+	if s.opts.Out != nil {
+		fmt.Fprintf(s.opts.Out, "%s  claims and evidence: %s in %s\n", time.Now().Format("15:04:05"), pagesWord(c), time.Since(started).Round(time.Millisecond))
+	}
+	return nil
+}
+
+// pagesWord says how many pages an update rendered.
+func pagesWord(c *build.Change) string {
+	if c.Site.Full {
+		return fmt.Sprintf("every page (%d)", c.Site.Pages)
+	}
+	return fmt.Sprintf("%d pages", c.Site.Pages)
 }
 
 // rebuild applies one batch of changes and tells the pages.
@@ -341,9 +431,9 @@ func (s *Server) rebuild(ctx context.Context, ch change) error {
 		if what == "" {
 			what = "no change"
 		}
-		how := fmt.Sprintf("%d pages", c.Site.Pages)
-		if c.Site.Full {
-			how = fmt.Sprintf("every page (%d)", c.Site.Pages)
+		how := pagesWord(c)
+		if c.Pending {
+			how += " (claims and evidence follow)"
 		}
 		fmt.Fprintf(s.opts.Out, "%s  %s: %s in %s\n", time.Now().Format("15:04:05"), what, how, time.Since(ch.first).Round(time.Millisecond))
 		for _, p := range problems {
@@ -420,20 +510,21 @@ func (s *Server) snapshot() *snapshot {
 }
 
 // problemsOf is the overlay after an update: the errors of the build, and
-// the warnings about the files just changed that mean their input is
-// broken (front matter, JSON, encoding). Other warnings (a broken link
-// while typing) are for the report, not for an overlay.
+// the warnings that mean a file edited while serving could not be read as
+// written (front matter, JSON, encoding). Other warnings (a broken link
+// while typing) and the workspace's old problems are for the report, not
+// for an overlay.
 func (s *Server) problemsOf(c *build.Change, paths []string) []Problem {
-	touched := map[string]bool{}
+	// Only the rebuild loop calls this: edited needs no lock.
 	for _, p := range paths {
-		touched[p] = true
+		s.edited[p] = true
 	}
 	for _, p := range c.Files {
-		touched[p] = true
+		s.edited[p] = true
 	}
 	var out []Problem
 	for _, d := range c.Diagnostics {
-		if d.Severity == diag.Error || d.Severity == diag.Warning && touched[d.File] && brokenInput[d.Code] {
+		if d.Severity == diag.Error || d.Severity == diag.Warning && s.edited[d.File] && brokenInput[d.Code] {
 			out = append(out, Problem{File: d.File, Line: d.Line, Col: d.Col, Severity: d.Severity.String(), Message: d.Error()})
 		}
 	}

@@ -460,3 +460,27 @@ func TestServe_SearchAndGet(t *testing.T) {
 		t.Errorf("search without q: %d, want 400", code)
 	}
 }
+
+// TestServe_ErrorStaysWhileProvenanceCatchesUp breaks a daily log, which
+// provenance reads: the page goes live first, provenance follows, and the
+// overlay must stay until the file is fixed.
+func TestServe_ErrorStaysWhileProvenanceCatchesUp(t *testing.T) {
+	ts := start(t, smallWorkspace(t), Options{})
+	ws := ts.dial(t)
+	writeFile(t, ts.dir, "memory/2026-10-30.md", "---\ntitle: [unclosed\n---\n# 2026-10-30\n\n- Sam asked about the gateway uptime.\n")
+	await(t, ws, "an error", func(m Message) bool { return m.Type == "error" })
+	_ = ws.SetReadDeadline(time.Now().Add(3 * time.Second))
+	for {
+		var m Message
+		if err := ws.ReadJSON(&m); err != nil {
+			break // quiet for 3 s: good
+		}
+		if m.Type == "clear" {
+			t.Fatal("the overlay was cleared while the file is still broken")
+		}
+	}
+	_ = ws.Close()
+	ws = ts.dial(t)
+	writeFile(t, ts.dir, "memory/2026-10-30.md", "# 2026-10-30\n\n- Sam asked about the gateway uptime.\n")
+	await(t, ws, "the clear", func(m Message) bool { return m.Type == "clear" })
+}
