@@ -32,13 +32,16 @@ func (s *Server) Handler() http.Handler {
 	mux.HandleFunc("GET /api/search", s.serveSearch)
 	mux.HandleFunc("GET /api/get", s.serveGet)
 	mux.HandleFunc("POST /api/dream", s.serveDream)
-	mux.HandleFunc("/api/", s.apiNotFound)
+	for _, p := range apiRoutes {
+		mux.HandleFunc(p, s.apiNotFound) // other methods
+	}
 	return s.guard(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		// Site paths never reach the mux, which would answer a path with
 		// ".." in it by redirecting to its cleaned form: serveSite refuses
-		// it instead.
+		// it instead. The site has files under api/ too (api/pages.json,
+		// api/claims.json): only the server's own endpoints are the mux's.
 		p := r.URL.Path
-		if strings.HasPrefix(p, "/_dreamwiki/") || strings.HasPrefix(p, "/api/") {
+		if strings.HasPrefix(p, "/_dreamwiki/") || apiRoute(p) {
 			if _, ok := sitePath(r.URL); !ok {
 				http.NotFound(w, r)
 				return
@@ -171,8 +174,20 @@ func (s *Server) serveStatus(w http.ResponseWriter, r *http.Request) {
 	writeJSON(w, http.StatusOK, st)
 }
 
+// apiRoutes are the server's endpoints under /api/.
+var apiRoutes = []string{"/api/search", "/api/get", "/api/dream"}
+
+func apiRoute(p string) bool {
+	for _, r := range apiRoutes {
+		if p == r {
+			return true
+		}
+	}
+	return false
+}
+
 func (s *Server) apiNotFound(w http.ResponseWriter, r *http.Request) {
-	jsonError(w, http.StatusNotFound, "no such API: "+r.Method+" "+r.URL.Path)
+	jsonError(w, http.StatusMethodNotAllowed, r.Method+" "+r.URL.Path+" is not allowed")
 }
 
 // serveSite serves a file of the built site.

@@ -234,6 +234,9 @@ func TestServe_PagesAreTheBuiltSiteWithServeMode(t *testing.T) {
 	if code, _, _ = ts.get(t, "/notes/"); code != 200 {
 		t.Errorf("GET /notes/ = %d", code)
 	}
+	if code, body, _ = ts.get(t, "/api/pages.json"); code != 200 || !strings.Contains(body, `"pages"`) {
+		t.Errorf("GET /api/pages.json (a file of the site) = %d", code)
+	}
 	if code, _, _ = ts.get(t, "/_dreamwiki/client.js"); code != 200 {
 		t.Errorf("GET client.js = %d", code)
 	}

@@ -1,0 +1,493 @@
+// Command serve measures `dreamwiki serve` on a large workspace, in
+// process: how long an edit takes to reach open pages, whether memory
+// stays flat over hundreds of edits, and how the server holds up under
+// load.
+//
+//	go run ./bench/serve -n 10000            # generates the workspace
+//	go run ./bench/serve -ws /tmp/ws10k      # a workspace bench/gen wrote
+//
+// Phases (each can be skipped with its flag set to 0):
+//
+//  1. latency: -edits edits of other notes, one at a time, a random
+//     -gap-min..-gap-max apart (so the site-wide files, written after a
+//     pause, are sometimes interrupted, as when a person saves now and
+//     then); for each, the time from the write to the reload message for
+//     the note's page on a websocket. Then -daily edits of daily logs,
+//     which provenance reads (claims' evidence).
+//  2. memory: the heap (after GC) and RSS once the first edit settled,
+//     then again after -mem-edits more edits, settled.
+//  3. load: -clients websockets open while -rate page GETs per second
+//     run for -load, with an edit every 2 s so the websockets carry
+//     messages; latency percentiles and errors.
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"math/rand"
+	"net"
+	"net/http"
+	"os"
+	"path/filepath"
+	"runtime"
+	"runtime/debug"
+	"slices"
+	"strconv"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/gorilla/websocket"
+
+	"github.com/dreamwiki/dreamwiki/internal/server"
+	"github.com/dreamwiki/dreamwiki/internal/synth"
+)
+
+func main() {
+	var (
+		n        = flag.Int("n", 10000, "notes to generate when -ws is not given")
+		wsDir    = flag.String("ws", "", "workspace folder (a copy is not made: edits are appended to its notes)")
+		edits    = flag.Int("edits", 50, "edits timed in the latency phase")
+		gapMin   = flag.Duration("gap-min", 300*time.Millisecond, "shortest pause between timed edits")
+		gapMax   = flag.Duration("gap-max", 2*time.Second, "longest pause between timed edits")
+		daily    = flag.Int("daily", 5, "daily-log edits timed after the others")
+		memEdits = flag.Int("mem-edits", 500, "edits between the two memory readings")
+		load     = flag.Duration("load", 30*time.Second, "length of the load phase")
+		clients  = flag.Int("clients", 50, "websockets open during the load phase")
+		rate     = flag.Int("rate", 200, "page GETs per second during the load phase")
+		seed     = flag.Int64("seed", 1, "random seed")
+		verbose  = flag.Bool("v", false, "print every edit")
+	)
+	flag.Parse()
+	if err := run(benchOptions{*n, *wsDir, *edits, *gapMin, *gapMax, *daily, *memEdits, *load, *clients, *rate, *seed, *verbose}); err != nil {
+		fmt.Fprintln(os.Stderr, "bench/serve:", err)
+		os.Exit(1)
+	}
+}
+
+type benchOptions struct {
+	n               int
+	ws              string
+	edits           int
+	gapMin, gapMax  time.Duration
+	daily, memEdits int
+	load            time.Duration
+	clients, rate   int
+	seed            int64
+	verbose         bool
+}
+
+func run(o benchOptions) error {
+	rng := rand.New(rand.NewSource(o.seed))
+	dir := o.ws
+	if dir == "" {
+		tmp, err := os.MkdirTemp("", "dreamwiki-bench-")
+		if err != nil {
+			return err
+		}
+		defer os.RemoveAll(tmp)
+		fmt.Printf("generating %d notes in %s\n", o.n, tmp)
+		if err := synth.Write(tmp, synth.Options{Notes: o.n, Seed: o.seed}); err != nil {
+			return err
+		}
+		dir = tmp
+	}
+	others, dailies, err := editable(dir)
+	if err != nil {
+		return err
+	}
+	fmt.Printf("workspace %s: %d other notes, %d daily logs; GOMAXPROCS %d\n", dir, len(others), len(dailies), runtime.GOMAXPROCS(0))
+
+	ctx := context.Background()
+	start := time.Now()
+	sopts := server.Options{Workspace: dir}
+	if o.verbose {
+		sopts.Out = os.Stdout
+	}
+	s, err := server.New(ctx, sopts)
+	if err != nil {
+		return err
+	}
+	notes, published := s.Notes()
+	fmt.Printf("first build: %d notes (%d published), %d files in %s\n", notes, published, s.Files(), time.Since(start).Round(time.Millisecond))
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		return err
+	}
+	sctx, stop := context.WithCancel(ctx)
+	served := make(chan error, 1)
+	go func() { served <- s.Serve(sctx, ln) }()
+	base := "http://" + ln.Addr().String()
+	defer func() {
+		stop()
+		if err := <-served; err != nil {
+			fmt.Fprintln(os.Stderr, "serve:", err)
+		}
+	}()
+	waitIdle(s, 10*time.Minute)
+	fmt.Printf("settled (site-wide files and search index) after %s\n", time.Since(start).Round(time.Millisecond))
+
+	w, err := dial(base)
+	if err != nil {
+		return err
+	}
+	defer w.Close()
+	b := &bench{s: s, base: base, dir: dir, ws: w, rng: rng, verbose: o.verbose}
+
+	if o.edits > 0 {
+		var lat []time.Duration
+		for i := 0; i < o.edits; i++ {
+			time.Sleep(o.gapMin + time.Duration(rng.Int63n(int64(o.gapMax-o.gapMin)+1)))
+			d, err := b.edit(others[rng.Intn(len(others))])
+			if err != nil {
+				return err
+			}
+			lat = append(lat, d)
+		}
+		report("edit → reload message, other notes", lat)
+		lat = nil
+		for i := 0; i < o.daily && len(dailies) > 0; i++ {
+			time.Sleep(o.gapMax)
+			d, err := b.edit(dailies[rng.Intn(len(dailies))])
+			if err != nil {
+				return err
+			}
+			lat = append(lat, d)
+		}
+		if len(lat) > 0 {
+			report("edit → reload message, daily logs (provenance runs again)", lat)
+		}
+	}
+
+	if o.memEdits > 0 {
+		if _, err := b.edit(others[rng.Intn(len(others))]); err != nil {
+			return err
+		}
+		waitIdle(s, 10*time.Minute)
+		heap1, rss1 := memory()
+		fmt.Printf("memory after the first edit: heap %s, RSS %s\n", mib(heap1), mib(rss1))
+		t0 := time.Now()
+		for i := 0; i < o.memEdits; i++ {
+			if _, err := b.edit(others[rng.Intn(len(others))]); err != nil {
+				return err
+			}
+		}
+		fmt.Printf("%d edits in %s\n", o.memEdits, time.Since(t0).Round(time.Millisecond))
+		waitIdle(s, 10*time.Minute)
+		heap2, rss2 := memory()
+		fmt.Printf("memory after %d more edits: heap %s (%+.1f%%), RSS %s (%+.1f%%)\n", o.memEdits,
+			mib(heap2), pct(heap1, heap2), mib(rss2), pct(rss1, rss2))
+	}
+
+	if o.load > 0 {
+		if err := b.loadTest(o); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// editable lists the other notes (edits provenance does not read) and the
+// daily logs of a workspace bench/gen wrote.
+func editable(dir string) (others, dailies []string, err error) {
+	err = filepath.WalkDir(dir, func(p string, d os.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if d.IsDir() && strings.HasPrefix(d.Name(), ".") && p != dir {
+			return filepath.SkipDir
+		}
+		if d.IsDir() || !strings.HasSuffix(p, ".md") {
+			return nil
+		}
+		rel, _ := filepath.Rel(dir, p)
+		rel = filepath.ToSlash(rel)
+		switch {
+		case strings.HasPrefix(rel, "notes/"), strings.HasPrefix(rel, "projects/"):
+			others = append(others, rel)
+		case strings.HasPrefix(rel, "memory/") && strings.Count(rel, "/") == 1 && len(rel) > 17 && rel[7] == '2':
+			dailies = append(dailies, rel)
+		}
+		return nil
+	})
+	if len(others) == 0 {
+		err = errors.Join(err, fmt.Errorf("%s has no notes under notes/ or projects/ (write it with bench/gen)", dir))
+	}
+	return others, dailies, err
+}
+
+type bench struct {
+	s       *server.Server
+	base    string
+	dir     string
+	ws      *websocket.Conn
+	rng     *rand.Rand
+	n       int
+	verbose bool
+}
+
+// edit appends a line to a workspace file and times it until the reload
+// message for its page arrives.
+func (b *bench) edit(rel string) (time.Duration, error) {
+	b.n++
+	page := pageOf(rel)
+	f, err := os.OpenFile(filepath.Join(b.dir, filepath.FromSlash(rel)), os.O_APPEND|os.O_WRONLY, 0)
+	if err != nil {
+		return 0, err
+	}
+	t0 := time.Now()
+	_, err = fmt.Fprintf(f, "\n- Bench edit %d at %s.\n", b.n, t0.Format(time.RFC3339Nano))
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		return 0, err
+	}
+	_ = b.ws.SetReadDeadline(time.Now().Add(5 * time.Minute))
+	for {
+		var m server.Message
+		if err := b.ws.ReadJSON(&m); err != nil {
+			return 0, fmt.Errorf("waiting for the reload of %s: %w", page, err)
+		}
+		if m.Type == "reload" && slices.Contains(m.Paths, page) {
+			d := time.Since(t0)
+			if b.verbose {
+				fmt.Printf("  %-40s %s\n", rel, d.Round(100*time.Microsecond))
+			}
+			return d, nil
+		}
+		if m.Type == "error" {
+			return 0, fmt.Errorf("the build broke: %+v", m.Problems)
+		}
+	}
+}
+
+// pageOf is the page of a workspace file of a generated workspace.
+func pageOf(rel string) string {
+	base := strings.TrimSuffix(rel, ".md")
+	if strings.HasPrefix(rel, "memory/") {
+		return "sources/daily/" + strings.TrimPrefix(base, "memory/") + ".html"
+	}
+	return strings.ToLower(base) + ".html"
+}
+
+func dial(base string) (*websocket.Conn, error) {
+	c, res, err := websocket.DefaultDialer.Dial("ws"+strings.TrimPrefix(base, "http")+"/_dreamwiki/ws", http.Header{"Origin": {base}})
+	if err != nil {
+		return nil, err
+	}
+	res.Body.Close()
+	var hello server.Message
+	if err := c.ReadJSON(&hello); err != nil {
+		return nil, err
+	}
+	return c, nil
+}
+
+// waitIdle waits until the server caught up with every change.
+func waitIdle(s *server.Server, limit time.Duration) {
+	deadline := time.Now().Add(limit)
+	for time.Now().Before(deadline) {
+		if s.Idle() {
+			time.Sleep(200 * time.Millisecond)
+			if s.Idle() {
+				return
+			}
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+	fmt.Println("  (the server did not settle in time)")
+}
+
+// memory is the live heap after a collection, and the process's RSS.
+func memory() (heap, rss uint64) {
+	runtime.GC()
+	debug.FreeOSMemory()
+	var ms runtime.MemStats
+	runtime.ReadMemStats(&ms)
+	heap = ms.HeapAlloc
+	if b, err := os.ReadFile("/proc/self/statm"); err == nil {
+		f := strings.Fields(string(b))
+		if len(f) > 1 {
+			pages, _ := strconv.ParseUint(f[1], 10, 64)
+			rss = pages * uint64(os.Getpagesize())
+		}
+	}
+	return heap, rss
+}
+
+func mib(b uint64) string { return fmt.Sprintf("%.0f MiB", float64(b)/(1<<20)) }
+
+func pct(a, b uint64) float64 {
+	if a == 0 {
+		return 0
+	}
+	return (float64(b) - float64(a)) / float64(a) * 100
+}
+
+// report prints percentiles of a set of durations.
+func report(what string, ds []time.Duration) {
+	s := slices.Clone(ds)
+	slices.Sort(s)
+	q := func(p float64) time.Duration { return s[min(len(s)-1, int(p*float64(len(s))))] }
+	fmt.Printf("%s (%d): median %s, p95 %s, p99 %s, max %s\n", what, len(s),
+		q(0.50).Round(100*time.Microsecond), q(0.95).Round(100*time.Microsecond),
+		q(0.99).Round(100*time.Microsecond), s[len(s)-1].Round(100*time.Microsecond))
+}
+
+// loadTest holds websockets open and requests pages at a steady rate.
+func (b *bench) loadTest(o benchOptions) error {
+	pages, err := b.pages()
+	if err != nil {
+		return err
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), o.load)
+	defer cancel()
+	var wsErrors, wsMessages atomic.Int64
+	var wg sync.WaitGroup
+	conns := make([]*websocket.Conn, 0, o.clients)
+	for i := 0; i < o.clients; i++ {
+		c, err := dial(b.base)
+		if err != nil {
+			return fmt.Errorf("websocket %d: %w", i, err)
+		}
+		conns = append(conns, c)
+		wg.Add(1)
+		go func(c *websocket.Conn) {
+			defer wg.Done()
+			for {
+				if _, _, err := c.ReadMessage(); err != nil {
+					if ctx.Err() == nil {
+						wsErrors.Add(1)
+					}
+					return
+				}
+				wsMessages.Add(1)
+			}
+		}(c)
+	}
+	// The benchmark's own websocket must be read too, or it falls behind.
+	go func() {
+		for {
+			if _, _, err := b.ws.ReadMessage(); err != nil {
+				return
+			}
+		}
+	}()
+	// Edits during the load, so the websockets carry messages.
+	var editErr error
+	wg.Add(1)
+	go func() {
+		defer wg.Done()
+		t := time.NewTicker(2 * time.Second)
+		defer t.Stop()
+		others, _, _ := editable(b.dir)
+		for i := 0; ; i++ {
+			select {
+			case <-ctx.Done():
+				return
+			case <-t.C:
+				rel := others[(i*7919)%len(others)]
+				f, err := os.OpenFile(filepath.Join(b.dir, filepath.FromSlash(rel)), os.O_APPEND|os.O_WRONLY, 0)
+				if err != nil {
+					editErr = err
+					return
+				}
+				fmt.Fprintf(f, "\n- Load edit %d.\n", i)
+				f.Close()
+			}
+		}
+	}()
+
+	client := &http.Client{Transport: &http.Transport{MaxIdleConnsPerHost: 128, MaxConnsPerHost: 128}, Timeout: 30 * time.Second}
+	var mu sync.Mutex
+	var lat []time.Duration
+	var reqErrors []string
+	interval := time.Second / time.Duration(o.rate)
+	tick := time.NewTicker(interval)
+	sent := 0
+	var reqs sync.WaitGroup
+loop:
+	for i := 0; ; i++ {
+		select {
+		case <-ctx.Done():
+			break loop
+		case <-tick.C:
+		}
+		sent++
+		u := b.base + "/" + pages[(i*104729)%len(pages)]
+		reqs.Add(1)
+		go func() {
+			defer reqs.Done()
+			t0 := time.Now()
+			res, err := client.Get(u)
+			if err == nil {
+				_, err = io.Copy(io.Discard, res.Body)
+				res.Body.Close()
+				if err == nil && res.StatusCode != 200 {
+					err = fmt.Errorf("%s: %s", u, res.Status)
+				}
+			}
+			d := time.Since(t0)
+			mu.Lock()
+			defer mu.Unlock()
+			if err != nil {
+				reqErrors = append(reqErrors, err.Error())
+				return
+			}
+			lat = append(lat, d)
+		}()
+	}
+	tick.Stop()
+	reqs.Wait()
+	for _, c := range conns {
+		c.Close()
+	}
+	wg.Wait()
+	client.CloseIdleConnections()
+	fmt.Printf("load: %d websockets, %d GETs over %s (%.0f/s): %d errors, %d websocket errors, %d websocket messages delivered\n",
+		o.clients, sent, o.load, float64(sent)/o.load.Seconds(), len(reqErrors), wsErrors.Load(), wsMessages.Load())
+	if editErr != nil {
+		fmt.Println("  edit during load:", editErr)
+	}
+	for i, e := range reqErrors {
+		if i == 5 {
+			break
+		}
+		fmt.Println("  error:", e)
+	}
+	if len(lat) > 0 {
+		report("page GET latency under load", lat)
+	}
+	return nil
+}
+
+// pages lists the site's HTML pages, from api/pages.json.
+func (b *bench) pages() ([]string, error) {
+	res, err := http.Get(b.base + "/api/pages.json")
+	if err != nil {
+		return nil, err
+	}
+	defer res.Body.Close()
+	var doc struct {
+		Pages []struct {
+			URL string `json:"url"`
+		} `json:"pages"`
+	}
+	if err := json.NewDecoder(res.Body).Decode(&doc); err != nil {
+		return nil, fmt.Errorf("api/pages.json: %w", err)
+	}
+	var out []string
+	for _, p := range doc.Pages {
+		out = append(out, p.URL)
+	}
+	if len(out) == 0 {
+		return nil, errors.New("no pages in api/pages.json")
+	}
+	return out, nil
+}
