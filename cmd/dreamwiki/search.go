@@ -1,6 +1,7 @@
 package main
 
 import (
+	"fmt"
 	"path/filepath"
 
 	"github.com/spf13/cobra"
@@ -63,8 +64,12 @@ topic files and claims do not age.`,
 				return failure{err.Error()}
 			}
 			defer ix.Close()
-			if _, err := ix.Update(cmd.Context(), m.Workspace, m.Vault); err != nil {
+			st, err := ix.Update(cmd.Context(), m.Workspace, m.Vault)
+			if err != nil {
 				return failure{err.Error()}
+			}
+			if st.Changed+st.Removed > 0 && !f.json && isTerminal(e.stderr) {
+				fmt.Fprintf(e.stderr, "dreamwiki: indexed %d changed files (%d chunks), removed %d\n", st.Changed, st.Chunks, st.Removed)
 			}
 			params := search.ParamsFromConfig(m.Workspace.Config.Search)
 			q := search.Query{Text: joinArgs(args), Limit: f.n, Types: f.types, Tiers: f.tiers, IncludePrivate: true, Params: &params}

@@ -206,6 +206,9 @@ func (ix *Index) saveState() error {
 	return os.Rename(tmp, filepath.Join(ix.dir, stateName))
 }
 
+// maxBatch is the number of operations sent to bleve at once.
+const maxBatch = 2000
+
 // UpdateStats say what Update did.
 type UpdateStats struct {
 	Files, Changed, Removed, Chunks int
@@ -258,6 +261,15 @@ func (ix *Index) UpdateChunks(ctx context.Context, chunks []Chunk) (UpdateStats,
 			st.Chunks++
 		}
 		ix.state.Files[f] = fs
+		// A first index of a large workspace is sent in pieces: one batch
+		// of a hundred thousand chunks takes gigabytes. Re-indexing is
+		// idempotent, so an interrupted update is finished by the next.
+		if b.Size() >= maxBatch {
+			if err := ix.bi.Batch(b); err != nil {
+				return st, fmt.Errorf("search index: %w", err)
+			}
+			b = ix.bi.NewBatch()
+		}
 	}
 	for f, old := range ix.state.Files {
 		if _, ok := byFile[f]; !ok {
