@@ -21,7 +21,7 @@ export function highlight(text: string, terms: Set<string>, prefixes: string[]):
 /** The best window of text, as pieces, with "…" where it was cut. */
 export function snippet(text: string, terms: Set<string>, prefixes: string[]): Piece[] {
   const flat = text.replace(/\s+/g, " ").trim();
-  const ms = matches(flat, terms, prefixes);
+  const ms = earlyMatches(flat, terms, prefixes);
   if (flat.length <= WINDOW) return piecesOf(flat, ms, 0, flat.length);
   let bestStart = 0;
   let bestScore = -1;
@@ -48,6 +48,34 @@ export function snippet(text: string, terms: Set<string>, prefixes: string[]): P
   const out = piecesOf(flat, ms, start, end);
   if (start > 0) out.unshift({ text: "…", mark: false });
   if (end < flat.length) out.push({ text: "…", mark: false });
+  return out;
+}
+
+const SEGMENT = 600;
+
+/**
+ * The matches of text's leading part: analysis is the costly step of
+ * showing results, so text is analysed a segment (cut at a space) at a
+ * time, stopping once the first match's window is covered and a second
+ * term was found or most of the text was read.
+ */
+function earlyMatches(text: string, terms: Set<string>, prefixes: string[]): [number, number, string][] {
+  const out: [number, number, string][] = [];
+  let from = 0;
+  while (from < text.length) {
+    let to = Math.min(text.length, from + SEGMENT);
+    if (to < text.length) {
+      const sp = text.indexOf(" ", to);
+      to = sp < 0 ? text.length : sp;
+    }
+    for (const m of matches(text.slice(from, to), terms, prefixes)) out.push([m[0] + from, m[1] + from, m[2]]);
+    // Enough: two different terms matched (a window with both is the one
+    // to show), or one, with the window after it read and a good part of
+    // the text searched for a second.
+    const distinct = new Set(out.map((m) => m[2])).size;
+    if (out.length > 0 && to >= out[0][0] + WINDOW && (distinct >= 2 || to >= 4 * SEGMENT)) break;
+    from = to;
+  }
   return out;
 }
 
