@@ -661,11 +661,14 @@ func ParseCitation(s string) (path string, start, end int, err error) {
 	return path, start, end, nil
 }
 
-// textFields are searched for words, with their boosts (DESIGN 4.3).
+// textFields are searched for words, with their boosts. The note's title
+// is not boosted here as it is for pages (DESIGN 4.3): a chunk carries it
+// only as context (on the file's first chunk), and bleve's per-field IDF
+// already makes that sparse field weigh a lot.
 var textFields = []struct {
 	name  string
 	boost float64
-}{{"title", 3}, {"heading", 1.5}, {"body", 1}}
+}{{"title", 1}, {"heading", 1.5}, {"body", 1}}
 
 // textQuery matches s (a word, compound or phrase) in every text field:
 // as a phrase of its terms, so compounds and CJK runs match in order; a
