@@ -68,13 +68,13 @@ const STYLE = `
 .search-results{list-style:none;margin:0;padding:0}
 .search-results li{margin:0;border-radius:6px}
 .search-results li a{display:block;padding:.45rem .55rem;color:inherit;text-decoration:none;border-radius:6px}
-.search-results li[aria-selected=true] a,.search-results li a:hover{background:var(--bg-soft);outline:1px solid var(--border)}
+.search-results a[aria-selected=true],.search-results li a:hover{background:var(--bg-soft);outline:1px solid var(--border)}
 .search-results .sr-title{display:block;font-weight:600;color:var(--link,var(--accent))}
 .search-results .sr-meta{display:flex;flex-wrap:wrap;gap:.3rem;font-size:.75rem;color:var(--fg-soft);margin:.1rem 0}
 .search-results .sr-badge{border:1px solid var(--border);border-radius:999px;padding:0 .4rem}
 .search-results .sr-badge.is-warn{border-color:var(--danger,#b42318);color:var(--danger,#b42318)}
 .search-results .sr-snippet{display:block;font-size:.85rem;color:var(--fg);overflow-wrap:anywhere}
-.search-results mark{background:var(--mark,#fde68a);color:inherit;border-radius:2px;padding:0 .05em}
+.search-results mark{background:var(--mark,#fde68a);color:var(--fg);border-radius:2px;padding:0 .05em}
 .search-more{display:block;margin:.4rem .25rem 0;font-size:.85rem}
 `;
 
@@ -295,11 +295,10 @@ class SearchBox {
   private setActive(i: number): void {
     this.active = i;
     this.links.forEach((a, j) => {
-      const li = a.parentElement as HTMLElement;
-      li.setAttribute("aria-selected", j === i ? "true" : "false");
-      if (j === i) li.scrollIntoView({ block: "nearest" });
+      a.setAttribute("aria-selected", j === i ? "true" : "false");
+      if (j === i) a.scrollIntoView({ block: "nearest" });
     });
-    if (i >= 0 && i < this.links.length) this.input.setAttribute("aria-activedescendant", (this.links[i].parentElement as HTMLElement).id);
+    if (i >= 0 && i < this.links.length) this.input.setAttribute("aria-activedescendant", this.links[i].id);
     else this.input.removeAttribute("aria-activedescendant");
   }
 
@@ -368,11 +367,14 @@ class SearchBox {
     }
     this.say(`${res.hits.length}${res.hits.length === (this.page ? PAGE_RESULTS : DROPDOWN_RESULTS) ? "+" : ""} results.${note}`);
     frags.forEach((f, i) => {
+      // The links are the options (an option may not hold a link), so
+      // a result still opens in a new tab with a middle click.
       const li = el("li", "");
-      li.id = "search-result-" + i;
-      li.setAttribute("role", "option");
-      li.setAttribute("aria-selected", "false");
+      li.setAttribute("role", "none");
       const a = el("a", "") as HTMLAnchorElement;
+      a.id = "search-result-" + i;
+      a.setAttribute("role", "option");
+      a.setAttribute("aria-selected", "false");
       a.href = this.root + f.u;
       a.tabIndex = -1;
       const title = el("span", "sr-title");

@@ -5,10 +5,13 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { createServer } from 'node:http';
 import { readFile, cp, writeFile, readdir, rm } from 'node:fs/promises';
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { join, extname, normalize } from 'node:path';
 import { buildDemo, fileURL, launch } from './helpers.mjs';
 
 let out, browser, server, base;
+const axeSource = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 
 const types = {
   '.html': 'text/html; charset=utf-8', '.js': 'text/javascript', '.css': 'text/css',
@@ -74,7 +77,7 @@ test('typing shows highlighted results; a filter narrows them; the keyboard open
   const href = await results(page).nth(1).locator('a').getAttribute('href');
   await page.locator('#search-input').press('ArrowDown');
   await page.locator('#search-input').press('ArrowDown');
-  assert.equal(await results(page).nth(1).getAttribute('aria-selected'), 'true');
+  assert.equal(await results(page).nth(1).locator('a').getAttribute('aria-selected'), 'true');
   assert.equal(await page.locator('#search-input').getAttribute('aria-activedescendant'), 'search-result-1');
   await page.locator('#search-input').press('Enter');
   await page.waitForURL((u) => u.href.endsWith(href.replace(/^(\.\.\/)*/, '')));
@@ -190,4 +193,26 @@ test('a corrupted or missing index says search is unavailable and the page still
   await page.locator('#search-input').fill('gateway');
   await page.waitForFunction(() => /Search is unavailable/.test(document.querySelector('.search-status')?.textContent || ''));
   assert.deepEqual(errors, []);
+});
+
+test('axe finds no serious or critical problems with results open, in both themes', async () => {
+  const problems = [];
+  for (const scheme of ['light', 'dark']) {
+    for (const url of ['index.html', 'search.html?q=gateway&kind=topic']) {
+      const { page } = await openPage(base + url, { colorScheme: scheme });
+      if (url === 'index.html') await page.locator('#search-input').fill('gateway host');
+      await results(page).first().waitFor();
+      await page.locator('#search-input').press('ArrowDown');
+      await page.addScriptTag({ content: axeSource });
+      const res = await page.evaluate(async () => {
+        const r = await window.axe.run(document, { resultTypes: ['violations'] });
+        return r.violations.map((v) => ({ id: v.id, impact: v.impact, nodes: v.nodes.slice(0, 3).map((n) => n.target.join(' ')) }));
+      });
+      for (const v of res) {
+        if (v.impact === 'serious' || v.impact === 'critical') problems.push(`${scheme} ${url}: ${v.id} (${v.impact}) ${v.nodes.join(' | ')}`);
+      }
+      await page.close();
+    }
+  }
+  assert.deepEqual(problems, []);
 });
