@@ -34,6 +34,10 @@ fuzz() { go test -run='^$' -fuzz="^$1\$" -fuzztime="${FUZZTIME:-10s}" "$2"; }
 fuzz FuzzParse ./internal/markdown
 fuzz FuzzFrontMatter ./internal/markdown
 fuzz FuzzParseEntries ./internal/workspace
+fuzz FuzzRedact ./internal/secrets
+fuzz FuzzParseQuery ./internal/search
+fuzz FuzzCandidate ./internal/dream
+fuzz FuzzStateFiles ./internal/memory
 
 step "browser tests (Chromium + playwright-core)"
 go build -o tests/browser/.bin/dreamwiki ./cmd/dreamwiki
