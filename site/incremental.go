@@ -305,15 +305,8 @@ func patch(old *site, v *vault.Vault, d vault.Delta, w output.Writer) (*site, *d
 				dirty.add(v, ci.note)
 			}
 		}
-	} else if s.mem = patchMemory(old.mem, d); s.mem == nil {
-		// The same provenance and no claim or dream note changed, yet a
-		// changed note is evidence: gather everything again.
-		s.mem = s.collectMemory()
-		for _, ci := range s.mem.claims {
-			if claimTouched(s, ci, changed) {
-				dirty.add(v, ci.note)
-			}
-		}
+	} else {
+		s.patchMemory(old.mem, d, changed, dirty)
 	}
 	for n, ids := range s.mem.lapsedBlocks {
 		if !reflect.DeepEqual(ids, old.mem.lapsedBlocks[oldOf(d, n)]) {
@@ -355,24 +348,18 @@ func patch(old *site, v *vault.Vault, d vault.Delta, w output.Writer) (*site, *d
 
 // patchMemory carries the memory views' data over to the notes of a
 // delta that changed no claim, dream or provenance, taking old over: the
-// changed notes take their earlier values' places. It returns nil when a
-// changed note is evidence of a claim (provenance reads such files, so
-// this does not happen, but the cards would need gathering again).
-func patchMemory(old *memory, d vault.Delta) *memory {
+// changed notes take their earlier values' places, and the claims citing
+// a changed note as evidence get their evidence (its anchors) read again;
+// those whose cards show a changed note are marked dirty.
+func (s *site) patchMemory(old *memory, d vault.Delta, changed map[string]*vault.Note, dirty *dirtySet) *memory {
 	m := *old
+	s.mem = &m
 	if len(d.Replaced) == 0 {
-		return &m
+		return s.mem
 	}
 	newOf := make(map[*vault.Note]*vault.Note, len(d.Replaced))
 	for n, prev := range d.Replaced {
 		newOf[prev] = n
-	}
-	for _, ci := range old.claims {
-		for _, e := range ci.Evidence {
-			if _, ok := newOf[e.Note]; ok && e.Note != nil {
-				return nil
-			}
-		}
 	}
 	swap := func(ns []*vault.Note) []*vault.Note {
 		copied := false
@@ -399,7 +386,30 @@ func patchMemory(old *memory, d vault.Delta) *memory {
 		}
 		m.lapsedBlocks[n] = ids
 	}
-	return &m
+	// Evidence in a changed note: the claim keeps its text and excerpts
+	// (provenance has not run), the note's anchors are read again.
+	for i, ci := range m.claims {
+		cites := false
+		for _, e := range ci.Evidence {
+			if _, ok := newOf[e.Note]; ok && e.Note != nil {
+				cites = true
+				break
+			}
+		}
+		if !cites {
+			continue
+		}
+		next := *ci
+		next.Evidence = nil
+		for _, e := range ci.c.Evidence {
+			next.Evidence = append(next.Evidence, s.evidenceOf(e))
+		}
+		m.claims[i], m.byNote[ci.note], m.byID[ci.ID] = &next, &next, &next
+		if claimTouched(s, &next, changed) {
+			dirty.add(s.v, ci.note)
+		}
+	}
+	return s.mem
 }
 
 // memoryKinds are the note kinds the memory views draw from.

@@ -547,17 +547,33 @@ func parseSome(eng *markdown.Engine, inputs []Input, idx []int, notes []*Note) {
 // none). Serve mode uses it to remake the inputs of edited files without
 // assembling the whole workspace again.
 func AssembleFiles(ws *workspace.Workspace, res *provenance.Result, files []*workspace.File) map[string]Input {
-	var edits map[string]map[int]*lineEdit
+	return NewAssembler(res).Files(ws, files)
+}
+
+// Assembler is AssembleFiles for one provenance result, made once: what
+// provenance adds to the files' lines is worked out when it is made.
+type Assembler struct {
+	edits map[string]map[int]*lineEdit
+}
+
+// NewAssembler prepares AssembleFiles for res (nil: no provenance).
+func NewAssembler(res *provenance.Result) *Assembler {
+	a := &Assembler{}
 	if res != nil {
-		edits = lineEdits(res)
+		a.edits = lineEdits(res)
 	}
+	return a
+}
+
+// Files returns the inputs Assemble makes of files, by workspace path.
+func (a *Assembler) Files(ws *workspace.Workspace, files []*workspace.File) map[string]Input {
 	out := make(map[string]Input, len(files))
 	for _, f := range files {
 		in, ok := FileInput(ws, f)
 		if !ok {
 			continue
 		}
-		if es := edits[in.Source]; es != nil && isMarkdown(in.Source) {
+		if es := a.edits[in.Source]; es != nil && isMarkdown(in.Source) {
 			in.Text = applyEdits(in.Text, es)
 		}
 		out[f.Path] = in

@@ -35,6 +35,7 @@ import (
 	"path/filepath"
 	"runtime"
 	"runtime/debug"
+	"runtime/pprof"
 	"slices"
 	"strconv"
 	"strings"
@@ -61,10 +62,11 @@ func main() {
 		clients  = flag.Int("clients", 50, "websockets open during the load phase")
 		rate     = flag.Int("rate", 200, "page GETs per second during the load phase")
 		seed     = flag.Int64("seed", 1, "random seed")
-		verbose  = flag.Bool("v", false, "print every edit")
+		verbose  = flag.Bool("v", false, "print every edit and rebuild")
+		cpuprof  = flag.String("cpuprofile", "", "write a CPU profile of the latency phase to this file")
 	)
 	flag.Parse()
-	if err := run(benchOptions{*n, *wsDir, *edits, *gapMin, *gapMax, *daily, *memEdits, *load, *clients, *rate, *seed, *verbose}); err != nil {
+	if err := run(benchOptions{*n, *wsDir, *edits, *gapMin, *gapMax, *daily, *memEdits, *load, *clients, *rate, *seed, *verbose, *cpuprof}); err != nil {
 		fmt.Fprintln(os.Stderr, "bench/serve:", err)
 		os.Exit(1)
 	}
@@ -80,6 +82,7 @@ type benchOptions struct {
 	clients, rate   int
 	seed            int64
 	verbose         bool
+	cpuprofile      string
 }
 
 func run(o benchOptions) error {
@@ -140,6 +143,16 @@ func run(o benchOptions) error {
 	b := &bench{s: s, base: base, dir: dir, ws: w, rng: rng, verbose: o.verbose}
 
 	if o.edits > 0 {
+		if o.cpuprofile != "" {
+			f, err := os.Create(o.cpuprofile)
+			if err != nil {
+				return err
+			}
+			if err := pprof.StartCPUProfile(f); err != nil {
+				return err
+			}
+			defer pprof.StopCPUProfile()
+		}
 		var lat []time.Duration
 		for i := 0; i < o.edits; i++ {
 			time.Sleep(o.gapMin + time.Duration(rng.Int63n(int64(o.gapMax-o.gapMin)+1)))
@@ -150,6 +163,9 @@ func run(o benchOptions) error {
 			lat = append(lat, d)
 		}
 		report("edit → reload message, other notes", lat)
+		if o.cpuprofile != "" {
+			pprof.StopCPUProfile()
+		}
 		lat = nil
 		for i := 0; i < o.daily && len(dailies) > 0; i++ {
 			time.Sleep(o.gapMax)
@@ -408,16 +424,23 @@ func (b *bench) loadTest(o benchOptions) error {
 	var mu sync.Mutex
 	var lat []time.Duration
 	var reqErrors []string
+	// Requests go out on a fixed schedule (open loop): a slow answer does
+	// not slow the rate down, as it would with a pool of waiting clients.
 	interval := time.Second / time.Duration(o.rate)
-	tick := time.NewTicker(interval)
+	began := time.Now()
 	sent := 0
 	var reqs sync.WaitGroup
 loop:
 	for i := 0; ; i++ {
-		select {
-		case <-ctx.Done():
+		due := began.Add(time.Duration(i) * interval)
+		if d := time.Until(due); d > 0 {
+			select {
+			case <-ctx.Done():
+				break loop
+			case <-time.After(d):
+			}
+		} else if ctx.Err() != nil {
 			break loop
-		case <-tick.C:
 		}
 		sent++
 		u := b.base + "/" + pages[(i*104729)%len(pages)]
@@ -443,7 +466,6 @@ loop:
 			lat = append(lat, d)
 		}()
 	}
-	tick.Stop()
 	reqs.Wait()
 	for _, c := range conns {
 		c.Close()

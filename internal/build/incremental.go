@@ -44,11 +44,14 @@ type Session struct {
 	bySource    map[string]int
 	redactDiags diag.List
 	redactDirty bool
-	// cited are the files citedBy (a provenance result) names.
-	cited   map[string]bool
-	citedBy *provenance.Result
-	v       *vault.Vault
-	site    site.Incremental
+	// cited are the files citedBy (a provenance result) names; assembler
+	// remakes inputs with assembledBy's claim links and block ids.
+	cited       map[string]bool
+	citedBy     *provenance.Result
+	assembler   *vault.Assembler
+	assembledBy *provenance.Result
+	v           *vault.Vault
+	site        site.Incremental
 	// broken is set when an update failed halfway: the next one starts
 	// afresh.
 	broken bool
@@ -72,6 +75,8 @@ type Change struct {
 	// Pending is set when provenance has yet to run over this change
 	// (see Session.ProvenanceJob).
 	Pending bool
+	// ProvenanceTook is how long provenance took, when it ran.
+	ProvenanceTook time.Duration
 	// Site says what was rendered.
 	Site site.UpdateStats
 	// Diagnostics are every finding of the new state, sorted.
@@ -104,7 +109,9 @@ func (s *Session) load(ctx context.Context, w output.Writer) (*Change, error) {
 		prior = s.prov.Prior()
 	}
 	*s = Session{opts: s.opts, eng: markdown.New(), ws: ws, redactions: map[string]redaction{}} // pending too
+	t0 := time.Now()
 	s.prov = analyze(s.opts, ws, prior)
+	took := time.Since(t0)
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
@@ -112,7 +119,7 @@ func (s *Session) load(ctx context.Context, w output.Writer) (*Change, error) {
 	s.inputs = s.redact(inputs)
 	s.v = vault.Build(s.eng, s.inputs, assets)
 	d := vault.Delta{Changed: s.v.Notes, Names: true}
-	ch := &Change{Provenance: true}
+	ch := &Change{Provenance: true, ProvenanceTook: took}
 	if err := s.render(ctx, d, w, ch); err != nil {
 		s.broken = true
 		return nil, err
@@ -233,9 +240,10 @@ func (s *Session) Update(ctx context.Context, paths []string, w output.Writer) (
 	var inputs []vault.Input
 	var assets []*vault.Asset
 	if structural || !configEqual(s.ws.Config, ws.Config) {
+		t0 := time.Now()
 		s.prov = analyze(s.opts, ws, s.prov.Prior())
 		s.pending = false
-		ch.Provenance = true
+		ch.Provenance, ch.ProvenanceTook = true, time.Since(t0)
 		if err := ctx.Err(); err != nil {
 			return nil, err
 		}
@@ -436,7 +444,10 @@ func (s *Session) patchInputs(ws *workspace.Workspace, paths []string) ([]vault.
 		}
 		files = append(files, f)
 	}
-	made := vault.AssembleFiles(ws, s.prov, files)
+	if s.assembler == nil || s.assembledBy != s.prov {
+		s.assembler, s.assembledBy = vault.NewAssembler(s.prov), s.prov
+	}
+	made := s.assembler.Files(ws, files)
 	for _, f := range files {
 		i, ok := s.bySource[f.Path]
 		in, isNote := made[f.Path]

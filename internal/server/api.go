@@ -153,7 +153,11 @@ type recall struct {
 }
 
 func newRecaller(s *Server) *recaller {
-	return &recaller{s: s, settle: 1500 * time.Millisecond, wake: make(chan struct{}, 1)}
+	settle := s.opts.recallSettle
+	if settle <= 0 {
+		settle = 1500 * time.Millisecond
+	}
+	return &recaller{s: s, settle: settle, wake: make(chan struct{}, 1)}
 }
 
 func (rc *recaller) add(query, matched string) {

@@ -23,8 +23,9 @@ type indexer struct {
 	wake  chan struct{}
 	ready atomic.Bool
 	busy  atomic.Bool
-	// quiet is how long to wait after the last build before updating.
-	quiet time.Duration
+	// quiet is how long to wait after the last build before updating, at
+	// least; took is how long the last update took.
+	quiet, took time.Duration
 }
 
 type indexJob struct {
@@ -60,8 +61,11 @@ func (ix *indexer) run(ctx context.Context) {
 		case <-ix.wake:
 		}
 		if !first {
-			// Wait for a pause in the builds.
-			t := time.NewTimer(ix.quiet)
+			// Wait for a pause in the builds, as long as the last update
+			// took: at 10,000 notes an update costs seconds of CPU, which
+			// should not slow the rebuilds of someone editing.
+			quiet := max(ix.quiet, ix.took)
+			t := time.NewTimer(quiet)
 		wait:
 			for {
 				select {
@@ -69,7 +73,7 @@ func (ix *indexer) run(ctx context.Context) {
 					t.Stop()
 					return
 				case <-ix.wake:
-					t.Reset(ix.quiet)
+					t.Reset(quiet)
 				case <-t.C:
 					break wait
 				}
@@ -93,6 +97,7 @@ func (ix *indexer) run(ctx context.Context) {
 			continue
 		}
 		first = false
+		ix.took = time.Since(start)
 		ix.ready.Store(true)
 		ix.s.log.Debug("search index updated", "changed", st.Changed, "removed", st.Removed, "took", time.Since(start).Round(time.Millisecond))
 		ix.settle()

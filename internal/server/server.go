@@ -47,6 +47,10 @@ type Options struct {
 	// Out receives a line per rebuild for the person running the server
 	// ("12:03:04 notes/today.md: 2 pages in 35 ms"); nil for silence.
 	Out io.Writer
+
+	// recallSettle is how long a search must stand before it is logged
+	// (tests shorten it); 0 means 1.5 s.
+	recallSettle time.Duration
 }
 
 // Server is a running serve mode: the site in memory, the watcher, the
@@ -89,10 +93,11 @@ type Server struct {
 	bound    string
 	loopback bool
 
-	stop    context.CancelFunc
-	loopWG  sync.WaitGroup
-	started time.Time
-	first   *build.Change
+	stop       context.CancelFunc
+	loopWG     sync.WaitGroup
+	started    time.Time
+	first      *build.Change
+	finishTook time.Duration // the first build's site-wide files
 }
 
 // snapshot is what handlers may read of the build: values that never
@@ -161,11 +166,13 @@ func New(ctx context.Context, opts Options) (*Server, error) {
 	s.session, s.first = sess, ch
 	s.store.commitUpdate(b, true)
 	b = newBatch()
+	t0 := time.Now()
 	if err := sess.Finish(ctx, b); err != nil {
 		s.watch.fsw.Close()
 		return nil, err
 	}
 	s.store.commitFinish(b)
+	s.finishTook = time.Since(t0)
 	if s.index, err = search.OpenIndex(""); err != nil {
 		s.watch.fsw.Close()
 		return nil, err
@@ -262,19 +269,25 @@ func (s *Server) setBound(addr string) {
 }
 
 // loop is the rebuild loop: the one goroutine that drives the session.
-// Each batch of changes is applied at once and the pages go live. When
-// provenance reads an edited file, it runs next in a goroutine of its own
-// (it reads only values that never change) while the loop goes on taking
-// changes; its result is applied when it is still current. The site-wide
-// files follow once changes pause, in the background, and give way to the
-// next change.
+// Each batch of changes is applied at once and its pages go live. The
+// work that follows a change and no open page waits for (provenance over
+// edited evidence, then the site-wide files) runs in the background once
+// changes pause: for at least FinishAfter, and for at least as long as
+// that work took the last time, so that while a person keeps editing a
+// large workspace the background never competes with the rebuilds they
+// are waiting for. Provenance runs in a goroutine of its own (it reads
+// only values that never change) and is applied if still current; the
+// site-wide files give way to the next change.
 func (s *Server) loop(ctx context.Context) {
-	finish := time.NewTimer(time.Hour)
-	finish.Stop()
-	defer finish.Stop()
+	idle := time.NewTimer(time.Hour)
+	idle.Stop()
+	defer idle.Stop()
 	var finishing chan error
 	var cancelFinish context.CancelFunc
 	var finishBatch *batch
+	var finishStart time.Time
+	// How long the background steps took last, to wait as long for quiet.
+	provTook, finishTook := s.first.ProvenanceTook, s.finishTook
 	stopFinish := func() {
 		if finishing != nil {
 			cancelFinish()
@@ -286,24 +299,23 @@ func (s *Server) loop(ctx context.Context) {
 	// prov carries the result of the provenance run in progress, if any.
 	var prov chan *build.ProvenanceResult
 	var provStart time.Time
-	startProv := func() {
-		if prov != nil || !s.session.Pending() {
-			return
-		}
-		job := s.session.ProvenanceJob()
-		prov, provStart = make(chan *build.ProvenanceResult, 1), time.Now()
-		go func(out chan<- *build.ProvenanceResult) { out <- job() }(prov)
-	}
 	defer func() {
 		if prov != nil {
 			<-prov // provenance cannot be interrupted; wait for it
 		}
 	}()
-	afterChange := func() {
-		startProv()
-		if prov == nil {
-			finish.Reset(s.opts.FinishAfter)
+	// wait arms the idle timer for the next background step.
+	wait := func() {
+		q := s.opts.FinishAfter
+		switch {
+		case prov != nil:
+			return // its result re-arms the timer
+		case s.session.Pending():
+			q = max(q, provTook)
+		default:
+			q = max(q, finishTook)
 		}
+		idle.Reset(q)
 	}
 	for {
 		select {
@@ -313,7 +325,7 @@ func (s *Server) loop(ctx context.Context) {
 			stopFinish()
 			s.pending.Store(true)
 			s.rebuild(ctx, ch)
-			afterChange()
+			wait()
 		case k := <-s.kick:
 			stopFinish()
 			s.pending.Store(true)
@@ -327,18 +339,29 @@ func (s *Server) loop(ctx context.Context) {
 				err = s.applyProvenance(ctx, s.session.ProvenanceJob()(), time.Now())
 			}
 			k.done <- err
-			afterChange()
+			wait()
 		case r := <-prov:
 			prov = nil
+			provTook = time.Since(provStart)
 			stopFinish()
 			_ = s.applyProvenance(ctx, r, provStart)
-			afterChange()
-		case <-finish.C:
-			if prov != nil {
-				continue // the files will be written after provenance
+			if s.session.Pending() {
+				wait() // stale: run again once changes pause
+			} else {
+				idle.Reset(s.opts.FinishAfter) // claims are in: the files follow soon
+			}
+		case <-idle.C:
+			if prov != nil || finishing != nil {
+				continue
+			}
+			if s.session.Pending() {
+				job := s.session.ProvenanceJob()
+				prov, provStart = make(chan *build.ProvenanceResult, 1), time.Now()
+				go func(out chan<- *build.ProvenanceResult) { out <- job() }(prov)
+				continue
 			}
 			fctx, cancel := context.WithCancel(ctx)
-			cancelFinish, finishing, finishBatch = cancel, make(chan error, 1), newBatch()
+			cancelFinish, finishing, finishBatch, finishStart = cancel, make(chan error, 1), newBatch(), time.Now()
 			go func(b *batch, done chan<- error) { done <- s.session.Finish(fctx, b) }(finishBatch, finishing)
 		case err := <-finishing:
 			b := finishBatch
@@ -351,9 +374,10 @@ func (s *Server) loop(ctx context.Context) {
 				}
 				continue
 			}
+			finishTook = time.Since(finishStart)
 			s.pending.Store(false)
 			if changed := s.store.commitFinish(b); len(changed) > 0 {
-				s.log.Debug("site-wide files written", "files", len(changed))
+				s.log.Debug("site-wide files written", "files", len(changed), "took", finishTook.Round(time.Millisecond))
 				if pages := reloadable(changed); len(pages) > 0 {
 					s.announce(pages)
 				}
@@ -435,7 +459,8 @@ func (s *Server) rebuild(ctx context.Context, ch change) error {
 		if c.Pending {
 			how += " (claims and evidence follow)"
 		}
-		fmt.Fprintf(s.opts.Out, "%s  %s: %s in %s\n", time.Now().Format("15:04:05"), what, how, time.Since(ch.first).Round(time.Millisecond))
+		fmt.Fprintf(s.opts.Out, "%s  %s: %s in %s (the build %s)\n", time.Now().Format("15:04:05"), what, how,
+			time.Since(ch.first).Round(time.Millisecond), c.Duration.Round(time.Millisecond))
 		for _, p := range problems {
 			fmt.Fprintf(s.opts.Out, "          %s: %s\n", p.Severity, p.Message)
 		}

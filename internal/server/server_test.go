@@ -249,6 +249,11 @@ func TestServe_PagesAreTheBuiltSiteWithServeMode(t *testing.T) {
 func TestServe_TraversalAndHiddenFilesAre404(t *testing.T) {
 	dir := smallWorkspace(t)
 	writeFile(t, dir, ".git/config", "[core]\n")
+	outside := filepath.Join(t.TempDir(), "secret.md")
+	writeFile(t, filepath.Dir(outside), "secret.md", "# Secret\n\nNot in the workspace.\n")
+	if err := os.Symlink(outside, filepath.Join(dir, "notes", "secret.md")); err != nil {
+		t.Fatal(err)
+	}
 	ts := start(t, dir, Options{})
 	for _, target := range []string{
 		"/../../../../etc/passwd",
@@ -267,12 +272,14 @@ func TestServe_TraversalAndHiddenFilesAre404(t *testing.T) {
 		"/notes/today.md%00.html",
 		"/api/../index.html",
 		"/_dreamwiki/../index.html",
+		"/notes/secret.html", // a symbolic link out of the workspace
+		"/notes/secret.md",
 	} {
 		if code := ts.raw(t, "GET", target, nil); code != http.StatusNotFound {
 			t.Errorf("GET %s = %d, want 404", target, code)
 		}
 	}
-	for _, target := range []string{"../MEMORY.md", "/etc/passwd", "notes/../../x", ".git/config"} {
+	for _, target := range []string{"../MEMORY.md", "/etc/passwd", "notes/../../x", ".git/config", "notes/secret.md", outside} {
 		if code, _, _ := ts.get(t, "/api/get?path="+target); code != http.StatusNotFound && code != http.StatusBadRequest {
 			t.Errorf("GET /api/get?path=%s = %d, want 404 or 400", target, code)
 		}
@@ -486,4 +493,43 @@ func TestServe_ErrorStaysWhileProvenanceCatchesUp(t *testing.T) {
 	ws = ts.dial(t)
 	writeFile(t, ts.dir, "memory/2026-10-30.md", "# 2026-10-30\n\n- Sam asked about the gateway uptime.\n")
 	await(t, ws, "the clear", func(m Message) bool { return m.Type == "clear" })
+}
+
+func TestServe_SearchesAreLoggedAsRecalls(t *testing.T) {
+	ts := start(t, smallWorkspace(t), Options{recallSettle: 50 * time.Millisecond})
+	deadline := time.Now().Add(30 * time.Second)
+	for {
+		code, _, _ := ts.get(t, "/api/search?q=gateway+uptime")
+		if code == 200 {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("search: %d", code)
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	events := filepath.Join(ts.dir, "memory", ".dreams", "events.jsonl")
+	for {
+		b, _ := os.ReadFile(events)
+		if strings.Contains(string(b), "memory.recall.recorded") && strings.Contains(string(b), "gateway uptime") {
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("no recall event in %s:\n%s", events, b)
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+}
+
+func TestServe_OnlyStylesheetsChangedSwapsThemInPlace(t *testing.T) {
+	ts := start(t, smallWorkspace(t), Options{})
+	ws := ts.dial(t)
+	ts.announce([]string{"assets/style.abc.css"})
+	if m := await(t, ws, "a message", func(Message) bool { return true }); m.Type != "css" {
+		t.Errorf("only a stylesheet changed: %q, want css", m.Type)
+	}
+	ts.announce([]string{"assets/style.abc.css", "notes/today.html"})
+	if m := await(t, ws, "a message", func(Message) bool { return true }); m.Type != "reload" {
+		t.Errorf("a page changed too: %q, want reload", m.Type)
+	}
 }
