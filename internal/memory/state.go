@@ -61,7 +61,9 @@ func UpdateObject(src []byte, fields ...Field) ([]byte, error) {
 		return nil, err
 	}
 	closeAt := int(dec.InputOffset()) - 1
-	if rest := strings.TrimSpace(string(src[closeAt+1:])); rest != "" {
+	// Only JSON's own whitespace may follow: a form feed would make the
+	// rewritten file unreadable.
+	if rest := strings.Trim(string(src[closeAt+1:]), " \t\r\n"); rest != "" {
 		return nil, errors.New("text after the JSON object")
 	}
 

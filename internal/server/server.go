@@ -98,6 +98,8 @@ type Server struct {
 	started    time.Time
 	first      *build.Change
 	finishTook time.Duration // the first build's site-wide files
+	closeOnce  sync.Once
+	closeErr   error
 }
 
 // snapshot is what handlers may read of the build: values that never
@@ -214,15 +216,17 @@ func (s *Server) Notes() (notes, published int) {
 // Close stops the watcher, the rebuild loop and every websocket. It does
 // not stop an HTTP server serving the handler; Serve does that.
 func (s *Server) Close() error {
-	if s.stop != nil {
-		s.stop()
-	}
-	s.loopWG.Wait()
-	s.hub.close()
-	if s.index != nil {
-		return s.index.Close()
-	}
-	return nil
+	s.closeOnce.Do(func() {
+		if s.stop != nil {
+			s.stop()
+		}
+		s.loopWG.Wait()
+		s.hub.close()
+		if s.index != nil {
+			s.closeErr = s.index.Close()
+		}
+	})
+	return s.closeErr
 }
 
 // Serve serves the handler on ln until ctx is done, then shuts down
