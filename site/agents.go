@@ -135,9 +135,10 @@ func orUnknown(s string) string {
 }
 
 // mdText escapes what would end a Markdown link's text.
-func mdText(s string) string {
-	return strings.NewReplacer(`[`, `\[`, `]`, `\]`, "\n", " ").Replace(s)
-}
+func mdText(s string) string { return mdTextEscaper.Replace(s) }
+
+// Replacers are built once: building one costs more than using it.
+var mdTextEscaper = strings.NewReplacer(`[`, `\[`, `]`, `\]`, "\n", " ")
 
 // pageJSON is one entry of api/pages.json.
 type pageJSON struct {

@@ -72,9 +72,11 @@ func memorySize(d *provenance.Dream) (before, after int) {
 
 // atoiLoose reads "1,204" or "1.204" as 1204.
 func atoiLoose(s string) int {
-	n, _ := strconv.Atoi(strings.NewReplacer(",", "", ".", "").Replace(s))
+	n, _ := strconv.Atoi(digitSeparators.Replace(s))
 	return n
 }
+
+var digitSeparators = strings.NewReplacer(",", "", ".", "")
 
 // runID is the anchor of a run in the journal.
 func runID(n *vault.Note) string { return "dream-" + n.Dream.Slug }

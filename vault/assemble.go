@@ -178,10 +178,14 @@ func existingID(line string) string {
 // noteTarget is a wikilink target for a vault path: the path without .md.
 func noteTarget(p string) string { return strings.TrimSuffix(p, ".md") }
 
+// displayEscaper swaps what a wikilink's display text cannot hold; built
+// once, as building a replacer costs more than using it.
+var displayEscaper = strings.NewReplacer("|", "/", "[", "(", "]", ")", "\n", " ")
+
 // wikilink writes [[target|display]], dropping characters the display
 // cannot hold.
 func wikilink(target, display string) string {
-	display = strings.NewReplacer("|", "/", "[", "(", "]", ")", "\n", " ").Replace(display)
+	display = displayEscaper.Replace(display)
 	if display == "" || display == target {
 		return "[[" + target + "]]"
 	}
