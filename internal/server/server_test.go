@@ -323,6 +323,15 @@ func TestServe_EditReloadsThePage(t *testing.T) {
 	if _, body, _ := ts.get(t, "/notes/today.html"); !strings.Contains(body, "The third version") {
 		t.Error("the page does not show the renamed-in edit")
 	}
+	// Delete then create: the page stays, with the new text.
+	if err := os.Remove(filepath.Join(ts.dir, "notes", "today.md")); err != nil {
+		t.Fatal(err)
+	}
+	writeFile(t, ts.dir, "notes/today.md", "# Today\n\nThe fourth version, deleted and written again.\n")
+	await(t, ws, "a reload after delete and create", func(m Message) bool { return m.Type == "reload" && has(m.Paths, "notes/today.html") })
+	if code, body, _ := ts.get(t, "/notes/today.html"); code != 200 || !strings.Contains(body, "The fourth version") {
+		t.Errorf("after delete and create: %d, the page does not show the new text", code)
+	}
 	// A new folder with a note in it.
 	writeFile(t, ts.dir, "notes/new/idea.md", "# Idea\n\nFresh.\n")
 	await(t, ws, "the new note", func(m Message) bool { return m.Type == "reload" && has(m.Paths, "notes/new/idea.html") })
