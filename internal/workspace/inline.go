@@ -288,23 +288,9 @@ func takeTypeTags(s string) (string, string) {
 		}
 		k += from
 		from = k + 4
-		if !wordBoundaryBefore(s, k) {
+		j, e, ok := fieldValue(s, k, "type")
+		if !ok {
 			continue
-		}
-		j := k + 4
-		if j < len(s) && (s[j] == ':' || s[j] == '=') {
-			j++
-		} else if strings.HasPrefix(s[j:], "：") {
-			j += len("：")
-		} else {
-			continue
-		}
-		for j < len(s) && s[j] == ' ' {
-			j++
-		}
-		e := j
-		for e < len(s) && isTagByte(s[e]) && s[e] != '/' {
-			e++
 		}
 		if t, ok := memoryTypes[strings.ToLower(s[j:e])]; ok {
 			cuts = append(cuts, span{k, e, t})
@@ -438,6 +424,33 @@ var lifecycle = map[string]string{
 	"已完成": "done", "完成": "done", "已关闭": "closed", "已归档": "archived", "已废弃": "superseded", "已取消": "cancelled",
 }
 
+// fieldValue finds the value of a written field such as "status: done",
+// "type=project" or "status：done" whose key starts at k in s. The key must
+// begin a word and be followed by ':', '=' or a full-width '：', then any
+// spaces; the value is the run of tag characters after them, stopping at '/'.
+// ok is false when s[k:] is not such a field.
+func fieldValue(s string, k int, key string) (start, end int, ok bool) {
+	if !wordBoundaryBefore(s, k) {
+		return 0, 0, false
+	}
+	j := k + len(key)
+	if j < len(s) && (s[j] == ':' || s[j] == '=') {
+		j++
+	} else if strings.HasPrefix(s[j:], "：") {
+		j += len("：")
+	} else {
+		return 0, 0, false
+	}
+	for j < len(s) && s[j] == ' ' {
+		j++
+	}
+	e := j
+	for e < len(s) && isTagByte(s[e]) && s[e] != '/' {
+		e++
+	}
+	return j, e, true
+}
+
 // takeStatusField removes "status: x" from s and returns x (lower-case).
 func takeStatusField(s string) (string, string) {
 	for from := 0; ; {
@@ -447,23 +460,9 @@ func takeStatusField(s string) (string, string) {
 		}
 		k += from
 		from = k + 6
-		if !wordBoundaryBefore(s, k) {
+		j, e, ok := fieldValue(s, k, "status")
+		if !ok {
 			continue
-		}
-		j := k + 6
-		if j < len(s) && (s[j] == ':' || s[j] == '=') {
-			j++
-		} else if strings.HasPrefix(s[j:], "：") {
-			j += len("：")
-		} else {
-			continue
-		}
-		for j < len(s) && s[j] == ' ' {
-			j++
-		}
-		e := j
-		for e < len(s) && (isTagByte(s[e]) && s[e] != '/') {
-			e++
 		}
 		w := strings.ToLower(strings.Trim(s[j:e], "*_-"))
 		if w == "" {
