@@ -116,18 +116,10 @@ func boldField(t string) (name, value string, ok bool) {
 // and marks their lines in skip.
 func sleepBlocks(lines []string, start int, skip map[int]bool) []Block {
 	var out []Block
-	var fence byte
+	var code fenceTracker
 	for i := start; i < len(lines); i++ {
 		t := strings.TrimSpace(lines[i])
-		if c, _ := fenceOf(t); c != 0 {
-			if fence == 0 {
-				fence = c
-			} else if c == fence {
-				fence = 0
-			}
-			continue
-		}
-		if fence != 0 {
+		if code.skip(t) {
 			continue
 		}
 		level, text := headingOf(t)

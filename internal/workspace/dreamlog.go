@@ -19,18 +19,10 @@ func parseDreamLog(f *File) *DreamLog {
 	}
 	var hs []heading
 	entryLevel := 7
-	var fence byte
+	var code fenceTracker
 	for i := start; i < len(lines); i++ {
 		t := strings.TrimSpace(lines[i])
-		if c, _ := fenceOf(t); c != 0 {
-			if fence == 0 {
-				fence = c
-			} else if c == fence {
-				fence = 0
-			}
-			continue
-		}
-		if fence != 0 {
+		if code.skip(t) {
 			continue
 		}
 		level, text := headingOf(t)

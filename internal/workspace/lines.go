@@ -101,6 +101,27 @@ func fenceOf(trimmed string) (byte, int) {
 	return c, n
 }
 
+// fenceTracker follows fenced code blocks through a file read line by line,
+// so that headings and markers inside code are not taken for structure. A
+// block closes at the next fence of the same character.
+type fenceTracker struct {
+	open byte // the fence character of the open block, or 0
+}
+
+// skip reports whether the trimmed line is a fence line or lies inside a
+// fenced code block, updating the tracker as it goes.
+func (f *fenceTracker) skip(trimmed string) bool {
+	if c, _ := fenceOf(trimmed); c != 0 {
+		if f.open == 0 {
+			f.open = c
+		} else if c == f.open {
+			f.open = 0
+		}
+		return true
+	}
+	return f.open != 0
+}
+
 // listItem describes a list marker at the start of a (left-trimmed) line.
 type listItem struct {
 	markerLen int    // bytes of marker and the following blank

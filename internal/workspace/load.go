@@ -455,18 +455,10 @@ func fileTitle(content string) string {
 			return strings.Trim(v, `"'`)
 		}
 	}
-	var fence byte
+	var code fenceTracker
 	for _, l := range lines[fm:] {
 		t := strings.TrimSpace(l)
-		if c, _ := fenceOf(t); c != 0 {
-			if fence == 0 {
-				fence = c
-			} else if c == fence {
-				fence = 0
-			}
-			continue
-		}
-		if fence != 0 {
+		if code.skip(t) {
 			continue
 		}
 		if level, text := headingOf(t); level == 1 {
