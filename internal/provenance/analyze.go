@@ -362,16 +362,7 @@ func dice(a, b map[string]bool) float64 {
 	if len(a) == 0 || len(b) == 0 {
 		return 0
 	}
-	if len(a) > len(b) {
-		a, b = b, a
-	}
-	inter := 0
-	for w := range a {
-		if b[w] {
-			inter++
-		}
-	}
-	return 2 * float64(inter) / float64(len(a)+len(b))
+	return 2 * float64(commonWords(a, b)) / float64(len(a)+len(b))
 }
 
 // findClaim returns the claim whose content words best match text (Dice

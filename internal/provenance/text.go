@@ -129,16 +129,23 @@ func jaccard(a, b map[string]bool) float64 {
 	if len(a) == 0 || len(b) == 0 {
 		return 0
 	}
+	inter := commonWords(a, b)
+	return float64(inter) / float64(len(a)+len(b)-inter)
+}
+
+// commonWords is |a∩b|, the overlap that jaccard and dice both measure.
+// It walks the smaller set.
+func commonWords(a, b map[string]bool) int {
 	if len(a) > len(b) {
 		a, b = b, a
 	}
-	inter := 0
+	n := 0
 	for w := range a {
 		if b[w] {
-			inter++
+			n++
 		}
 	}
-	return float64(inter) / float64(len(a)+len(b)-inter)
+	return n
 }
 
 // firstSentence cuts s after its first sentence, or at n runes.
