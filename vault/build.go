@@ -3,10 +3,8 @@ package vault
 import (
 	"fmt"
 	"path"
-	"runtime"
 	"sort"
 	"strings"
-	"sync"
 
 	"github.com/dreamwiki/dreamwiki/internal/diag"
 	"github.com/dreamwiki/dreamwiki/internal/markdown"
@@ -135,22 +133,11 @@ func uniquePaths(inputs []Input, diags *diag.List) []Input {
 // parseAll parses inputs on every core; the result is in input order.
 func parseAll(eng *markdown.Engine, inputs []Input) []*Note {
 	notes := make([]*Note, len(inputs))
-	var wg sync.WaitGroup
-	next := make(chan int, len(inputs))
-	for i := range inputs {
-		next <- i
+	idx := make([]int, len(inputs))
+	for i := range idx {
+		idx[i] = i
 	}
-	close(next)
-	for w := 0; w < runtime.GOMAXPROCS(0); w++ {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for i := range next {
-				notes[i] = newNote(eng, inputs[i])
-			}
-		}()
-	}
-	wg.Wait()
+	parseSome(eng, inputs, idx, notes)
 	return notes
 }
 
