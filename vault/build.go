@@ -3,11 +3,13 @@ package vault
 import (
 	"fmt"
 	"path"
+	"runtime"
 	"sort"
 	"strings"
 
 	"github.com/dreamwiki/dreamwiki/internal/diag"
 	"github.com/dreamwiki/dreamwiki/internal/markdown"
+	"github.com/dreamwiki/dreamwiki/internal/parallel"
 	"github.com/dreamwiki/dreamwiki/internal/provenance"
 )
 
@@ -133,11 +135,9 @@ func uniquePaths(inputs []Input, diags *diag.List) []Input {
 // parseAll parses inputs on every core; the result is in input order.
 func parseAll(eng *markdown.Engine, inputs []Input) []*Note {
 	notes := make([]*Note, len(inputs))
-	idx := make([]int, len(inputs))
-	for i := range idx {
-		idx[i] = i
-	}
-	parseSome(eng, inputs, idx, notes)
+	parallel.For(len(inputs), runtime.GOMAXPROCS(0), func(i int) {
+		notes[i] = newNote(eng, inputs[i])
+	})
 	return notes
 }
 

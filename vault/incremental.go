@@ -5,10 +5,10 @@ import (
 	"runtime"
 	"sort"
 	"strings"
-	"sync"
 
 	"github.com/dreamwiki/dreamwiki/internal/diag"
 	"github.com/dreamwiki/dreamwiki/internal/markdown"
+	"github.com/dreamwiki/dreamwiki/internal/parallel"
 	"github.com/dreamwiki/dreamwiki/internal/provenance"
 	"github.com/dreamwiki/dreamwiki/internal/workspace"
 )
@@ -520,26 +520,10 @@ func nameIndexes(notes []*Note, assets []*Asset) (names, inVault *markdown.NameI
 
 // parseSome parses inputs[i] for each i in idx into notes[i], on every core.
 func parseSome(eng *markdown.Engine, inputs []Input, idx []int, notes []*Note) {
-	if len(idx) == 1 {
-		notes[idx[0]] = newNote(eng, inputs[idx[0]])
-		return
-	}
-	var wg sync.WaitGroup
-	next := make(chan int, len(idx))
-	for _, i := range idx {
-		next <- i
-	}
-	close(next)
-	for w := 0; w < min(runtime.GOMAXPROCS(0), len(idx)); w++ {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for i := range next {
-				notes[i] = newNote(eng, inputs[i])
-			}
-		}()
-	}
-	wg.Wait()
+	parallel.For(len(idx), runtime.GOMAXPROCS(0), func(k int) {
+		i := idx[k]
+		notes[i] = newNote(eng, inputs[i])
+	})
 }
 
 // AssembleFiles returns the inputs Assemble(ws, res) makes of some of the

@@ -154,7 +154,7 @@ func (v *Vault) WriteWith(w output.Writer, opts WriteOptions) (diag.List, error)
 		mu.Unlock()
 		return nil
 	}
-	err = parallel(len(files), func(i int) error {
+	err = parallelWithErrors(len(files), func(i int) error {
 		f := &files[i]
 		if prev != nil {
 			if old, ok := prev.read(f.name); ok {
@@ -274,7 +274,7 @@ func carryOver(prev *Previous, written map[string]string, w output.Writer,
 // files returns every file of the vault, notes first, in a fixed order.
 func (v *Vault) files() ([]generated, error) {
 	out := make([]generated, len(v.Notes), len(v.Notes)+len(v.Assets)+3)
-	err := parallel(len(v.Notes), func(i int) error {
+	err := parallelWithErrors(len(v.Notes), func(i int) error {
 		n := v.Notes[i]
 		out[i] = generated{n.Path, v.Markdown(n)}
 		return nil
@@ -299,8 +299,9 @@ func (v *Vault) files() ([]generated, error) {
 	return out, nil
 }
 
-// parallel runs f(0..n-1) on every core and returns the first error.
-func parallel(n int, f func(i int) error) error {
+// parallelWithErrors runs f(0..n-1) on every core and returns the first
+// error each worker met, joined.
+func parallelWithErrors(n int, f func(i int) error) error {
 	var wg sync.WaitGroup
 	next := make(chan int, n)
 	for i := 0; i < n; i++ {

@@ -7,11 +7,10 @@ import (
 	"runtime"
 	"slices"
 	"strings"
-	"sync"
-	"sync/atomic"
 	"time"
 
 	"github.com/dreamwiki/dreamwiki/internal/memory"
+	"github.com/dreamwiki/dreamwiki/internal/parallel"
 	"github.com/dreamwiki/dreamwiki/internal/workspace"
 )
 
@@ -35,7 +34,7 @@ func (p *planner) sense() {
 			jobs = append(jobs, &job{log: log, it: it})
 		}
 	}
-	parallel(len(jobs), func(i int) { jobs[i].c, jobs[i].skip = newCandidate(i, jobs[i].log, jobs[i].it) })
+	parallel.For(len(jobs), runtime.GOMAXPROCS(0), func(i int) { jobs[i].c, jobs[i].skip = newCandidate(i, jobs[i].log, jobs[i].it) })
 	next := 0
 	for _, log := range p.sel.inputs {
 		inBatch[log.File.Path] = true
@@ -95,33 +94,6 @@ func (p *planner) sense() {
 		}
 	}
 	sortCandidates(p.cands)
-}
-
-// parallel runs fn(0..n-1) on GOMAXPROCS goroutines.
-func parallel(n int, fn func(i int)) {
-	workers := min(runtime.GOMAXPROCS(0), n)
-	if workers <= 1 {
-		for i := 0; i < n; i++ {
-			fn(i)
-		}
-		return
-	}
-	var next atomic.Int64
-	var wg sync.WaitGroup
-	for w := 0; w < workers; w++ {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for {
-				i := int(next.Add(1) - 1)
-				if i >= n {
-					return
-				}
-				fn(i)
-			}
-		}()
-	}
-	wg.Wait()
 }
 
 // groupDuplicates folds the batch's repeats into their first statement

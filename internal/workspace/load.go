@@ -7,10 +7,10 @@ import (
 	"runtime"
 	"sort"
 	"strings"
-	"sync"
 	"time"
 
 	"github.com/dreamwiki/dreamwiki/internal/diag"
+	"github.com/dreamwiki/dreamwiki/internal/parallel"
 )
 
 // loader reads one workspace.
@@ -332,35 +332,9 @@ func (l *loader) readAll(cands []candidate, roles []role, newest time.Time) []pa
 	if workers > 16 {
 		workers = 16
 	}
-	if workers > len(cands) {
-		workers = len(cands)
-	}
-	if workers <= 1 {
-		for i := range cands {
-			results[i] = l.readOne(cands[i], roles[i], newest)
-		}
-		return results
-	}
-	var next int
-	var mu sync.Mutex
-	var wg sync.WaitGroup
-	for w := 0; w < workers; w++ {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for {
-				mu.Lock()
-				i := next
-				next++
-				mu.Unlock()
-				if i >= len(cands) {
-					return
-				}
-				results[i] = l.readOne(cands[i], roles[i], newest)
-			}
-		}()
-	}
-	wg.Wait()
+	parallel.For(len(cands), workers, func(i int) {
+		results[i] = l.readOne(cands[i], roles[i], newest)
+	})
 	return results
 }
 
