@@ -487,12 +487,7 @@ func isTrailingMeta(inner string) bool {
 func keyValue(s string) (string, bool) {
 	t := strings.TrimPrefix(s, "**")
 	t = strings.TrimPrefix(t, "__")
-	k := strings.IndexByte(t, ':')
-	kw := strings.Index(t, "：")
-	width := 1
-	if kw >= 0 && (k < 0 || kw < k) {
-		k, width = kw, len("：")
-	}
+	k, width := keySeparator(t, ":")
 	if k <= 0 || k > 48 {
 		return "", false
 	}
@@ -573,12 +568,7 @@ func titleHeadsDetails(title string) bool {
 // apply:**", "How:" and their Chinese forms. kind is 'r', 'w' or 'h'.
 func ruleLabel(s string) (kind byte, rest string, ok bool) {
 	t := strings.TrimPrefix(s, "**")
-	k := strings.IndexByte(t, ':')
-	kw := strings.Index(t, "：")
-	width := 1
-	if kw >= 0 && (k < 0 || kw < k) {
-		k, width = kw, len("：")
-	}
+	k, width := keySeparator(t, ":")
 	if k <= 0 || k > 24 {
 		return 0, "", false
 	}

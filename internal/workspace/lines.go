@@ -101,6 +101,18 @@ func fenceOf(trimmed string) (byte, int) {
 	return c, n
 }
 
+// keySeparator finds where the key of a "key: value" text ends: at the
+// first of the ASCII bytes in ascii or of the full-width colon '：', which
+// Chinese text uses. It returns the separator's index and width in bytes;
+// the index is -1 when there is none.
+func keySeparator(s, ascii string) (at, width int) {
+	k := strings.IndexAny(s, ascii)
+	if kw := strings.Index(s, "："); kw >= 0 && (k < 0 || kw < k) {
+		return kw, len("：")
+	}
+	return k, 1
+}
+
 // fenceTracker follows fenced code blocks through a file read line by line,
 // so that headings and markers inside code are not taken for structure. A
 // block closes at the next fence of the same character.

@@ -313,12 +313,7 @@ func sourceKind(p SourcePointer) PointerKind {
 
 // splitKV splits "key: value" or "key=value".
 func splitKV(s string) (string, string, bool) {
-	k := strings.IndexAny(s, ":=")
-	kw := strings.Index(s, "：")
-	width := 1
-	if kw >= 0 && (k < 0 || kw < k) {
-		k, width = kw, len("：")
-	}
+	k, width := keySeparator(s, ":=")
 	if k <= 0 {
 		return "", "", false
 	}
