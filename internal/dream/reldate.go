@@ -161,26 +161,14 @@ func absoluteDatesPlain(s string, day time.Time) string {
 		return iso(monday.AddDate(0, 0, 7*off+idx))
 	})
 	s = reCJKWeek.ReplaceAllStringFunc(s, func(w string) string {
-		off := 0
-		switch {
-		case strings.HasPrefix(w, "上"), w == "先週":
-			off = -1
-		case strings.HasPrefix(w, "下"), w == "来週":
-			off = 1
-		}
+		off := cjkOffset(w, "先週", "来週")
 		if strings.HasSuffix(w, "週") && (w == "先週" || w == "来週" || w == "今週") {
 			return iso(monday.AddDate(0, 0, 7*off)) + " の週"
 		}
 		return iso(monday.AddDate(0, 0, 7*off)) + " 当周"
 	})
 	s = reCJKMonth.ReplaceAllStringFunc(s, func(w string) string {
-		off := 0
-		switch {
-		case strings.HasPrefix(w, "上"), w == "先月":
-			off = -1
-		case strings.HasPrefix(w, "下"), w == "来月":
-			off = 1
-		}
+		off := cjkOffset(w, "先月", "来月")
 		return time.Date(day.Year(), day.Month()+time.Month(off), 1, 0, 0, 0, 0, time.UTC).Format("2006-01")
 	})
 	s = reCJKYear.ReplaceAllStringFunc(s, func(w string) string {
@@ -188,6 +176,19 @@ func absoluteDatesPlain(s string, day time.Time) string {
 		return strconv.Itoa(day.Year()+off) + "年"
 	})
 	return s
+}
+
+// cjkOffset is how many weeks or months a Chinese "上"/"下" prefix ("上周",
+// "下个月") or the Japanese word for the previous or next one (prev, next:
+// "先週", "来週") moves from the current one: -1, 1, or 0 for "this".
+func cjkOffset(w, prev, next string) int {
+	switch {
+	case strings.HasPrefix(w, "上"), w == prev:
+		return -1
+	case strings.HasPrefix(w, "下"), w == next:
+		return 1
+	}
+	return 0
 }
 
 func hasNonASCII(s string) bool {
