@@ -1,6 +1,7 @@
 package provenance
 
 import (
+	"runtime"
 	"sort"
 	"strings"
 	"time"
@@ -8,6 +9,7 @@ import (
 	"github.com/dreamwiki/dreamwiki/internal/diag"
 	"github.com/dreamwiki/dreamwiki/internal/markdown"
 	"github.com/dreamwiki/dreamwiki/internal/memory"
+	"github.com/dreamwiki/dreamwiki/internal/parallel"
 	"github.com/dreamwiki/dreamwiki/internal/secrets"
 	"github.com/dreamwiki/dreamwiki/internal/workspace"
 )
@@ -576,7 +578,11 @@ func (a *analyzer) score() {
 			fileDate[c.File] = t
 		}
 	}
-	for _, c := range a.claims {
+	// Each claim is scored from read-only state into itself; the regular
+	// expressions of the structural, permission and lifecycle checks make
+	// this the analysis's costliest loop, so it runs on every core.
+	parallel.For(len(a.claims), runtime.GOMAXPROCS(0), func(i int) {
+		c := a.claims[i]
 		m := a.meta[c]
 		in := memory.Input{Structural: memory.IsStructural(c.Text)}
 		if m != nil {
@@ -620,7 +626,7 @@ func (a *analyzer) score() {
 		c.MemoryType, c.TypeFrom = a.memoryType(c)
 		a.permission(c)
 		a.lifecycle(c)
-	}
+	})
 }
 
 // recallStoreStats credits each claim with the recall-store entries of

@@ -13,6 +13,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/dreamwiki/dreamwiki/internal/diag"
+	"github.com/dreamwiki/dreamwiki/internal/parallel"
 	"github.com/dreamwiki/dreamwiki/internal/workspace"
 )
 
@@ -69,32 +70,25 @@ func (a *analyzer) collectEvidence() {
 	byDate := a.byDate
 	queries := make([][]query, len(a.claims))
 	terms := make([][]string, len(a.claims))
+	// Analysis and matching read only the claims and the corpus, so they
+	// run on every core; pointers add evidence, in claim order, between.
+	workers := runtime.GOMAXPROCS(0)
+	parallel.For(len(a.claims), workers, func(i int) {
+		terms[i] = evidenceTerms(a.claims[i].Text, a.claimRef(a.claims[i]))
+		queries[i] = a.claimQueries(a.claims[i], terms[i])
+	})
 	for i, c := range a.claims {
-		terms[i] = evidenceTerms(c.Text, a.claimRef(c))
-		queries[i] = a.claimQueries(c, terms[i])
 		for _, p := range pointersOf(c) {
 			a.addPointerEvidence(c, terms[i], p, PointerMethod(p.Kind), byDate, "")
 		}
 	}
-	// Matching reads only the corpus, so claims are matched on every core.
-	var wg sync.WaitGroup
-	next := make(chan int, len(a.claims))
-	for i := range a.claims {
-		next <- i
-	}
-	close(next)
 	found := make([][]Evidence, len(a.claims))
-	for w := 0; w < runtime.GOMAXPROCS(0); w++ {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			sc := &scratch{}
-			for i := range next {
-				found[i] = a.matchText(a.claims[i], queries[i], hasLineEvidence(a.claims[i]), sc)
-			}
-		}()
-	}
-	wg.Wait()
+	scratches := sync.Pool{New: func() any { return &scratch{} }}
+	parallel.For(len(a.claims), workers, func(i int) {
+		sc := scratches.Get().(*scratch)
+		found[i] = a.matchText(a.claims[i], queries[i], hasLineEvidence(a.claims[i]), sc)
+		scratches.Put(sc)
+	})
 	for i, c := range a.claims {
 		for _, ev := range found[i] {
 			a.addEvidence(c, ev)
