@@ -3,7 +3,6 @@ package site
 import (
 	"bytes"
 	"context"
-	"errors"
 	"fmt"
 	"html/template"
 	"io/fs"
@@ -166,36 +165,31 @@ func (s *site) renderAll(ctx context.Context, deferred bool) error {
 			return err
 		}
 	}
-	if !deferred {
-		return s.renderPages(ctx)
-	}
-	// The site-wide files that list no page (search index, feed, outputs
-	// for agents) are made while the pages render: each has serial parts,
-	// and together they keep every core busy. The sitemap lists the pages,
-	// so it comes last.
-	var wg sync.WaitGroup
-	errs := make([]error, 3)
-	for i, part := range []func() error{
-		func() error { return s.writeSearch(ctx) },
-		func() error { return steps(ctx, s.writeFeed, s.writeLLMs, s.writeAPI) },
-		func() error { return s.renderPages(ctx) },
-	} {
-		wg.Go(func() { errs[i] = part() })
-	}
-	wg.Wait()
-	if err := errors.Join(errs...); err != nil {
-		return err
-	}
-	return s.writeSitemap()
-}
-
-// renderPages renders the note pages, the lists and the memory views.
-func (s *site) renderPages(ctx context.Context) error {
 	if err := s.renderNotes(ctx); err != nil {
 		return err
 	}
-	return steps(ctx, s.renderHome, s.renderFolders, s.renderTags, s.renderGraph, s.renderDashboard,
-		s.renderDreamJournal, s.renderConversations, s.render404, s.writeAssets, s.writeRobots)
+	if deferred {
+		if err := s.writeSearch(ctx); err != nil {
+			return err
+		}
+	}
+	steps := []func() error{
+		s.renderHome, s.renderFolders, s.renderTags, s.renderGraph, s.renderDashboard,
+		s.renderDreamJournal, s.renderConversations, s.render404,
+		s.writeAssets, s.writeRobots,
+	}
+	if deferred {
+		steps = append(steps, func() error { return s.writeDeferred(ctx) })
+	}
+	for _, step := range steps {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		if err := step(); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // writeDeferred writes the site-wide files made from every note, which no
@@ -203,12 +197,7 @@ func (s *site) renderPages(ctx context.Context) error {
 // outputs for agents. (The search index is the other such output.) It
 // stops between files when ctx is done.
 func (s *site) writeDeferred(ctx context.Context) error {
-	return steps(ctx, s.writeSitemap, s.writeFeed, s.writeLLMs, s.writeAPI)
-}
-
-// steps runs each step in turn until one fails or ctx is done.
-func steps(ctx context.Context, each ...func() error) error {
-	for _, step := range each {
+	for _, step := range []func() error{s.writeSitemap, s.writeFeed, s.writeLLMs, s.writeAPI} {
 		if err := ctx.Err(); err != nil {
 			return err
 		}
