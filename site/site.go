@@ -39,6 +39,9 @@ type Options struct {
 	// Conversations are the archived conversations with their message
 	// counts, for the conversations page.
 	Conversations []Conversation
+	// Search holds the ranking knobs the static index carries to the
+	// browser (dreamwiki.toml's [search]); nil means the defaults.
+	Search *search.Params
 }
 
 // Conversation is one archived conversation group (DESIGN 3,

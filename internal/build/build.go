@@ -17,6 +17,7 @@ import (
 	"github.com/dreamwiki/dreamwiki/internal/markdown"
 	"github.com/dreamwiki/dreamwiki/internal/output"
 	"github.com/dreamwiki/dreamwiki/internal/provenance"
+	"github.com/dreamwiki/dreamwiki/internal/search"
 	"github.com/dreamwiki/dreamwiki/internal/workspace"
 	"github.com/dreamwiki/dreamwiki/site"
 	"github.com/dreamwiki/dreamwiki/vault"
@@ -257,6 +258,9 @@ func (m *Model) SiteOptions(opts Options) site.Options {
 	if opts.BaseURL != "" {
 		so.BaseURL = opts.BaseURL
 	}
+	// The browser ranks with the knobs the CLI and the server use.
+	params := search.ParamsFromConfig(cfg.Search)
+	so.Search = &params
 	memoryViews(m.Workspace, &so)
 	return so
 }

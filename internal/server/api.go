@@ -47,7 +47,8 @@ func (s *Server) serveSearch(w http.ResponseWriter, r *http.Request) {
 		jsonError(w, http.StatusServiceUnavailable, "the search index is still being built; try again in a moment")
 		return
 	}
-	query := search.Query{Text: text, Limit: n, Types: splitList(q["type"]), Tiers: splitList(q["tier"])}
+	params := search.ParamsFromConfig(s.snapshot().ws.Config.Search)
+	query := search.Query{Text: text, Limit: n, Types: splitList(q["type"]), Tiers: splitList(q["tier"]), Params: &params}
 	res, err := s.index.Search(r.Context(), query)
 	if err != nil {
 		jsonError(w, http.StatusInternalServerError, err.Error())
