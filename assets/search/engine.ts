@@ -9,7 +9,10 @@ import { CorruptIndex, FrontDecoder, LENGTH_TABLE, Reader, cmp, decodeUTF8, lowe
 import { NUM_FIELDS, Candidates, Params, idf, rank } from "./rank";
 
 /** Format of the static index this engine reads (StaticFormat in Go). */
-export const STATIC_FORMAT = 1;
+export const STATIC_FORMAT = 2;
+
+/** Documents per fragment file (fragmentGroup in static.go). */
+const FRAGMENT_GROUP = 8;
 
 /** Returns the bytes of a file of the search folder, by name without extension ("meta", "ID/t3"). */
 export type Loader = (name: string) => Promise<Uint8Array>;
@@ -118,6 +121,7 @@ export class Engine {
   private shards = new Map<number, Promise<DictShard>>();
   private tris = new Map<number, Promise<TriShard | null>>();
   private frags = new Map<number, Promise<Fragment>>();
+  private groups = new Map<number, Promise<Uint8Array[]>>();
   private lengths: Int32Array;
   /** Per document and field, BM25's length normalisation 1 - b + b*len/avg. */
   private norms: Float64Array;
@@ -223,7 +227,8 @@ export class Engine {
     if (!p) {
       p = (async () => {
         if (!(doc >= 0 && doc < this.h.docs)) throw new CorruptIndex("no document " + doc);
-        const b = await this.file("f" + doc);
+        const b = (await this.group(Math.floor(doc / FRAGMENT_GROUP)))[doc % FRAGMENT_GROUP];
+        if (!b) throw new CorruptIndex("fragment " + doc + " is not in its file");
         try {
           return JSON.parse(decodeUTF8(b)) as Fragment;
         } catch {
@@ -232,6 +237,22 @@ export class Engine {
       })();
       p.catch(() => this.frags.delete(doc));
       this.frags.set(doc, p);
+    }
+    return p;
+  }
+
+  /** The fragments of group g, each as bytes; fetched once. */
+  private group(g: number): Promise<Uint8Array[]> {
+    let p = this.groups.get(g);
+    if (!p) {
+      p = this.file("f" + g).then((b) => {
+        const r = new Reader(b, "fragments " + g);
+        const out: Uint8Array[] = [];
+        while (r.off < b.length) out.push(r.bytes(r.int(b.length)));
+        return out;
+      });
+      p.catch(() => this.groups.delete(g));
+      this.groups.set(g, p);
     }
     return p;
   }

@@ -3,7 +3,7 @@
 // started with a flag), but run <script> tags, so there each file is read
 // from its .js twin, which hands its bytes to window.__dreamwikiSearch.
 
-import { CorruptIndex, Reader } from "./codec";
+import { CorruptIndex } from "./codec";
 import type { Loader } from "./engine";
 
 declare global {
@@ -41,9 +41,6 @@ function decodeBase64(s: string): Uint8Array {
   return out;
 }
 
-/** Fragments per file:// pack (fragmentPack in static.go). */
-const FRAGMENT_PACK = 64;
-
 function scriptLoader(base: string): Loader {
   window.__dreamwikiSearch = (name, data) => {
     const p = pending.get(name);
@@ -55,7 +52,7 @@ function scriptLoader(base: string): Loader {
       p.reject(new CorruptIndex(name + " is not base64"));
     }
   };
-  const script = (name: string): Promise<Uint8Array> =>
+  return (name: string): Promise<Uint8Array> =>
     new Promise((resolve, reject) => {
       pending.set(name, { resolve, reject });
       const s = document.createElement("script");
@@ -73,28 +70,4 @@ function scriptLoader(base: string): Loader {
       s.onerror = () => done(false);
       document.head.appendChild(s);
     });
-  // Fragments come in packs: a pack is a list of length-prefixed files.
-  const packs = new Map<string, Promise<Uint8Array[]>>();
-  return (name) => {
-    const m = /^(.*)\/f(\d+)$/.exec(name);
-    if (!m) return script(name);
-    const doc = Number(m[2]);
-    const packName = m[1] + "/p" + Math.floor(doc / FRAGMENT_PACK);
-    let p = packs.get(packName);
-    if (!p) {
-      p = script(packName).then((b) => {
-        const r = new Reader(b, packName);
-        const out: Uint8Array[] = [];
-        while (r.off < b.length) out.push(r.bytes(r.int(b.length)));
-        return out;
-      });
-      p.catch(() => packs.delete(packName));
-      packs.set(packName, p);
-    }
-    return p.then((files) => {
-      const f = files[doc % FRAGMENT_PACK];
-      if (!f) throw new CorruptIndex(name + " is not in its pack");
-      return f;
-    });
-  };
 }

@@ -163,11 +163,20 @@ func (s *StaticIndex) Fragment(doc int) (Fragment, error) {
 	if doc < 0 || doc >= s.h.Docs {
 		return f, fmt.Errorf("search index: no document %d", doc)
 	}
-	b, err := s.file("f" + strconv.Itoa(doc))
+	b, err := s.file("f" + strconv.Itoa(doc/fragmentGroup))
 	if err != nil {
 		return f, err
 	}
-	err = json.Unmarshal(b, &f)
+	// Skip to the document's place in its group.
+	r := &reader{b: b}
+	for i := 0; i < doc%fragmentGroup && r.err == nil; i++ {
+		r.bytes(r.int(len(b)))
+	}
+	one := r.bytes(r.int(len(b)))
+	if r.err != nil {
+		return f, fmt.Errorf("search index: fragment %d: %w", doc, r.err)
+	}
+	err = json.Unmarshal(one, &f)
 	return f, err
 }
 
