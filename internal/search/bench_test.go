@@ -4,6 +4,7 @@ import (
 	"context"
 	"os"
 	"path/filepath"
+	"strconv"
 	"testing"
 
 	"github.com/dreamwiki/dreamwiki/internal/build"
@@ -39,8 +40,7 @@ func BenchmarkWriteStatic(b *testing.B) {
 		// Pages are named as the site names them; the exact URL does not
 		// change the work.
 		docs := search.DocsFromVault(notes, func(n *vault.Note) string { return n.Path })
-		out := filepath.Join(dir, "run")
-		_ = os.RemoveAll(out)
+		out := filepath.Join(dir, strconv.Itoa(i)) // a fresh folder: removing the last is not the index's cost
 		st, err = search.WriteStatic(context.Background(), docs, search.StaticOptions{}, output.NewDir(out))
 		if err != nil {
 			b.Fatal(err)
