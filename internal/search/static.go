@@ -774,28 +774,23 @@ const fragmentGroup = 8
 // .js twin of each.
 func (ix *staticIndex) write(ctx context.Context, w output.Writer) (StaticStats, error) {
 	st := StaticStats{ID: ix.id, Docs: len(ix.docs), Terms: len(ix.terms)}
-	type job struct {
-		name string
-		data []byte
-	}
-	var jobs []job
 	for _, f := range ix.files {
-		switch {
-		case f.name == "meta":
+		switch f.name[0] {
+		case 'm':
 			st.MetaBytes = len(f.data)
-			jobs = append(jobs, job{"meta", f.data})
-			continue
-		case f.name[0] == 't':
+		case 't':
 			st.Shards++
-		case f.name[0] == 'g':
+		case 'g':
 			st.TrigramShards++
 		}
-		jobs = append(jobs, job{ix.id + "/" + f.name, f.data})
 	}
 	var mu sync.Mutex
 	var firstErr error
-	err := parallel(ctx, len(jobs), func(i int) {
-		j := jobs[i]
+	err := parallel(ctx, len(ix.files), func(i int) {
+		j := ix.files[i]
+		if j.name != "meta" { // the metadata names the folder the rest is in
+			j.name = ix.id + "/" + j.name
+		}
 		js := jsWrapper(j.name, j.data)
 		err := w.WriteFile(j.name+".bin", j.data)
 		if err == nil {
