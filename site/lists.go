@@ -9,6 +9,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/dreamwiki/dreamwiki/internal/parallel"
 	"github.com/dreamwiki/dreamwiki/vault"
 )
 
@@ -229,7 +230,7 @@ func (s *site) renderFolders() error {
 		}
 	}
 	sort.Strings(dirs)
-	return parallel(context.Background(), len(dirs), func(i int) error { return s.renderFolder(dirs[i], taken) })
+	return parallel.Each(context.Background(), len(dirs), workers(), func(i int) error { return s.renderFolder(dirs[i], taken) })
 }
 
 // renderFolder writes the listing page of one folder; taken holds the
@@ -289,7 +290,7 @@ func (s *site) collectTags() {
 // renderTags writes a page per tag and the tag index.
 func (s *site) renderTags() error {
 	names := s.sortedTags()
-	if err := parallel(context.Background(), len(names), func(i int) error { return s.renderTag(names[i], names) }); err != nil {
+	if err := parallel.Each(context.Background(), len(names), workers(), func(i int) error { return s.renderTag(names[i], names) }); err != nil {
 		return err
 	}
 	return s.renderTagIndex(names)

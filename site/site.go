@@ -11,11 +11,11 @@ import (
 	"sort"
 	"strings"
 	"sync"
-	"sync/atomic"
 
 	"github.com/dreamwiki/dreamwiki/assets"
 	"github.com/dreamwiki/dreamwiki/internal/markdown"
 	"github.com/dreamwiki/dreamwiki/internal/output"
+	"github.com/dreamwiki/dreamwiki/internal/parallel"
 	"github.com/dreamwiki/dreamwiki/internal/search"
 	"github.com/dreamwiki/dreamwiki/templates"
 	"github.com/dreamwiki/dreamwiki/vault"
@@ -502,54 +502,13 @@ func (s *site) renderNotes(ctx context.Context) error {
 		}
 		notes = append(notes, n)
 	}
-	return parallel(ctx, len(notes), func(i int) error { return s.renderNote(notes[i]) })
+	return parallel.Each(ctx, len(notes), workers(), func(i int) error { return s.renderNote(notes[i]) })
 }
 
 // workers is how many pages render at once: more than the cores, because
 // a page's time is largely spent creating its files, and while one worker
 // waits on the file system another can use the CPU.
 func workers() int { return 4 * runtime.GOMAXPROCS(0) }
-
-// parallel calls fn(0) ... fn(n-1) on workers() goroutines and returns the
-// first error; after an error or cancellation it starts no new calls.
-func parallel(ctx context.Context, n int, fn func(i int) error) error {
-	if n == 0 {
-		return ctx.Err()
-	}
-	var (
-		next  atomic.Int64
-		first error
-		once  sync.Once
-		stop  atomic.Bool
-		wg    sync.WaitGroup
-	)
-	fail := func(err error) {
-		once.Do(func() { first = err })
-		stop.Store(true)
-	}
-	for w := 0; w < min(workers(), n); w++ {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for !stop.Load() {
-				i := int(next.Add(1)) - 1
-				if i >= n {
-					return
-				}
-				if err := ctx.Err(); err != nil {
-					fail(err)
-					return
-				}
-				if err := fn(i); err != nil {
-					fail(err)
-					return
-				}
-			}
-		}()
-	}
-	wg.Wait()
-	return first
-}
 
 func folderOf(p string) string {
 	d := path.Dir(p)

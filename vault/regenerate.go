@@ -2,6 +2,7 @@ package vault
 
 import (
 	"bytes"
+	"context"
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
@@ -18,6 +19,7 @@ import (
 
 	"github.com/dreamwiki/dreamwiki/internal/diag"
 	"github.com/dreamwiki/dreamwiki/internal/output"
+	"github.com/dreamwiki/dreamwiki/internal/parallel"
 	"github.com/dreamwiki/dreamwiki/internal/provenance"
 )
 
@@ -154,7 +156,7 @@ func (v *Vault) WriteWith(w output.Writer, opts WriteOptions) (diag.List, error)
 		mu.Unlock()
 		return nil
 	}
-	err = parallelWithErrors(len(files), func(i int) error {
+	err = parallel.Each(context.Background(), len(files), runtime.GOMAXPROCS(0), func(i int) error {
 		f := &files[i]
 		if prev != nil {
 			if old, ok := prev.read(f.name); ok {
@@ -274,7 +276,7 @@ func carryOver(prev *Previous, written map[string]string, w output.Writer,
 // files returns every file of the vault, notes first, in a fixed order.
 func (v *Vault) files() ([]generated, error) {
 	out := make([]generated, len(v.Notes), len(v.Notes)+len(v.Assets)+3)
-	err := parallelWithErrors(len(v.Notes), func(i int) error {
+	err := parallel.Each(context.Background(), len(v.Notes), runtime.GOMAXPROCS(0), func(i int) error {
 		n := v.Notes[i]
 		out[i] = generated{n.Path, v.Markdown(n)}
 		return nil
@@ -297,31 +299,6 @@ func (v *Vault) files() ([]generated, error) {
 		out = append(out, generated{name, settings[name]})
 	}
 	return out, nil
-}
-
-// parallelWithErrors runs f(0..n-1) on every core and returns the first
-// error each worker met, joined.
-func parallelWithErrors(n int, f func(i int) error) error {
-	var wg sync.WaitGroup
-	next := make(chan int, n)
-	for i := 0; i < n; i++ {
-		next <- i
-	}
-	close(next)
-	errs := make([]error, runtime.GOMAXPROCS(0))
-	for k := range errs {
-		wg.Add(1)
-		go func(k int) {
-			defer wg.Done()
-			for i := range next {
-				if err := f(i); err != nil && errs[k] == nil {
-					errs[k] = err
-				}
-			}
-		}(k)
-	}
-	wg.Wait()
-	return errors.Join(errs...)
 }
 
 var (

@@ -4,6 +4,7 @@
 package parallel
 
 import (
+	"context"
 	"sync"
 	"sync/atomic"
 )
@@ -35,4 +36,35 @@ func For(n, workers int, fn func(i int)) {
 		})
 	}
 	wg.Wait()
+}
+
+// Each calls fn(i) for every i in [0, n) on up to workers goroutines, like
+// For, and returns the first error fn returns, or ctx's error: once either
+// happens no new call starts (calls under way finish).
+func Each(ctx context.Context, n, workers int, fn func(i int) error) error {
+	var (
+		first error
+		once  sync.Once
+		stop  atomic.Bool
+	)
+	fail := func(err error) {
+		once.Do(func() { first = err })
+		stop.Store(true)
+	}
+	For(n, workers, func(i int) {
+		if stop.Load() {
+			return
+		}
+		if err := ctx.Err(); err != nil {
+			fail(err)
+			return
+		}
+		if err := fn(i); err != nil {
+			fail(err)
+		}
+	})
+	if first != nil {
+		return first
+	}
+	return ctx.Err()
 }

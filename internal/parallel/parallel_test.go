@@ -1,6 +1,8 @@
 package parallel
 
 import (
+	"context"
+	"errors"
 	"sync/atomic"
 	"testing"
 )
@@ -27,5 +29,38 @@ func TestFor_OneWorkerRunsInOrder(t *testing.T) {
 	}
 	if len(order) != 5 {
 		t.Fatalf("order = %v, want 0..4", order)
+	}
+}
+
+func TestEach_StopsAtTheFirstErrorAndReturnsIt(t *testing.T) {
+	boom := errors.New("boom")
+	var calls atomic.Int32
+	err := Each(context.Background(), 1000, 1, func(i int) error {
+		calls.Add(1)
+		if i == 10 {
+			return boom
+		}
+		return nil
+	})
+	if err != boom {
+		t.Errorf("err = %v, want boom", err)
+	}
+	if n := calls.Load(); n != 11 {
+		t.Errorf("%d calls with one worker, want 11 (none after the error)", n)
+	}
+}
+
+func TestEach_CancelledContextStartsNothing(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	var calls atomic.Int32
+	if err := Each(ctx, 100, 4, func(int) error { calls.Add(1); return nil }); err != context.Canceled {
+		t.Errorf("err = %v, want context.Canceled", err)
+	}
+	if n := calls.Load(); n != 0 {
+		t.Errorf("%d calls after cancellation", n)
+	}
+	if err := Each(context.Background(), 0, 4, func(int) error { return nil }); err != nil {
+		t.Errorf("no work: %v", err)
 	}
 }

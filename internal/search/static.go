@@ -14,6 +14,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/dreamwiki/dreamwiki/internal/output"
+	"github.com/dreamwiki/dreamwiki/internal/parallel"
 )
 
 // StaticFormat is the version of the static index layout below; the
@@ -127,7 +128,10 @@ func buildStatic(ctx context.Context, docs []Doc, opts StaticOptions) (*staticIn
 	ix.asOf = ix.evaluationDay()
 
 	analysed := make([]docTerms, len(docs))
-	if err := parallel(ctx, len(docs), func(i int) { analysed[i] = analyseDoc(&docs[i]) }); err != nil {
+	if err := parallel.Each(ctx, len(docs), runtime.GOMAXPROCS(0), func(i int) error {
+		analysed[i] = analyseDoc(&docs[i])
+		return nil
+	}); err != nil {
 		return nil, err
 	}
 
@@ -246,31 +250,6 @@ func analyseDoc(d *Doc) docTerms {
 	return a
 }
 
-// parallel runs fn(0..n-1) on every core, stopping early when ctx ends.
-func parallel(ctx context.Context, n int, fn func(i int)) error {
-	next := make(chan int, 256)
-	var wg sync.WaitGroup
-	for w := 0; w < runtime.GOMAXPROCS(0); w++ {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for i := range next {
-				fn(i)
-			}
-		}()
-	}
-	var err error
-	for i := 0; i < n; i++ {
-		if err = ctx.Err(); err != nil {
-			break
-		}
-		next <- i
-	}
-	close(next)
-	wg.Wait()
-	return err
-}
-
 // encode turns the index into files.
 func (ix *staticIndex) encode(ctx context.Context) error {
 	shardStarts := ix.partition()
@@ -286,7 +265,7 @@ func (ix *staticIndex) encode(ctx context.Context) error {
 		ix.files = append(ix.files, staticFile{"g" + strconv.Itoa(k), envelope(triShards[i])})
 	}
 	frags := make([]staticFile, (len(ix.docs)+fragmentGroup-1)/fragmentGroup)
-	if err := parallel(ctx, len(frags), func(g int) {
+	if err := parallel.Each(ctx, len(frags), runtime.GOMAXPROCS(0), func(g int) error {
 		var group []byte
 		for d := g * fragmentGroup; d < min((g+1)*fragmentGroup, len(ix.docs)); d++ {
 			f := ix.fragment(d)
@@ -294,6 +273,7 @@ func (ix *staticIndex) encode(ctx context.Context) error {
 			group = append(group, f...)
 		}
 		frags[g] = staticFile{"f" + strconv.Itoa(g), envelope(group)}
+		return nil
 	}); err != nil {
 		return err
 	}
@@ -785,28 +765,24 @@ func (ix *staticIndex) write(ctx context.Context, w output.Writer) (StaticStats,
 		}
 	}
 	var mu sync.Mutex
-	var firstErr error
-	err := parallel(ctx, len(ix.files), func(i int) {
+	err := parallel.Each(ctx, len(ix.files), runtime.GOMAXPROCS(0), func(i int) error {
 		j := ix.files[i]
 		if j.name != "meta" { // the metadata names the folder the rest is in
 			j.name = ix.id + "/" + j.name
 		}
 		js := jsWrapper(j.name, j.data)
-		err := w.WriteFile(j.name+".bin", j.data)
-		if err == nil {
-			err = w.WriteFile(j.name+".js", js)
+		if err := w.WriteFile(j.name+".bin", j.data); err != nil {
+			return err
+		}
+		if err := w.WriteFile(j.name+".js", js); err != nil {
+			return err
 		}
 		mu.Lock()
 		defer mu.Unlock()
-		if err != nil && firstErr == nil {
-			firstErr = err
-		}
 		st.Files += 2
 		st.Bytes += len(j.data) + len(js)
+		return nil
 	})
-	if err == nil {
-		err = firstErr
-	}
 	if err != nil {
 		return StaticStats{}, fmt.Errorf("writing the search index: %w", err)
 	}
