@@ -151,6 +151,10 @@ func parseInput(eng *markdown.Engine, in Input) *markdown.Doc {
 	}
 	doc := eng.Parse(file, []byte(in.Text))
 	doc.Path = in.Path
+	// Everything the vault needs is indexed; the site parses each note
+	// again as it renders it, so the whole vault's ASTs are never alive
+	// at once (they were most of a build's memory).
+	doc.Release()
 	return doc
 }
 

@@ -19,8 +19,8 @@ func (d *Doc) Anchor(fragment string) (id string, ok bool) {
 		return "", true
 	}
 	if b, isBlock := strings.CutPrefix(fragment, "^"); isBlock {
-		if ref, found := d.blockAt[strings.ToLower(strings.TrimSpace(b))]; found {
-			return "^" + ref.id, true
+		if id, found := d.blockIDs[strings.ToLower(strings.TrimSpace(b))]; found {
+			return "^" + id, true
 		}
 		return "", false
 	}

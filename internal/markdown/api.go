@@ -19,7 +19,6 @@ type Doc struct {
 	// starts (1 when there is no front matter).
 	BodyLine int
 	Meta     FrontMatter
-	AST      ast.Node
 	// Title is the front matter title, else the first H1, else the file
 	// name without extension.
 	Title    string
@@ -35,12 +34,22 @@ type Doc struct {
 	// Diagnostics carry original-file line numbers.
 	Diagnostics diag.List
 
-	// Indexes built by Parse and only read afterwards, so that many
-	// goroutines can render the same Doc at once.
-	linkOf     map[ast.Node]*Link  // AST node -> its Link
-	headingAt  []ast.Node          // parallel to Headings
-	blockAt    map[string]blockRef // lower-case block id -> the block it names
-	lineStarts []int               // byte offsets of line starts in Source
+	// Built by Parse and only read afterwards, so that many goroutines can
+	// render the same Doc at once.
+	syn        *syntax           // the parsed body; nil once released
+	released   bool              // Release dropped syn: rendering parses Source again
+	keep       bool              // the parse failed: syn is an empty stand-in, never dropped
+	plain      string            // PlainText, kept by Release
+	blockIDs   map[string]string // lower-case block id -> as written
+	lineStarts []int             // byte offsets of line starts in Source
+}
+
+// syntax is a parsed body: the AST and the indexes that point into it.
+type syntax struct {
+	root      ast.Node
+	linkAt    map[ast.Node]int    // AST node -> index of its Link in Doc.Links
+	headingAt []ast.Node          // parallel to Doc.Headings
+	blockAt   map[string]ast.Node // lower-case block id -> the block it names
 }
 
 // FrontMatter is the YAML front matter, with the keys dreamwiki understands
@@ -95,8 +104,6 @@ type Link struct {
 	Line int
 	// Start and End are byte offsets of the whole link syntax in Source.
 	Start, End int
-	// Node is the link's node in AST.
-	Node ast.Node
 }
 
 // Target is what a link resolves to, decided by the caller (the site or the

@@ -127,6 +127,33 @@ func TestCases(t *testing.T) {
 	}
 }
 
+// A build releases every Doc's AST once indexed (Doc.Release) and renders
+// from Source parsed again; every case must come out the same that way,
+// embeds of released notes included.
+func TestCases_ReleasedDocsRenderTheSame(t *testing.T) {
+	for _, c := range readCases(t) {
+		site := newFakeSite(c.page, c.input)
+		doc := site.docs[c.page]
+		var kept, released bytes.Buffer
+		if err := testEngine().RenderHTML(&kept, doc, site); err != nil {
+			t.Fatal(err)
+		}
+		plain := doc.PlainText()
+		for _, d := range site.docs {
+			d.Release()
+		}
+		if err := testEngine().RenderHTML(&released, doc, site); err != nil {
+			t.Fatal(err)
+		}
+		if kept.String() != released.String() {
+			t.Errorf("%s: released doc renders differently:\nkept:\n%s\nreleased:\n%s", c.name, kept.String(), released.String())
+		}
+		if got := doc.PlainText(); got != plain {
+			t.Errorf("%s: released doc's plain text is %q, want %q", c.name, got, plain)
+		}
+	}
+}
+
 // renderCase parses input as the note at page inside the fixture vault
 // and returns its HTML plus the "@" trailer lines.
 func renderCase(t *testing.T, page, input string) string {

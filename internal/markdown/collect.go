@@ -8,37 +8,41 @@ import (
 	"github.com/yuin/goldmark/parser"
 )
 
-// index walks the parsed AST once and fills in what the rest of dreamwiki
-// reads from a Doc: headings (with their ids), links, tags and block ids.
-// Everything it builds is read-only afterwards.
-func (d *Doc) index(pc parser.Context) {
+// index walks the parsed AST root once and fills in what the rest of
+// dreamwiki reads from a Doc: headings (with their ids), links, tags and
+// block ids. It returns the syntax that renders the Doc. Everything it
+// builds is read-only afterwards.
+func (d *Doc) index(root ast.Node, pc parser.Context) *syntax {
 	src := d.Source
+	syn := &syntax{root: root}
 	ends, _ := pc.Get(linkEndsKey).(map[ast.Node]int)
 	var ids headingIDs
 	for _, t := range d.Meta.Tags {
 		d.Tags = appendUniqueFold(d.Tags, t)
 	}
 	if found, ok := pc.Get(blockIDsKey).([]foundBlockID); ok {
-		d.blockAt = make(map[string]blockRef, len(found))
+		syn.blockAt = make(map[string]ast.Node, len(found))
+		d.blockIDs = make(map[string]string, len(found))
 		for _, b := range found {
 			key := strings.ToLower(b.id)
-			if _, dup := d.blockAt[key]; dup {
+			if _, dup := d.blockIDs[key]; dup {
 				continue
 			}
-			d.blockAt[key] = blockRef{id: b.id, node: b.block}
+			syn.blockAt[key] = b.block
+			d.blockIDs[key] = b.id
 			d.BlockIDs = append(d.BlockIDs, BlockID{ID: b.id, Line: d.line(b.off)})
 		}
 	}
-	addLink := func(l *Link) {
+	addLink := func(l *Link, n ast.Node) {
 		l.Line = d.line(l.Start)
-		d.Links = append(d.Links, l)
-		if d.linkOf == nil {
-			d.linkOf = make(map[ast.Node]*Link)
+		if syn.linkAt == nil {
+			syn.linkAt = make(map[ast.Node]int)
 		}
-		d.linkOf[l.Node] = l
+		syn.linkAt[n] = len(d.Links)
+		d.Links = append(d.Links, l)
 	}
 
-	_ = ast.Walk(d.AST, func(n ast.Node, entering bool) (ast.WalkStatus, error) {
+	_ = ast.Walk(root, func(n ast.Node, entering bool) (ast.WalkStatus, error) {
 		if !entering {
 			return ast.WalkContinue, nil
 		}
@@ -48,54 +52,49 @@ func (d *Doc) index(pc parser.Context) {
 			id := ids.unique(slugify(text))
 			n.SetAttributeString("id", []byte(id))
 			d.Headings = append(d.Headings, Heading{Level: n.Level, Text: text, ID: id, Line: d.line(max(n.Pos(), 0))})
-			d.headingAt = append(d.headingAt, n)
+			syn.headingAt = append(syn.headingAt, n)
 		case *wikilink.Node:
 			start := n.Pos()
 			end := wikilinkEnd(src, start)
 			l := &Link{
 				Target:   strings.TrimSpace(string(n.Target)),
 				Fragment: strings.TrimSpace(string(n.Fragment)),
-				Wiki:     true, Start: start, End: end, Node: n,
+				Wiki:     true, Start: start, End: end,
 			}
 			if wikilinkHasLabel(src, start, end) {
 				l.Display = inlineText(n, src)
 			} else {
 				l.Display = obsidianDisplay(l.Target, l.Fragment)
 			}
-			addLink(l)
+			addLink(l, n)
 			return ast.WalkSkipChildren, nil
 		case *Embed:
 			l := &Link{
 				Target: n.Target, Fragment: n.Fragment, Display: n.Display,
 				Embed: true, Wiki: true, Width: n.Width, Height: n.Height,
-				Start: n.Segment.Start, End: n.Segment.Stop, Node: n,
+				Start: n.Segment.Start, End: n.Segment.Stop,
 			}
 			if l.Display == "" {
 				l.Display = obsidianDisplay(n.Target, n.Fragment)
 			}
-			addLink(l)
+			addLink(l, n)
 		case *ast.Link:
 			if l := localLink(string(linkDestination(n.Destination)), n, ends); l != nil {
 				l.Display = inlineText(n, src)
-				addLink(l)
+				addLink(l, n)
 			}
 		case *ast.Image:
 			if l := localLink(string(linkDestination(n.Destination)), n, ends); l != nil {
 				l.Embed = true
 				l.Display = inlineText(n, src)
-				addLink(l)
+				addLink(l, n)
 			}
 		case *Tag:
 			d.Tags = appendUniqueFold(d.Tags, n.Name)
 		}
 		return ast.WalkContinue, nil
 	})
-}
-
-// blockRef is a block id and the block it names.
-type blockRef struct {
-	id   string // as written, without '^'
-	node ast.Node
+	return syn
 }
 
 // localLink makes a Link for a Markdown link or image whose destination
@@ -111,7 +110,7 @@ func localLink(dest string, n ast.Node, ends map[ast.Node]int) *Link {
 	if !ok || end < start {
 		end = start
 	}
-	return &Link{Target: target, Fragment: fragment, Start: start, End: end, Node: n}
+	return &Link{Target: target, Fragment: fragment, Start: start, End: end}
 }
 
 // obsidianDisplay is how Obsidian shows a link without display text:

@@ -51,8 +51,12 @@ func TestParse_Links(t *testing.T) {
 	if !reflect.DeepEqual(got, want) {
 		t.Errorf("links:\n got %+v\nwant %+v", got, want)
 	}
-	for _, l := range d.Links {
-		if l.Node == nil {
+	nodes := map[int]bool{}
+	for _, i := range d.syn.linkAt {
+		nodes[i] = true
+	}
+	for i, l := range d.Links {
+		if !nodes[i] {
 			t.Errorf("link %q has no node", l.Target)
 		}
 	}

@@ -170,7 +170,7 @@ func (r *nodeRenderer) renderEmbed(w util.BufWriter, _ []byte, node ast.Node, en
 		_ = w.WriteByte('"')
 		writeSize(w, n.Width, n.Height)
 		_, _ = w.WriteString(`></video>`)
-	case t.Doc == nil || t.Doc.AST == nil:
+	case t.Doc == nil || !t.Doc.hasBody():
 		// A PDF or any other file: link to it.
 		writeInternal(w, href, t.Path, l.Display)
 	default:
@@ -222,7 +222,8 @@ func (r *nodeRenderer) embedNote(st *renderState, l *Link, t Target, href string
 		_, _ = st.WriteString(`<div class="embed-content"><p>Embeds are nested too deeply to show this one.</p></div></div>` + "\n")
 		return nil
 	}
-	nodes := target.section(anchor)
+	syn := r.engine.body(target)
+	nodes := syn.section(target, anchor)
 	if l.Fragment != "" && nodes == nil {
 		writeBroken(st, l, "No section “"+l.Fragment+"” in “"+target.Title+"”")
 		writeEscaped(st, l.Display)
@@ -232,11 +233,11 @@ func (r *nodeRenderer) embedNote(st *renderState, l *Link, t Target, href string
 	openBox("embed")
 	_, _ = st.WriteString(`<div class="embed-content">` + "\n")
 	st.stack = append(st.stack, key)
-	prev := st.cur
-	st.cur = target
+	prev, prevSyn := st.cur, st.syn
+	st.cur, st.syn = target, syn
 	var err error
 	if nodes == nil {
-		err = r.engine.renderer.Render(st, target.Source, target.AST)
+		err = r.engine.renderer.Render(st, target.Source, syn.root)
 	} else {
 		for _, n := range nodes {
 			if err = r.renderBlock(st, target.Source, n); err != nil {
@@ -244,7 +245,7 @@ func (r *nodeRenderer) embedNote(st *renderState, l *Link, t Target, href string
 			}
 		}
 	}
-	st.cur = prev
+	st.cur, st.syn = prev, prevSyn
 	st.stack = st.stack[:len(st.stack)-1]
 	_, _ = st.WriteString("</div></div>\n")
 	return err
@@ -272,21 +273,21 @@ func (r *nodeRenderer) renderBlock(st *renderState, source []byte, n ast.Node) e
 // to the next heading of the same or a higher level, or the block carrying
 // a block id. It returns nil for the whole note (anchor "") or when the
 // anchor is not found.
-func (d *Doc) section(anchor string) []ast.Node {
+func (s *syntax) section(d *Doc, anchor string) []ast.Node {
 	if anchor == "" {
 		return nil
 	}
 	if id, ok := strings.CutPrefix(anchor, "^"); ok {
-		if b, ok := d.blockAt[strings.ToLower(id)]; ok && b.node != nil {
-			return []ast.Node{b.node}
+		if b := s.blockAt[strings.ToLower(id)]; b != nil {
+			return []ast.Node{b}
 		}
 		return nil
 	}
 	for i, h := range d.Headings {
-		if h.ID != anchor || i >= len(d.headingAt) {
+		if h.ID != anchor || i >= len(s.headingAt) {
 			continue
 		}
-		start := d.headingAt[i]
+		start := s.headingAt[i]
 		nodes := []ast.Node{start}
 		for n := start.NextSibling(); n != nil; n = n.NextSibling() {
 			if hn, ok := n.(*ast.Heading); ok && hn.Level <= h.Level {

@@ -117,7 +117,7 @@ func (e *Engine) Parse(path string, src []byte) (d *Doc) {
 		// here; this is the last line of defence so that one odd note can
 		// never take a whole build down.
 		if r := recover(); r != nil {
-			d.AST = ast.NewDocument()
+			d.syn, d.keep = &syntax{root: ast.NewDocument()}, true
 			d.Diagnostics.Add(diag.Diagnostic{Severity: diag.Error, Code: "internal", File: path, Line: 1,
 				Message: fmt.Sprintf("the Markdown engine failed on this note (%v)", r),
 				Hint:    "please report this note as a bug; it was rendered empty"})
@@ -141,11 +141,50 @@ func (e *Engine) Parse(path string, src []byte) (d *Doc) {
 	d.lineStarts = lineStarts(d.Source)
 
 	pc := parser.NewContext()
-	d.AST = e.parser.Parse(text.NewReader(d.Source), parser.WithContext(pc))
-	d.index(pc)
+	d.syn = d.index(e.parser.Parse(text.NewReader(d.Source), parser.WithContext(pc)), pc)
 	d.Title = d.title()
 	return d
 }
+
+// Release drops the note's parsed body and keeps the rest: title,
+// headings, links, tags, block ids and plain text. A build parses every
+// note before it renders any (links resolve across notes), and the ASTs of
+// 10,000 notes were most of its memory; rendering a released Doc parses
+// its Source again, which costs less than keeping them (less to collect,
+// too). Call it before the Doc is shared between goroutines.
+func (d *Doc) Release() {
+	if d == nil || d.syn == nil || d.keep {
+		return
+	}
+	d.plain = d.PlainText()
+	d.syn, d.released = nil, true
+}
+
+// body returns the syntax to render d with, parsing Source again when
+// Release dropped it; nil for a Doc that was never parsed. A syntax parsed
+// again belongs to the caller alone, so concurrent renders share nothing.
+func (e *Engine) body(d *Doc) *syntax {
+	if d == nil || d.syn != nil || !d.released {
+		return d.syntaxOrNil()
+	}
+	pc := parser.NewContext()
+	root := e.parser.Parse(text.NewReader(d.Source), parser.WithContext(pc))
+	// A scratch Doc indexes the new tree. Parsing is deterministic, so its
+	// links come out in d.Links's order and the syntax's link indexes
+	// point at d's own Links, the ones the vault resolved.
+	scratch := &Doc{Path: d.Path, Source: d.Source, BodyLine: d.BodyLine, lineStarts: d.lineStarts}
+	return scratch.index(root, pc)
+}
+
+func (d *Doc) syntaxOrNil() *syntax {
+	if d == nil {
+		return nil
+	}
+	return d.syn
+}
+
+// hasBody reports whether d was parsed (and so can be rendered).
+func (d *Doc) hasBody() bool { return d.syn != nil || d.released }
 
 // title picks the front matter title, else the first H1, else the file name.
 func (d *Doc) title() string {

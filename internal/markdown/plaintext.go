@@ -14,12 +14,15 @@ import (
 // markup, comments and raw HTML gone, code kept as text, links as their
 // display text, tags as "#tag". Blocks are separated by newlines.
 func (d *Doc) PlainText() string {
-	if d == nil || d.AST == nil {
+	if d == nil {
 		return ""
+	}
+	if d.syn == nil {
+		return d.plain
 	}
 	p := plainWriter{src: d.Source, doc: d}
 	p.b.Grow(len(d.Source))
-	p.walk(d.AST)
+	p.walk(d.syn.root)
 	return strings.TrimSpace(p.b.String())
 }
 
@@ -91,8 +94,8 @@ func (p *plainWriter) walk(root ast.Node) {
 			return ast.WalkSkipChildren, nil
 		case *wikilink.Node:
 			if p.doc != nil {
-				if l := p.doc.linkOf[n]; l != nil {
-					p.b.WriteString(l.Display)
+				if i, ok := p.doc.syn.linkAt[n]; ok {
+					p.b.WriteString(p.doc.Links[i].Display)
 					return ast.WalkSkipChildren, nil
 				}
 			}

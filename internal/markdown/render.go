@@ -21,23 +21,24 @@ const maxEmbedDepth = 4
 // also on docs that embed each other: goldmark renderers keep no per-call
 // state, so ours lives in the writer handed to them (renderState).
 func (e *Engine) RenderHTML(w io.Writer, doc *Doc, ctx RenderContext) (err error) {
-	if doc == nil || doc.AST == nil {
+	syn := e.body(doc)
+	if syn == nil {
 		return nil
 	}
 	st := e.states.Get().(*renderState)
 	st.Writer.Reset(w)
-	st.ctx, st.page, st.cur = ctx, doc, doc
+	st.ctx, st.page, st.cur, st.syn = ctx, doc, doc, syn
 	st.stack = append(st.stack[:0], embedKey(doc, ""))
 	defer func() {
 		if r := recover(); r != nil {
 			err = fmt.Errorf("markdown: rendering %s: %v", doc.Path, r)
 		}
-		st.ctx, st.page, st.cur = nil, nil, nil
+		st.ctx, st.page, st.cur, st.syn = nil, nil, nil, nil
 		st.stack, st.closers = st.stack[:0], st.closers[:0]
 		st.Writer.Reset(io.Discard)
 		e.states.Put(st)
 	}()
-	return e.renderer.Render(st, doc.Source, doc.AST)
+	return e.renderer.Render(st, doc.Source, syn.root)
 }
 
 // renderState is the per-call state of one RenderHTML call. goldmark hands
@@ -46,8 +47,9 @@ func (e *Engine) RenderHTML(w io.Writer, doc *Doc, ctx RenderContext) (err error
 type renderState struct {
 	*bufio.Writer
 	ctx  RenderContext
-	page *Doc // the page being written: Href and TagHref are relative to it
-	cur  *Doc // the doc whose AST is being walked (differs inside embeds)
+	page *Doc    // the page being written: Href and TagHref are relative to it
+	cur  *Doc    // the doc whose AST is being walked (differs inside embeds)
+	syn  *syntax // cur's parsed body
 	// stack holds the embeds being rendered, outermost first, as
 	// "path#anchor" keys; stack[0] is the page itself.
 	stack []string
@@ -99,7 +101,10 @@ func (st *renderState) link(n ast.Node) *Link {
 	if st == nil || st.cur == nil {
 		return nil
 	}
-	return st.cur.linkOf[n]
+	if i, ok := st.syn.linkAt[n]; ok {
+		return st.cur.Links[i]
+	}
+	return nil
 }
 
 func isBroken(t Target) bool { return t.Broken || (t.Path == "" && t.Doc == nil) }

@@ -31,14 +31,21 @@ func (s sub) WriteFile(name string, data []byte) error {
 }
 
 // Dir writes files under a directory, creating folders as needed.
+//
+// Files are created one at a time per folder. Creating a file takes the
+// folder's lock in the kernel, and a thread waiting for it spins on a CPU:
+// with eight writers creating in one folder of 26,000 claim pages, half
+// the build's CPU went to that spinning. A goroutine waiting on a Go mutex
+// instead gives its core to the renderers. Writing the bytes needs no
+// folder lock and runs in parallel.
 type Dir struct {
 	Root string
 	mu   sync.Mutex
-	made map[string]bool
+	dirs map[string]*sync.Mutex // folders made so far, each with its create lock
 }
 
 // NewDir returns a Writer rooted at dir.
-func NewDir(dir string) *Dir { return &Dir{Root: dir, made: map[string]bool{}} }
+func NewDir(dir string) *Dir { return &Dir{Root: dir, dirs: map[string]*sync.Mutex{}} }
 
 // WriteFile writes one file. Names that would leave the root are refused.
 func (d *Dir) WriteFile(name string, data []byte) error {
@@ -47,19 +54,41 @@ func (d *Dir) WriteFile(name string, data []byte) error {
 		return fmt.Errorf("output: refusing to write %q outside the output folder", name)
 	}
 	full := filepath.Join(d.Root, filepath.FromSlash(clean))
-	dir := filepath.Dir(full)
-	d.mu.Lock()
-	ok := d.made[dir]
-	d.mu.Unlock()
-	if !ok {
-		if err := os.MkdirAll(dir, 0o755); err != nil {
-			return err
-		}
-		d.mu.Lock()
-		d.made[dir] = true
-		d.mu.Unlock()
+	lock, err := d.folder(filepath.Dir(full))
+	if err != nil {
+		return err
 	}
-	return os.WriteFile(full, data, 0o644)
+	lock.Lock()
+	f, err := os.OpenFile(full, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, 0o644)
+	lock.Unlock()
+	if err != nil {
+		return err
+	}
+	_, err = f.Write(data)
+	if err1 := f.Close(); err == nil {
+		err = err1
+	}
+	return err
+}
+
+// folder makes dir on first use and returns its create lock.
+func (d *Dir) folder(dir string) (*sync.Mutex, error) {
+	d.mu.Lock()
+	lock, ok := d.dirs[dir]
+	d.mu.Unlock()
+	if ok {
+		return lock, nil
+	}
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return nil, err
+	}
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	if lock, ok = d.dirs[dir]; !ok {
+		lock = new(sync.Mutex)
+		d.dirs[dir] = lock
+	}
+	return lock, nil
 }
 
 // Memory keeps files in memory, for serve mode and tests.
