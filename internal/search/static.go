@@ -127,14 +127,6 @@ func buildStatic(ctx context.Context, docs []Doc, opts StaticOptions) (*staticIn
 	ix := &staticIndex{opts: opts, params: p, docs: docs}
 	ix.asOf = ix.evaluationDay()
 
-	analysed := make([]docTerms, len(docs))
-	if err := parallel.Each(ctx, len(docs), runtime.GOMAXPROCS(0), func(i int) error {
-		analysed[i] = analyseDoc(&docs[i])
-		return nil
-	}); err != nil {
-		return nil, err
-	}
-
 	// Term ids in first-seen order, then renumbered in sorted order.
 	ids := map[string]uint32{}
 	var byID []string
@@ -142,24 +134,39 @@ func buildStatic(ctx context.Context, docs []Doc, opts StaticOptions) (*staticIn
 	ix.lengths = make([][NumFields]byte, len(docs))
 	ix.bodySet = make([][]uint32, len(docs))
 	var sum [NumFields]float64
-	for d, a := range analysed {
-		for i, t := range a.terms {
-			id, ok := ids[t]
-			if !ok {
-				id = uint32(len(byID))
-				ids[t] = id
-				byID = append(byID, t)
-				posts = append(posts, nil)
-			}
-			posts[id] = append(posts[id], posting{doc: uint32(d), tf: a.tf[i]})
-			if a.tf[i][FieldBody] > 0 {
-				ix.bodySet[d] = append(ix.bodySet[d], id)
-			}
+	// Documents are analysed a batch at a time, on every core, and merged
+	// in document order: the analyses of all documents at once were a
+	// large part of a build's peak memory.
+	const batch = 1024
+	analysed := make([]docTerms, min(batch, len(docs)))
+	for lo := 0; lo < len(docs); lo += batch {
+		part := analysed[:min(batch, len(docs)-lo)]
+		if err := parallel.Each(ctx, len(part), runtime.GOMAXPROCS(0), func(i int) error {
+			part[i] = analyseDoc(&docs[lo+i])
+			return nil
+		}); err != nil {
+			return nil, err
 		}
-		for f := 0; f < NumFields; f++ {
-			q := quantizeLength(a.length[f])
-			ix.lengths[d][f] = q
-			sum[f] += float64(lengthTable[q])
+		for i, a := range part {
+			d := lo + i
+			for i, t := range a.terms {
+				id, ok := ids[t]
+				if !ok {
+					id = uint32(len(byID))
+					ids[t] = id
+					byID = append(byID, t)
+					posts = append(posts, nil)
+				}
+				posts[id] = append(posts[id], posting{doc: uint32(d), tf: a.tf[i]})
+				if a.tf[i][FieldBody] > 0 {
+					ix.bodySet[d] = append(ix.bodySet[d], id)
+				}
+			}
+			for f := 0; f < NumFields; f++ {
+				q := quantizeLength(a.length[f])
+				ix.lengths[d][f] = q
+				sum[f] += float64(lengthTable[q])
+			}
 		}
 	}
 	if n := len(docs); n > 0 {
