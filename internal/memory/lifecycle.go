@@ -33,10 +33,10 @@ func Lifecycle(text string) Status {
 		return StatusClosed // the whole entry is struck through
 	}
 	lower := strings.ToLower(body)
-	if reClosed.MatchString(lower) || strings.ContainsAny(body, "✅☑✔") || closedCJK(body) {
+	if reClosed.match(lower, "") || strings.ContainsAny(body, "✅☑✔") || closedCJK(body) {
 		return StatusClosed
 	}
-	if strings.HasPrefix(body, "[ ]") || reOpen.MatchString(body) || reOpenLower.MatchString(lower) {
+	if strings.HasPrefix(body, "[ ]") || reOpen.match(body, "") || reOpenLower.match(lower, "") {
 		return StatusOpen
 	}
 	return StatusNone
@@ -61,26 +61,38 @@ const closedWords = `done|closed|resolved|fixed|cancel(?:l)?ed|archived|complete
 var (
 	reListMarker = regexp.MustCompile(`^(?:[-*+]|\d+[.)])\s+`)
 	reCheckedBox = regexp.MustCompile(`^\[[xX✓✔]\]`)
-	reClosed     = regexp.MustCompile(
-		`\((?:` + closedWords + `)\)` + // (done)
-			`|\[(?:` + closedWords + `)\]` + // [done]
-			`|\bstatus\s*[:=：→]\s*(?:\*\*|` + "`" + `)?(?:` + closedWords + `)\b` + // status: closed
-			`|^(?:\*\*)?(?:` + closedWords + `)(?:\*\*)?\s*[:：]` + // DONE:
-			`|#(?:` + closedWords + `)\b` + // #done
-			`|(?:^|\s)[—–-]\s*(?:` + closedWords + `)[.!]?\s*$`) // … — done
+	// reClosed and reOpenLower read the lower-cased entry. Each guard's
+	// literals are read off its pattern (see guarded).
+	reClosed = guard(`\((?:`+closedWords+`)\)`+ // (done)
+		`|\[(?:`+closedWords+`)\]`+ // [done]
+		`|\bstatus\s*[:=：→]\s*(?:\*\*|`+"`"+`)?(?:`+closedWords+`)\b`+ // status: closed
+		`|^(?:\*\*)?(?:`+closedWords+`)(?:\*\*)?\s*[:：]`+ // DONE:
+		`|#(?:`+closedWords+`)\b`+ // #done
+		`|(?:^|\s)[—–-]\s*(?:`+closedWords+`)[.!]?\s*$`, // … — done
+		[][]string{
+			{"done", "closed", "resolved", "fix", "cancel", "archived", "complete", "finished", "shipped",
+				"merged", "obsolete", "abandoned", "dropped", "snoozed"},
+			{"(", "[", "status", ":", "：", "#", "—", "–", "-"},
+		})
 	// reOpen is case-sensitive: "TODO" shouts, "todo" is often prose.
-	reOpen      = regexp.MustCompile(`\b(?:TODO|FIXME|WIP)\b|待办|进行中|未完成|未完了|進行中|対応中|未対応`)
-	reOpenLower = regexp.MustCompile(
-		`\bstatus\s*[:=：→]\s*(?:\*\*|` + "`" + `)?(?:open|active|in[ -]progress|todo|pending|blocked|wip|ongoing|planned|new)\b` +
-			`|\((?:open|in progress|wip|pending|ongoing|todo|blocked)\)|\[(?:open|todo|wip)\]|#(?:todo|open|wip)\b|^todo\s*[:：]`)
+	reOpen = guard(`\b(?:TODO|FIXME|WIP)\b|待办|进行中|未完成|未完了|進行中|対応中|未対応`,
+		[][]string{{"TODO", "FIXME", "WIP", "待办", "行中", "未完", "対応"}})
+	reOpenLower = guard(`\bstatus\s*[:=：→]\s*(?:\*\*|`+"`"+`)?(?:open|active|in[ -]progress|todo|pending|blocked|wip|ongoing|planned|new)\b`+
+		`|\((?:open|in progress|wip|pending|ongoing|todo|blocked)\)|\[(?:open|todo|wip)\]|#(?:todo|open|wip)\b|^todo\s*[:：]`,
+		[][]string{{"status", "todo", "(open)", "(in progress)", "(wip)", "(pending)", "(ongoing)",
+			"(blocked)", "[open]", "[wip]", "#open", "#wip"}})
 	// Completion words where 未 ("not yet") in front negates them.
-	reCJKDone = regexp.MustCompile(`已完成|已关闭|已解决|已取消|已归档|已结束|完了|解決済|対応済|終了|キャンセル済|クローズ済`)
+	reCJKDone = guard(`已完成|已关闭|已解决|已取消|已归档|已结束|完了|解決済|対応済|終了|キャンセル済|クローズ済`,
+		[][]string{{"已", "了", "済"}})
 )
 
 // closedCJK finds Chinese and Japanese completion markers that are not
 // negated by 未 ("not yet"): 完了 is finished, 未完了 is not.
 func closedCJK(s string) bool {
-	for _, m := range reCJKDone.FindAllStringIndex(s, -1) {
+	if !reCJKDone.may(s, "") {
+		return false
+	}
+	for _, m := range reCJKDone.re.FindAllStringIndex(s, -1) {
 		if !strings.HasSuffix(s[:m[0]], "未") {
 			return true
 		}

@@ -1,7 +1,6 @@
 package memory
 
 import (
-	"regexp"
 	"strconv"
 	"strings"
 	"time"
@@ -27,7 +26,7 @@ import (
 // yields an expiry in year 1: a permission of unknown date has lapsed.
 func Permission(text string, given time.Time) (isPermission bool, expires time.Time) {
 	lower := strings.ToLower(text)
-	if reRevoked.MatchString(lower) || !grants(lower) {
+	if reRevoked.match(lower, "") || !grants(lower) {
 		return false, time.Time{}
 	}
 	if d, ok := expiryDate(lower, given); ok {
@@ -42,16 +41,26 @@ func Lapsed(expires, now time.Time) bool {
 	return !expires.IsZero() && now.After(expires)
 }
 
+// The patterns below read the lower-cased text. Each guard's literals are
+// read off its pattern (see guarded).
 var (
-	reGrants = []*regexp.Regexp{
-		regexp.MustCompile(`\byou(?:'re| are)?\s+(?:now\s+|also\s+)?may\s+([a-z']+)`),
-		regexp.MustCompile(`\bcan\s+(?:[\w-]+\s+){0,6}?without\s+(?:asking|checking|approval|confirmation|(?:a\s+)?review|permission|waiting)`),
-		regexp.MustCompile(`\b(?:allowed|permitted|authori[sz]ed|cleared|approved)\s+(?:to|for)\b`),
-		regexp.MustCompile(`\bpre-?approved\b|\bapproval\s+(?:to|for)\b|\bfeel\s+free\s+to\b`),
-		regexp.MustCompile(`^\s*(?:[-*+]\s+)?(?:\*\*)?approved\b`),
-		regexp.MustCompile(`\bgo\s+ahead\s+(?:and|with)\b|\bgo-ahead\b|\bgreen[- ]?light(?:ed)?\b|\bgreenlit\b`),
-		regexp.MustCompile(`\bpermission\s+to\b|\b(?:have|has|given|granted|gave|grant)\s+(?:\w+\s+)?permission\b`),
-		regexp.MustCompile(`\bok(?:ay)?\s+to\s+[a-z]`),
+	reGrants = []guarded{
+		guard(`\byou(?:'re| are)?\s+(?:now\s+|also\s+)?may\s+([a-z']+)`,
+			[][]string{{"may"}, {"you"}}),
+		guard(`\bcan\s+(?:[\w-]+\s+){0,6}?without\s+(?:asking|checking|approval|confirmation|(?:a\s+)?review|permission|waiting)`,
+			[][]string{{"without"}, {"can"}}),
+		guard(`\b(?:allowed|permitted|authori[sz]ed|cleared|approved)\s+(?:to|for)\b`,
+			[][]string{{"allowed", "permitted", "authori", "cleared", "approved"}}),
+		guard(`\bpre-?approved\b|\bapproval\s+(?:to|for)\b|\bfeel\s+free\s+to\b`,
+			[][]string{{"approved", "approval", "free"}}),
+		guard(`^\s*(?:[-*+]\s+)?(?:\*\*)?approved\b`,
+			[][]string{{"approved"}}),
+		guard(`\bgo\s+ahead\s+(?:and|with)\b|\bgo-ahead\b|\bgreen[- ]?light(?:ed)?\b|\bgreenlit\b`,
+			[][]string{{"ahead", "green"}}),
+		guard(`\bpermission\s+to\b|\b(?:have|has|given|granted|gave|grant)\s+(?:\w+\s+)?permission\b`,
+			[][]string{{"permission"}}),
+		guard(`\bok(?:ay)?\s+to\s+[a-z]`,
+			[][]string{joined([]string{"ok", "okay"}, blanks...), joined(joined(blanks, "to"), blanks...)}),
 	}
 	// mayNotPermission are the words after "you may" that make it a
 	// possibility or a suggestion rather than a grant.
@@ -62,14 +71,21 @@ var (
 		"also": true, "already": true, "recall": true, "remember": true,
 		"know": true, "prefer": true, "consider": true, "think": true,
 	}
-	reNegation = regexp.MustCompile(`\b(?:not|never|no|don't|dont|do not|doesn't|does not|didn't|isn't|aren't|wasn't|weren't|won't|cannot|can't|mustn't|shouldn't|nobody|no one)\b`)
-	reRevoked  = regexp.MustCompile(`\b(?:revoked|rescinded|withdrawn|withdrew|retracted|denied)\b`)
+	reNegation = guard(`\b(?:not|never|no|don't|dont|do not|doesn't|does not|didn't|isn't|aren't|wasn't|weren't|won't|cannot|can't|mustn't|shouldn't|nobody|no one)\b`,
+		// "no" is in not, cannot, nobody; "n't" in every contraction.
+		[][]string{{"no", "n't", "never", "dont"}})
+	reRevoked = guard(`\b(?:revoked|rescinded|withdrawn|withdrew|retracted|denied)\b`,
+		[][]string{{"revoked", "rescinded", "withdr", "retracted", "denied"}})
 )
 
 // grants reports a grant phrase that no negation in its clause cancels.
 func grants(lower string) bool {
-	for _, re := range reGrants {
-		for _, m := range re.FindAllStringSubmatchIndex(lower, -1) {
+	for i := range reGrants {
+		g := &reGrants[i]
+		if !g.may(lower, "") {
+			continue
+		}
+		for _, m := range g.re.FindAllStringSubmatchIndex(lower, -1) {
 			if len(m) > 2 && m[2] >= 0 && mayNotPermission[lower[m[2]:m[3]]] {
 				continue
 			}
@@ -78,7 +94,7 @@ func grants(lower string) bool {
 			if b := strings.LastIndex(lower[:m[0]], " but "); b+1 > start {
 				start = b + 1
 			}
-			if reNegation.MatchString(lower[start:m[1]]) {
+			if reNegation.match(lower[start:m[1]], "") {
 				continue
 			}
 			return true
@@ -92,19 +108,29 @@ const monthNames = `jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|j
 // reExpiry finds a cue and the date after it. Group 1 is the cue; the
 // date alternatives are, in order: ISO (2-4), slashes (5-7), month-name day
 // (8-10), day month-name (11-13), MM-DD (14-15), and a word (16).
-var reExpiry = regexp.MustCompile(`\b(until|till|til|through|thru|expires?|expired|expiring|expiry|valid\s+(?:until|till|through|to)|good\s+(?:until|till|through|for)|ends?|ending|before|on|for)\b(?:\s+on|\s+at|:)?\s+(?:the\s+)?` +
-	`(?:(\d{4})-(\d{1,2})-(\d{1,2})` +
-	`|(\d{4})/(\d{1,2})/(\d{1,2})` +
-	`|(` + monthNames + `)\.?\s+(\d{1,2})(?:st|nd|rd|th)?(?:,?\s+(\d{4}))?` +
-	`|(\d{1,2})(?:st|nd|rd|th)?\s+(?:of\s+)?(` + monthNames + `)\.?(?:,?\s+(\d{4}))?` +
-	`|(\d{1,2})-(\d{1,2})` +
-	`|(today|tonight|eod|end\s+of\s+(?:the\s+)?(?:day|week|month|year)|this\s+(?:week|month|year)|tomorrow|monday|tuesday|wednesday|thursday|friday|saturday|sunday|mon|tue|tues|wed|thu|thur|thurs|fri|sat|sun))\b`)
+var reExpiry = guard(`\b(until|till|til|through|thru|expires?|expired|expiring|expiry|valid\s+(?:until|till|through|to)|good\s+(?:until|till|through|for)|ends?|ending|before|on|for)\b(?:\s+on|\s+at|:)?\s+(?:the\s+)?`+
+	`(?:(\d{4})-(\d{1,2})-(\d{1,2})`+
+	`|(\d{4})/(\d{1,2})/(\d{1,2})`+
+	`|(`+monthNames+`)\.?\s+(\d{1,2})(?:st|nd|rd|th)?(?:,?\s+(\d{4}))?`+
+	`|(\d{1,2})(?:st|nd|rd|th)?\s+(?:of\s+)?(`+monthNames+`)\.?(?:,?\s+(\d{4}))?`+
+	`|(\d{1,2})-(\d{1,2})`+
+	`|(today|tonight|eod|end\s+of\s+(?:the\s+)?(?:day|week|month|year)|this\s+(?:week|month|year)|tomorrow|monday|tuesday|wednesday|thursday|friday|saturday|sunday|mon|tue|tues|wed|thu|thur|thurs|fri|sat|sun))\b`,
+	// A cue ("before" holds "for"), then a digit, a month or a day word.
+	[][]string{
+		{"til", "thr", "expir", "valid", "good", "end", "for", "on"},
+		append([]string{"jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec",
+			"today", "tonight", "eod", "end", "this", "tomorrow", "mon", "tue", "wed", "thu", "fri", "sat", "sun"},
+			digits...),
+	})
 
 // expiryDate finds the expiry the text names, if any.
 func expiryDate(lower string, given time.Time) (time.Time, bool) {
+	if !reExpiry.may(lower, "") {
+		return time.Time{}, false
+	}
 	var best time.Time
 	bestStrong := false
-	for _, m := range reExpiry.FindAllStringSubmatch(lower, -1) {
+	for _, m := range reExpiry.re.FindAllStringSubmatch(lower, -1) {
 		d, ok := resolveDate(m, given)
 		if !ok {
 			continue

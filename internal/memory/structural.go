@@ -19,34 +19,49 @@ import (
 // a credential reference needs both a credential word and a place
 // ("the NAS password is in 1Password").
 func IsStructural(text string) bool {
-	return hasIP(text) || hasURL(text) || reEmail.MatchString(text) ||
-		hasHostname(text) || reHostLike.MatchString(text) || reSSHTarget.MatchString(text) ||
-		hasPhone(text) || hasHandle(text) || isPerson(text) || isCredentialReference(text)
+	folded := fold(text)
+	return hasIP(text) || reURL.match(text, folded) || reEmail.match(text, folded) ||
+		hasHostname(text, folded) || reHostLike.match(text, folded) || reSSHTarget.match(text, folded) ||
+		hasPhone(text) || hasHandle(text) || isPerson(text, folded) || isCredentialReference(text, folded)
 }
 
-// The patterns below are compiled once and never modified.
+// The patterns below are compiled once and never modified. Each guard's
+// literals are read off its pattern (see guarded).
 var (
-	reIPv4 = regexp.MustCompile(`(?:^|[^\w.])((?:\d{1,3}\.){3}\d{1,3})(?:$|[^\w.]|\.(?:$|\s))`)
+	reIPv4 = guard(`(?:^|[^\w.])((?:\d{1,3}\.){3}\d{1,3})(?:$|[^\w.]|\.(?:$|\s))`,
+		[][]string{joined(joined(digits, "."), digits...)})
 	// Candidate IPv6 addresses, checked by netip: hex groups with at least
 	// two colons, optionally bracketed or with a zone or prefix length.
 	reIPv6 = regexp.MustCompile(`(?i)(?:^|[^\w:.])\[?([0-9a-f]{0,4}(?::[0-9a-f]{0,4}){2,7}(?:%[\w.]+)?)\]?`)
-	reURL  = regexp.MustCompile(`(?i)\b[a-z][a-z0-9+.-]*://[^\s/$.?#][^\s]*|\bwww\.[a-z0-9-]+\.[a-z]{2,}`)
+	reURL  = guard(`(?i)\b[a-z][a-z0-9+.-]*://[^\s/$.?#][^\s]*|\bwww\.[a-z0-9-]+\.[a-z]{2,}`,
+		[][]string{{"://", "www."}})
 	// reEmail needs a dot in the domain, so "npm i foo@1.2.3" is not one.
-	reEmail = regexp.MustCompile(`[A-Za-z0-9._%+-]+@[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*\.[A-Za-z]{2,}\b`)
+	reEmail = guard(`[A-Za-z0-9._%+-]+@[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*\.[A-Za-z]{2,}\b`,
+		[][]string{{"@"}})
 	// reHostname finds dotted names; hasHostname then checks the TLD.
-	reHostname = regexp.MustCompile(`(?i)\b((?:[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)+)([a-z][a-z0-9-]{0,62}[a-z0-9])\b`)
+	reHostname = guard(`(?i)\b((?:[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)+)([a-z][a-z0-9-]{0,62}[a-z0-9])\b`,
+		[][]string{joined([]string{"."}, letters...)})
 	// reHostLike matches machine names: a device word with a number
 	// ("nuc-01", "pi4", "srv2"), or any name ending in a zero-padded number
 	// ("web-01", "db-prod-02").
-	reHostLike = regexp.MustCompile(`(?i)\b(?:(?:nuc|nas|rpi|pi|srv|vm|gw|router|proxmox|pve|esxi|mbp|macmini|server|host)-?\d{1,3}|[a-z][a-z0-9]*(?:-[a-z0-9]+)*-0\d)\b`)
+	reHostLike = guard(`(?i)\b(?:(?:nuc|nas|rpi|pi|srv|vm|gw|router|proxmox|pve|esxi|mbp|macmini|server|host)-?\d{1,3}|[a-z][a-z0-9]*(?:-[a-z0-9]+)*-0\d)\b`,
+		// A device word before "-" or a digit, or "-0".
+		[][]string{digits, append(joined([]string{"nuc", "nas", "pi", "srv", "vm", "gw", "router", "proxmox",
+			"pve", "esxi", "mbp", "macmini", "server", "host"}, append(digits, "-")...), "-0")})
 	// reSSHTarget is "ssh [flags] user@host" even when host has no dot.
-	reSSHTarget = regexp.MustCompile(`\bssh\s+(?:-\S+\s+(?:\S+\s+)?)*[\w.-]+@[\w.-]+`)
-	rePhone     = regexp.MustCompile(`(?:^|[^\w+])(\+\d[\d\s().-]{6,20}\d)|\(\d{3}\)\s?\d{3}-\d{4}\b|\b\d{3}[-.]\d{3}[-.]\d{4}\b`)
-	reHandle    = regexp.MustCompile(`(?:^|[\s(,;:])@([A-Za-z0-9_][A-Za-z0-9_.-]{1,38})`)
+	reSSHTarget = guard(`\bssh\s+(?:-\S+\s+(?:\S+\s+)?)*[\w.-]+@[\w.-]+`,
+		[][]string{{"@"}, {"ssh"}})
+	rePhone = guard(`(?:^|[^\w+])(\+\d[\d\s().-]{6,20}\d)|\(\d{3}\)\s?\d{3}-\d{4}\b|\b\d{3}[-.]\d{3}[-.]\d{4}\b`,
+		// "+", or a digit before "-" or ".".
+		[][]string{digits, append(joined(digits, "-", "."), "+")})
+	reHandle = guard(`(?:^|[\s(,;:])@([A-Za-z0-9_][A-Za-z0-9_.-]{1,38})`,
+		[][]string{{"@"}})
 	// rePersonIs is "Sam is my manager", "Alice Chen is the new PM".
-	rePersonIs = regexp.MustCompile(`^(?:[-*+]\s+)?(?:\*\*)?([A-Z][a-z]+(?:\s[A-Z][a-z]+){0,2})(?:\*\*)?\s+(?:is|was)\s+(?:my|our|the|a|an|his|her|their|user's|the user's)\s+(?:[\w-]+\s+){0,2}?(` + roles + `)\b`)
+	rePersonIs = guard(`^(?:[-*+]\s+)?(?:\*\*)?([A-Z][a-z]+(?:\s[A-Z][a-z]+){0,2})(?:\*\*)?\s+(?:is|was)\s+(?:my|our|the|a|an|his|her|their|user's|the user's)\s+(?:[\w-]+\s+){0,2}?(`+roles+`)\b`,
+		[][]string{joined(blanks, "is", "was")})
 	// reMyRoleIs is "my manager is Sam", "User's wife: Anna".
-	reMyRoleIs = regexp.MustCompile(`(?i:\b(?:my|our|user's|the user's)\s+(?:[\w-]+\s+)?(` + roles + `)(?:\s+is|:))\s+(?:\*\*)?[A-Z][a-z]+`)
+	reMyRoleIs = guard(`(?i:\b(?:my|our|user's|the user's)\s+(?:[\w-]+\s+)?(`+roles+`)(?:\s+is|:))\s+(?:\*\*)?[A-Z][a-z]+`,
+		[][]string{joined([]string{"my", "our", "user's"}, blanks...), append(joined(blanks, "is"), ":")})
 )
 
 // roles are the nouns that introduce a person.
@@ -62,9 +77,11 @@ var notNames = map[string]bool{
 }
 
 func hasIP(text string) bool {
-	for _, m := range reIPv4.FindAllStringSubmatch(text, -1) {
-		if a, err := netip.ParseAddr(m[1]); err == nil && a.Is4() {
-			return true
+	if reIPv4.may(text, "") {
+		for _, m := range reIPv4.re.FindAllStringSubmatch(text, -1) {
+			if a, err := netip.ParseAddr(m[1]); err == nil && a.Is4() {
+				return true
+			}
 		}
 	}
 	if strings.Count(text, ":") < 2 {
@@ -81,8 +98,6 @@ func hasIP(text string) bool {
 	}
 	return false
 }
-
-func hasURL(text string) bool { return reURL.MatchString(text) }
 
 // hostTLDs are top-level domains accepted for a name with a single dot, plus
 // the private suffixes used on home and office networks.
@@ -123,8 +138,11 @@ var fileExts = map[string]bool{
 	"key": true, "pub": true, "gpg": true, "asc": true,
 }
 
-func hasHostname(text string) bool {
-	for _, m := range reHostname.FindAllStringSubmatchIndex(text, -1) {
+func hasHostname(text, folded string) bool {
+	if !reHostname.may(text, folded) {
+		return false
+	}
+	for _, m := range reHostname.re.FindAllStringSubmatchIndex(text, -1) {
 		labels, tld := text[m[2]:m[3]], text[m[4]:m[5]]
 		if tld != strings.ToLower(tld) || fileExts[tld] {
 			continue // "ASP.NET", "notes.md"
@@ -141,7 +159,10 @@ func hasHostname(text string) bool {
 }
 
 func hasPhone(text string) bool {
-	for _, m := range rePhone.FindAllStringSubmatch(text, -1) {
+	if !rePhone.may(text, "") {
+		return false
+	}
+	for _, m := range rePhone.re.FindAllStringSubmatch(text, -1) {
 		if m[1] == "" {
 			return true // (555) 010-2030 or 555-010-2030
 		}
@@ -159,7 +180,10 @@ func hasPhone(text string) bool {
 }
 
 func hasHandle(text string) bool {
-	for _, m := range reHandle.FindAllStringSubmatchIndex(text, -1) {
+	if !reHandle.may(text, "") {
+		return false
+	}
+	for _, m := range reHandle.re.FindAllStringSubmatchIndex(text, -1) {
 		end := m[1]
 		if end < len(text) && text[end] == '/' {
 			continue // an npm scope such as @types/node
@@ -172,26 +196,34 @@ func hasHandle(text string) bool {
 	return false
 }
 
-func isPerson(text string) bool {
-	if m := rePersonIs.FindStringSubmatch(strings.TrimSpace(text)); m != nil {
-		first, _, _ := strings.Cut(m[1], " ")
-		if !notNames[first] {
-			return true
+func isPerson(text, folded string) bool {
+	if t := strings.TrimSpace(text); rePersonIs.may(t, folded) {
+		if m := rePersonIs.re.FindStringSubmatch(t); m != nil {
+			first, _, _ := strings.Cut(m[1], " ")
+			if !notNames[first] {
+				return true
+			}
 		}
 	}
-	return reMyRoleIs.MatchString(text)
+	return reMyRoleIs.match(text, folded)
 }
 
 var (
-	reCredWord  = regexp.MustCompile(`(?i)\b(?:password|passphrase|passcode|api[ _-]?key|api[ _-]?token|access[ _-]?token|token|ssh[ _-]?key|private[ _-]?key|deploy[ _-]?key|credentials?|secret|2fa|otp|recovery codes?|pin)\b|密码|パスワード`)
-	reCredPlace = regexp.MustCompile(`(?i)1password|bitwarden|lastpass|keepass(?:xc)?|keychain|\bvault\b|password manager|secrets? manager|\.env\b|env(?:ironment)? var|~/\.ssh|\bssm\b|\bstored in\b|\blives in\b|\bkept in\b|\bsaved in\b|\[REDACTED:`)
+	reCredWord = guard(`(?i)\b(?:password|passphrase|passcode|api[ _-]?key|api[ _-]?token|access[ _-]?token|token|ssh[ _-]?key|private[ _-]?key|deploy[ _-]?key|credentials?|secret|2fa|otp|recovery codes?|pin)\b|密码|パスワード`,
+		[][]string{{"pass", "api", "token", "key", "credential", "secret", "2fa", "otp", "recovery", "pin",
+			"密码", "パスワード"}})
+	reCredPlace = guard(`(?i)1password|bitwarden|lastpass|keepass(?:xc)?|keychain|\bvault\b|password manager|secrets? manager|\.env\b|env(?:ironment)? var|~/\.ssh|\bssm\b|\bstored in\b|\blives in\b|\bkept in\b|\bsaved in\b|\[REDACTED:`,
+		[][]string{{"1password", "bitwarden", "lastpass", "keepass", "keychain", "vault", "password manager",
+			"secret manager", "secrets manager", ".env", "env var", "environment var", "~/.ssh", "ssm",
+			"stored in", "lives in", "kept in", "saved in", "[redacted:"}})
 )
 
 // isCredentialReference reports an entry that says where a credential is
 // kept, without (after redaction) holding it: "NAS password is in
 // 1Password", "deploy key lives in ~/.ssh", "password: [REDACTED:password]".
-func isCredentialReference(text string) bool {
-	return strings.Contains(text, "[REDACTED:") || reCredWord.MatchString(text) && reCredPlace.MatchString(text)
+func isCredentialReference(text, folded string) bool {
+	// The place is tested first: its literals are the rarer ones.
+	return strings.Contains(text, "[REDACTED:") || reCredPlace.match(text, folded) && reCredWord.match(text, folded)
 }
 
 func isDigits(s string) bool {

@@ -25,20 +25,33 @@ import (
 // or a subject longer than six words (a sentence, not a name).
 func SubjectValue(text string) (subject, value string, ok bool) {
 	line, _, _ := strings.Cut(strings.TrimSpace(text), "\n")
-	line = reEntryNoise.ReplaceAllString(line, "")
+	// folded is for the guards of the case-insensitive patterns. Cutting a
+	// prefix or blanks off line keeps it valid (a literal missing from the
+	// whole line is missing from any part of it); other edits reset it.
+	folded := fold(line)
+	if reEntryNoise.may(line, folded) {
+		line = reEntryNoise.re.ReplaceAllString(line, "")
+		folded = ""
+	}
 	line = reEntryPrefix.ReplaceAllString(line, "")
-	line = strings.TrimSpace(strings.ReplaceAll(line, "~~", ""))
+	if strings.Contains(line, "~~") {
+		line = strings.ReplaceAll(line, "~~", "")
+		folded = ""
+	}
+	line = strings.TrimSpace(line)
 	if line == "" || strings.HasSuffix(line, "?") {
 		return "", "", false
 	}
-	start, end, found := separator(line)
+	start, end, found := separator(line, folded)
 	if !found {
 		return "", "", false
 	}
 	subject = normaliseSubject(line[:start])
 	value = line[end:]
-	if ms := reArrow.FindAllStringIndex(value, -1); len(ms) > 0 {
-		value = value[ms[len(ms)-1][1]:] // "X: A → B" has the value B
+	if reArrow.may(value, "") {
+		if ms := reArrow.re.FindAllStringIndex(value, -1); len(ms) > 0 {
+			value = value[ms[len(ms)-1][1]:] // "X: A → B" has the value B
+		}
 	}
 	value = strings.TrimSpace(strings.TrimRight(strings.TrimSpace(value), ".;,!"))
 	value = strings.TrimSpace(strings.Trim(value, "*`\"'"))
@@ -56,21 +69,28 @@ var (
 	// [type] tags from the start of an entry.
 	reEntryPrefix = regexp.MustCompile(`^(?:\s*>)*(?:\s*(?:[-*+]|\d+[.)])\s+)?(?:\[[ xX]\]\s*)?(?:\[[a-z-]+\]\s*)?`)
 	// reEntryNoise strips promotion suffixes, comments and source footers.
-	reEntryNoise = regexp.MustCompile(`<!--.*?-->|\s*\[score=[^\]]*\]|(?i)\s*\(?\bsource:\s.*$`)
+	reEntryNoise = guard(`<!--.*?-->|\s*\[score=[^\]]*\]|(?i)\s*\(?\bsource:\s.*$`,
+		[][]string{{"<!--", "[score=", "source:"}})
 	// reVerbSep finds the word and arrow separators.
-	reVerbSep = regexp.MustCompile(`(?i)\s*(?:→|⇒|⟶|->|=>)\s*` +
-		`|\s+(?:has\s+|have\s+|was\s+|were\s+)?(?:moved|migrated|switched|changed|relocated)\s+(?:from\s+.+?\s+)?to\s+` +
-		`|\s+(?:is|are)\s+now\s+|\s+(?:is|are)\s+`)
-	reArrow = regexp.MustCompile(`→|⇒|⟶|->|=>`)
+	reVerbSep = guard(`(?i)\s*(?:→|⇒|⟶|->|=>)\s*`+
+		`|\s+(?:has\s+|have\s+|was\s+|were\s+)?(?:moved|migrated|switched|changed|relocated)\s+(?:from\s+.+?\s+)?to\s+`+
+		`|\s+(?:is|are)\s+now\s+|\s+(?:is|are)\s+`,
+		[][]string{append(joined(blanks, "is", "are"),
+			"→", "⇒", "⟶", "->", "=>", "moved", "migrated", "switched", "changed", "relocated")})
+	reArrow = guard(`→|⇒|⟶|->|=>`,
+		[][]string{{"→", "⇒", "⟶", "->", "=>"}})
 )
 
 // separator returns the earliest separator in line: a verb or arrow from
 // reVerbSep, a colon followed by a blank (so "10:30" and "https://" are not
 // separators), a full-width colon, or a lone '=' (not "==", "<=", "!=").
-func separator(line string) (start, end int, ok bool) {
+// folded is as for guarded.may.
+func separator(line, folded string) (start, end int, ok bool) {
 	start = len(line) + 1
-	if m := reVerbSep.FindStringIndex(line); m != nil {
-		start, end = m[0], m[1]
+	if reVerbSep.may(line, folded) {
+		if m := reVerbSep.re.FindStringIndex(line); m != nil {
+			start, end = m[0], m[1]
+		}
 	}
 	for i := 0; i < len(line) && i < start; i++ {
 		switch c := line[i]; {
