@@ -10,32 +10,27 @@ import (
 )
 
 // BenchmarkClassify runs the four per-claim classifiers (IsStructural,
-// Lifecycle, Permission, SubjectValue) over claim lines, guarded and as
-// they were before (unguarded); one op is one claim. The lines are the
+// Lifecycle, Permission, SubjectValue) over claim lines, with and without
+// their guards; one op is one claim. The lines are the
 // bullets of a workspace's MEMORY.md and memory/*.md when
 // DREAMWIKI_BENCH_WORKSPACE names one (go run ./bench/gen -n 1000 -out
 // /tmp/ws1k-mem), else the package's test texts and synthetic claims.
 func BenchmarkClassify(b *testing.B) {
 	lines := benchLines(b)
 	given := time.Date(2026, 4, 14, 9, 30, 0, 0, time.UTC)
-	b.Run("guarded", func(b *testing.B) {
-		for i := 0; b.Loop(); i++ {
-			t := lines[i%len(lines)]
-			IsStructural(t)
-			Lifecycle(t)
-			Permission(t, given)
-			SubjectValue(t)
-		}
-	})
-	b.Run("unguarded", func(b *testing.B) {
-		for i := 0; b.Loop(); i++ {
-			t := lines[i%len(lines)]
-			unguardedIsStructural(t)
-			unguardedLifecycle(t)
-			unguardedPermission(t, given)
-			unguardedSubjectValue(t)
-		}
-	})
+	for _, off := range []bool{false, true} {
+		b.Run(map[bool]string{false: "guarded", true: "unguarded"}[off], func(b *testing.B) {
+			guardsOff = off
+			defer func() { guardsOff = false }()
+			for i := 0; b.Loop(); i++ {
+				t := lines[i%len(lines)]
+				IsStructural(t)
+				Lifecycle(t)
+				Permission(t, given)
+				SubjectValue(t)
+			}
+		})
+	}
 }
 
 func benchLines(b *testing.B) []string {
