@@ -197,18 +197,12 @@ func (s *site) renderAll(ctx context.Context, deferred bool) error {
 
 // writeDeferred writes the site-wide files made from every note, which no
 // page a reader is looking at depends on: the sitemap, the feed and the
-// outputs for agents. (The search index is the other such output.) It
-// stops between files when ctx is done.
+// outputs for agents. (The search index is the other such output.) Each is
+// written on one goroutine, so they are written side by side; they only
+// read the site. It stops between files when ctx is done.
 func (s *site) writeDeferred(ctx context.Context) error {
-	for _, step := range []func() error{s.writeSitemap, s.writeFeed, s.writeLLMs, s.writeAPI} {
-		if err := ctx.Err(); err != nil {
-			return err
-		}
-		if err := step(); err != nil {
-			return err
-		}
-	}
-	return nil
+	steps := []func() error{s.writeLLMs, s.writeAPI, s.writeSitemap, s.writeFeed}
+	return parallel.Each(ctx, len(steps), runtime.GOMAXPROCS(0), func(i int) error { return steps[i]() })
 }
 
 // parseTemplates parses layout.html with every partial (files starting
