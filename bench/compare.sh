@@ -4,6 +4,9 @@
 #
 #   bench/compare.sh 10000                # N notes, 3 runs each (median)
 #   RUNS=5 bench/compare.sh 1000 10000    # several sizes, one table
+#   OUTS=/dev/shm/bench bench/compare.sh 10000  # both write to a RAM disk:
+#                                         # the same comparison without
+#                                         # the disk's cost of files
 #   bench/compare.sh 1000 10000 100000    # sizes above HUGO_MAX (20,000)
 #                                         # time dreamwiki alone, and the
 #                                         # table gives their scaling
@@ -32,6 +35,7 @@ SIZES=("${@:-1000}")
 RUNS=${RUNS:-3}
 HUGO_MAX=${HUGO_MAX:-20000}
 WORK=${WORK:-$(mktemp -d /tmp/dreamwiki-bench-XXXX)}
+OUTS=${OUTS:-$WORK} # where both tools write their output
 
 as_root() { if [ "$(id -u)" = 0 ]; then "$@"; else sudo "$@"; fi; }
 command -v hugo >/dev/null || { as_root apt-get update -qq; as_root apt-get install -y -qq --no-install-recommends hugo >/dev/null; }
@@ -72,8 +76,9 @@ measure() {
   awk '{ printf "%s %.2f %s\n", $1, $2 + $3, $4 }' "$WORK/time.txt"
 }
 # aside DIR: moves DIR out of the way, to be deleted when the script ends.
-aside() { if [ -e "$1" ]; then mkdir -p "$WORK/trash"; mv "$1" "$(mktemp -d "$WORK/trash/XXXXXX")/"; fi; }
-trap 'rm -rf "$WORK/trash"' EXIT
+aside() { if [ -e "$1" ]; then mkdir -p "$OUTS/trash"; mv "$1" "$(mktemp -d "$OUTS/trash/XXXXXX")/"; fi; }
+mkdir -p "$OUTS"
+trap 'rm -rf "$OUTS/trash"' EXIT
 median() { sort -n | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}'; }
 col() { cut -d' ' -f"$1" "$2" | median; }
 
@@ -86,18 +91,18 @@ for N in "${SIZES[@]}"; do
   if [ "$N" -le "$HUGO_MAX" ]; then hugo=1; hugo_site "$WORK/hugo-$N" "$ws"; fi
   : > "$WORK/dw-$N.txt"; : > "$WORK/hugo-$N.txt"
   for i in $(seq "$RUNS"); do
-    aside "$WORK/out-$N"
-    measure "$WORK/dreamwiki" build "$ws" --out "$WORK/out-$N" --quiet >> "$WORK/dw-$N.txt"
+    aside "$OUTS/out-$N"
+    measure "$WORK/dreamwiki" build "$ws" --out "$OUTS/out-$N" --quiet >> "$WORK/dw-$N.txt"
     if [ "$hugo" = 1 ]; then
-      aside "$WORK/hugo-$N/public"
-      measure hugo --source "$WORK/hugo-$N" --quiet >> "$WORK/hugo-$N.txt"
+      aside "$OUTS/hugo-public-$N"
+      measure hugo --source "$WORK/hugo-$N" --destination "$OUTS/hugo-public-$N" --quiet >> "$WORK/hugo-$N.txt"
     fi
   done
-  files=$(find "$WORK/out-$N" -type f | wc -l)
+  files=$(find "$OUTS/out-$N" -type f | wc -l)
   echo "$N $(col 1 "$WORK/dw-$N.txt") $(col 2 "$WORK/dw-$N.txt") $(col 3 "$WORK/dw-$N.txt") $files" \
-    "$( [ "$hugo" = 1 ] && echo "$(col 1 "$WORK/hugo-$N.txt") $(col 2 "$WORK/hugo-$N.txt") $(col 3 "$WORK/hugo-$N.txt") $(find "$WORK/hugo-$N/public" -type f | wc -l)" || echo "- - - -")" >> "$summary"
+    "$( [ "$hugo" = 1 ] && echo "$(col 1 "$WORK/hugo-$N.txt") $(col 2 "$WORK/hugo-$N.txt") $(col 3 "$WORK/hugo-$N.txt") $(find "$OUTS/hugo-public-$N" -type f | wc -l)" || echo "- - - -")" >> "$summary"
   # Outputs of big sizes are large; keep the disk for the next size.
-  [ "$N" -gt "$HUGO_MAX" ] && aside "$WORK/out-$N"
+  [ "$N" -gt "$HUGO_MAX" ] && aside "$OUTS/out-$N"
 done
 
 printf '\nmedian of %s runs; wall s / cpu s / peak MB / files written (%s)\n' "$RUNS" "$WORK"
