@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/dreamwiki/dreamwiki/internal/markdown"
 	"github.com/dreamwiki/dreamwiki/internal/output"
 	"github.com/dreamwiki/dreamwiki/vault"
 )
@@ -135,5 +136,25 @@ func TestWriteSitemap_SplitsOverTheLimit(t *testing.T) {
 	two, _ := mem.Get("sitemap-2.xml")
 	if got := strings.Count(string(two), "<url>"); got != 11 {
 		t.Errorf("sitemap-2.xml has %d URLs, want 11", got)
+	}
+}
+
+func TestNoHumanNotes_OnlyAnEmptyHumanBlockCounts(t *testing.T) {
+	eng := markdown.New()
+	const body = "# A claim\n\n## Evidence\n\n- a line\n"
+	for _, c := range []struct {
+		src  string
+		want bool
+	}{
+		{body + "\n## Notes\n\n" + vault.HumanStart + "\n" + vault.HumanEnd + "\n", true},
+		{body + "\n## Notes\n\n" + vault.HumanStart + "\nChecked with Sam.\n" + vault.HumanEnd + "\n", false},
+		{body + "\n## Notes\n\nNo markers, but words.\n", false},
+		{body, false},
+		{"# A claim\n\n### Notes\n\nolder\n\n## Notes\n\n" + vault.HumanStart + "\n" + vault.HumanEnd + "\n", false},
+		{body + "\n## Notes\n\n" + vault.HumanStart + "\n" + vault.HumanEnd + "\n\n## Later\n", false},
+	} {
+		if got := noHumanNotes(eng.Parse("claims/a.md", []byte(c.src))); got != c.want {
+			t.Errorf("noHumanNotes(%q) = %v, want %v", c.src, got, c.want)
+		}
 	}
 }

@@ -154,6 +154,35 @@ func TestCases_ReleasedDocsRenderTheSame(t *testing.T) {
 	}
 }
 
+// RenderTitle must write exactly the start of what RenderHTML writes.
+func TestCases_RenderTitleIsTheStartOfTheFullRender(t *testing.T) {
+	applied := 0
+	for _, c := range readCases(t) {
+		for _, input := range []string{c.input, "# Title of " + c.name + "\n\n" + c.input} {
+			site := newFakeSite(c.page, input)
+			doc := site.docs[c.page]
+			var full, title bytes.Buffer
+			if err := testEngine().RenderHTML(&full, doc, site); err != nil {
+				t.Fatal(err)
+			}
+			ok, err := testEngine().RenderTitle(&title, doc, site)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !ok {
+				continue
+			}
+			applied++
+			if !strings.HasPrefix(full.String(), title.String()) || !strings.HasSuffix(title.String(), "</h1>\n") {
+				t.Errorf("%s: RenderTitle wrote %q; the full render starts %q", c.name, title.String(), full.String()[:min(len(full.String()), len(title.String())+40)])
+			}
+		}
+	}
+	if applied < 100 {
+		t.Errorf("RenderTitle applied to only %d inputs", applied)
+	}
+}
+
 // renderCase parses input as the note at page inside the fixture vault
 // and returns its HTML plus the "@" trailer lines.
 func renderCase(t *testing.T, page, input string) string {

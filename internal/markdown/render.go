@@ -2,13 +2,16 @@ package markdown
 
 import (
 	"bufio"
+	"bytes"
 	"fmt"
 	"io"
 
 	wikilink "github.com/abhinav/goldmark-wikilink"
 	"github.com/yuin/goldmark/ast"
+	"github.com/yuin/goldmark/parser"
 	"github.com/yuin/goldmark/renderer"
 	"github.com/yuin/goldmark/renderer/html"
+	"github.com/yuin/goldmark/text"
 	"github.com/yuin/goldmark/util"
 )
 
@@ -20,8 +23,33 @@ const maxEmbedDepth = 4
 // ctx renders every link as plain text). It is safe to call concurrently,
 // also on docs that embed each other: goldmark renderers keep no per-call
 // state, so ours lives in the writer handed to them (renderState).
-func (e *Engine) RenderHTML(w io.Writer, doc *Doc, ctx RenderContext) (err error) {
-	syn := e.body(doc)
+func (e *Engine) RenderHTML(w io.Writer, doc *Doc, ctx RenderContext) error {
+	return e.render(w, doc, e.body(doc), ctx)
+}
+
+// RenderTitle renders only the heading a note starts with, as RenderHTML
+// would, when that heading is a level-1 ATX heading whose line reads the
+// same alone as within the note: one without '[' or '^' (reference links,
+// footnotes and block ids depend on the rest of the note). ok is false
+// when it does not apply. It spares parsing a whole note whose page shows
+// only its title: a claim's page shows the claim card instead of the
+// generated note.
+func (e *Engine) RenderTitle(w io.Writer, doc *Doc, ctx RenderContext) (ok bool, err error) {
+	if doc == nil || !doc.hasBody() {
+		return false, nil
+	}
+	line, _, _ := bytes.Cut(doc.Source, []byte{'\n'})
+	if !bytes.HasPrefix(line, []byte("# ")) || bytes.ContainsAny(line, "[^") {
+		return false, nil
+	}
+	pc := parser.NewContext()
+	scratch := &Doc{Path: doc.Path, Source: line, BodyLine: doc.BodyLine, lineStarts: doc.lineStarts}
+	syn := scratch.index(e.parser.Parse(text.NewReader(line), parser.WithContext(pc)), pc)
+	return true, e.render(w, doc, syn, ctx)
+}
+
+// render writes syn, a parse of doc's Source (or of its start), as HTML.
+func (e *Engine) render(w io.Writer, doc *Doc, syn *syntax, ctx RenderContext) (err error) {
 	if syn == nil {
 		return nil
 	}
