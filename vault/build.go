@@ -149,7 +149,7 @@ func parseInput(eng *markdown.Engine, in Input) *markdown.Doc {
 	if file == "" {
 		file = in.Path
 	}
-	doc := eng.Parse(file, []byte(in.Text))
+	doc := eng.ParseText(file, in.Text)
 	doc.Path = in.Path
 	// Everything the vault needs is indexed; the site parses each note
 	// again as it renders it, so the whole vault's ASTs are never alive

@@ -4,6 +4,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"os"
+	"runtime/debug"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -65,6 +67,7 @@ replaced only when the whole build succeeded.`,
 			if err != nil {
 				return err
 			}
+			setBuildGC()
 			r, err := build.Build(cmd.Context(), opts)
 			if err != nil {
 				return failure{err.Error()}
@@ -77,6 +80,21 @@ replaced only when the whole build succeeded.`,
 	cmd.Flags().StringVar(&f.baseURL, "base-url", "", "absolute URL the site is published at (for canonical links, sitemap, feed)")
 	cmd.Flags().StringVar(&f.title, "title", "", "site title (default: from dreamwiki.toml)")
 	return cmd
+}
+
+// buildGCPercent is the garbage collector's target for a build, unless
+// GOGC is set. A build keeps the whole vault alive (about 300 MB at
+// 10,000 notes), and Go's default (100) lets the heap grow to twice that
+// before collecting. At 70, a 10,000-note build's peak memory is about a
+// fifth lower, for about 4% more CPU time (bench/compare.sh).
+const buildGCPercent = 70
+
+// setBuildGC applies buildGCPercent; GOGC in the environment wins, so a
+// user can trade the other way.
+func setBuildGC() {
+	if os.Getenv("GOGC") == "" {
+		debug.SetGCPercent(buildGCPercent)
+	}
 }
 
 func addBuildFlags(cmd *cobra.Command, f *buildFlags) {

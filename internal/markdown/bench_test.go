@@ -103,12 +103,11 @@ the [checklist](checklists/rollback.md#Before%20you%20start).
 
 func BenchmarkParseRender(b *testing.B) {
 	e := New()
-	src := []byte(benchNote)
 	site := newFakeSite("bench.md", benchNote)
-	b.SetBytes(int64(len(src)))
+	b.SetBytes(int64(len(benchNote)))
 	b.ReportAllocs()
 	for b.Loop() {
-		d := e.Parse("bench.md", src)
+		d := e.ParseText("bench.md", benchNote)
 		if err := e.RenderHTML(io.Discard, d, site); err != nil {
 			b.Fatal(err)
 		}
@@ -117,11 +116,10 @@ func BenchmarkParseRender(b *testing.B) {
 
 func BenchmarkParse(b *testing.B) {
 	e := New()
-	src := []byte(benchNote)
-	b.SetBytes(int64(len(src)))
+	b.SetBytes(int64(len(benchNote)))
 	b.ReportAllocs()
 	for b.Loop() {
-		e.Parse("bench.md", src)
+		e.ParseText("bench.md", benchNote)
 	}
 }
 

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"flag"
 	"fmt"
+	"io"
 	"net/url"
 	"os"
 	"path"
@@ -150,6 +151,29 @@ func TestCases_ReleasedDocsRenderTheSame(t *testing.T) {
 		}
 		if got := doc.PlainText(); got != plain {
 			t.Errorf("%s: released doc's plain text is %q, want %q", c.name, got, plain)
+		}
+	}
+}
+
+// ParseText shares its string's bytes with the Doc (the fake site parses
+// every case with it): parsing, rendering, plain text and parsing again
+// after Release must leave those bytes as they were.
+func TestCases_ParseTextLeavesItsStringAlone(t *testing.T) {
+	for _, c := range readCases(t) {
+		src := strings.Clone(c.input) // a string of its own, on the heap
+		site := newFakeSite(c.page, src)
+		doc := site.docs[c.page]
+		for _, release := range []bool{false, true} {
+			if release {
+				doc.Release()
+			}
+			if err := testEngine().RenderHTML(io.Discard, doc, site); err != nil {
+				t.Fatal(err)
+			}
+			_ = doc.PlainText()
+		}
+		if src != c.input {
+			t.Errorf("%s: the parsed string changed:\n%q\nwas\n%q", c.name, src, c.input)
 		}
 	}
 }
@@ -303,7 +327,7 @@ func newFakeSite(page, input string) *fakeSite {
 		fixtureDocs = map[string]*Doc{}
 		for p, src := range fixtureNotes {
 			if strings.HasSuffix(p, ".md") {
-				fixtureDocs[p] = testEngine().Parse(p, []byte(src))
+				fixtureDocs[p] = testEngine().ParseText(p, src)
 			}
 		}
 	})
@@ -317,7 +341,7 @@ func newFakeSite(page, input string) *fakeSite {
 		}
 		entries = append(entries, e)
 	}
-	s.docs[page] = testEngine().Parse(page, []byte(input))
+	s.docs[page] = testEngine().ParseText(page, input)
 	entries = append(entries, IndexEntry{Path: page, Aliases: s.docs[page].Meta.Aliases})
 	s.ix = NewNameIndex(entries)
 	return s

@@ -6,6 +6,7 @@ import (
 	"path"
 	"strings"
 	"sync"
+	"unsafe"
 
 	chromahtml "github.com/alecthomas/chroma/v2/formatters/html"
 
@@ -108,8 +109,10 @@ func (o *obsidian) Extend(m goldmark.Markdown) {
 }
 
 // Parse parses one note. path is its vault path (forward slashes, with
-// extension); src is the whole file. Parse never fails: problems become
-// diagnostics on the Doc.
+// extension); src is the whole file, which the Doc keeps and Parse may
+// change: the caller must not use it afterwards (a note's text is most of
+// a build's memory, so it is not copied). Parse never fails: problems
+// become diagnostics on the Doc.
 func (e *Engine) Parse(path string, src []byte) (d *Doc) {
 	d = &Doc{Path: path, BodyLine: 1}
 	defer func() {
@@ -144,6 +147,18 @@ func (e *Engine) Parse(path string, src []byte) (d *Doc) {
 	d.syn = d.index(e.parser.Parse(text.NewReader(d.Source), parser.WithContext(pc)), pc)
 	d.Title = d.title()
 	return d
+}
+
+// ParseText is Parse for a note held in a string. The Doc's Source shares
+// the string's bytes unless Parse would rewrite them (carriage returns,
+// %% comments): notes' texts are a large part of a build's live memory,
+// and a vault keeps its inputs' texts anyway. Nothing writes to a parsed
+// Doc's Source.
+func (e *Engine) ParseText(path, src string) *Doc {
+	if strings.IndexByte(src, '\r') >= 0 || strings.Contains(src, string(commentMark)) {
+		return e.Parse(path, []byte(src))
+	}
+	return e.Parse(path, unsafe.Slice(unsafe.StringData(src), len(src)))
 }
 
 // Release drops the note's parsed body and keeps the rest: title,
@@ -238,17 +253,17 @@ func lineStarts(src []byte) []int {
 	return starts
 }
 
-// normalizeNewlines copies src with "\r\n" and lone "\r" turned into "\n"
-// and a leading UTF-8 byte order mark dropped. Every line ending stays one
-// line ending, so line numbers are unchanged.
+// normalizeNewlines turns "\r\n" and lone "\r" in src into "\n", in
+// place, and drops a leading UTF-8 byte order mark. Every line ending stays
+// one line ending, so line numbers are unchanged.
 func normalizeNewlines(src []byte) []byte {
 	if len(src) >= 3 && src[0] == 0xEF && src[1] == 0xBB && src[2] == 0xBF {
 		src = src[3:]
 	}
 	if bytes.IndexByte(src, '\r') < 0 {
-		return append([]byte(nil), src...)
+		return src
 	}
-	out := make([]byte, 0, len(src))
+	out := src[:0] // writes never overtake reads
 	for i := 0; i < len(src); i++ {
 		c := src[i]
 		if c == '\r' {

@@ -137,7 +137,7 @@ func buildStatic(ctx context.Context, docs []Doc, opts StaticOptions) (*staticIn
 	// Documents are analysed a batch at a time, on every core, and merged
 	// in document order: the analyses of all documents at once were a
 	// large part of a build's peak memory.
-	const batch = 1024
+	const batch = 256
 	analysed := make([]docTerms, min(batch, len(docs)))
 	for lo := 0; lo < len(docs); lo += batch {
 		part := analysed[:min(batch, len(docs)-lo)]
@@ -152,6 +152,9 @@ func buildStatic(ctx context.Context, docs []Doc, opts StaticOptions) (*staticIn
 			for i, t := range a.terms {
 				id, ok := ids[t]
 				if !ok {
+					// A term shares its backing string with the whole
+					// document's analysis: a copy lets that go.
+					t = strings.Clone(t)
 					id = uint32(len(byID))
 					ids[t] = id
 					byID = append(byID, t)
