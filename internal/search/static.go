@@ -3,6 +3,7 @@ package search
 import (
 	"context"
 	"crypto/sha256"
+	"encoding/binary"
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
@@ -152,9 +153,6 @@ func buildStatic(ctx context.Context, docs []Doc, opts StaticOptions) (*staticIn
 			for i, t := range a.terms {
 				id, ok := ids[t]
 				if !ok {
-					// A term shares its backing string with the whole
-					// document's analysis: a copy lets that go.
-					t = strings.Clone(t)
 					id = uint32(len(byID))
 					ids[t] = id
 					byID = append(byID, t)
@@ -221,31 +219,41 @@ func (ix *staticIndex) evaluationDay() int {
 	return newest
 }
 
-// termMaps recycles analyseDoc's scratch maps: a map per document is most
-// of the garbage of indexing ten thousand notes.
-var termMaps = sync.Pool{New: func() any { return make(map[string]int, 256) }}
+// termScratch recycles analyseDoc's working space: a map and two slices
+// per document were most of the garbage of indexing ten thousand notes.
+type termScratch struct {
+	at    map[string]int
+	terms []string
+	tf    [][NumFields]uint16
+}
+
+var termScratches = sync.Pool{New: func() any { return &termScratch{at: make(map[string]int, 256)} }}
 
 // analyseDoc counts each term's frequency in each field of d, in the
-// order terms first appear.
+// order terms first appear. Each term is a string of its own, so keeping
+// one keeps nothing else alive.
 func analyseDoc(d *Doc) docTerms {
 	var a docTerms
-	at := termMaps.Get().(map[string]int)
-	defer func() {
-		clear(at)
-		termMaps.Put(at)
-	}()
+	sc := termScratches.Get().(*termScratch)
+	sc.terms, sc.tf = sc.terms[:0], sc.tf[:0]
+	seg := getSegmenter()
 	add := func(f int, text string) {
-		for _, term := range Analyze(text) {
+		seg.run(text)
+		from := 0
+		for _, t := range seg.toks {
+			term := seg.buf[from:t.termEnd]
+			from = t.termEnd
 			a.length[f]++
-			i, ok := at[term]
+			i, ok := sc.at[string(term)] // no allocation: a lookup
 			if !ok {
-				i = len(a.terms)
-				at[term] = i
-				a.terms = append(a.terms, term)
-				a.tf = append(a.tf, [NumFields]uint16{})
+				i = len(sc.terms)
+				s := string(term)
+				sc.at[s] = i
+				sc.terms = append(sc.terms, s)
+				sc.tf = append(sc.tf, [NumFields]uint16{})
 			}
-			if a.tf[i][f] < 0xffff {
-				a.tf[i][f]++
+			if sc.tf[i][f] < 0xffff {
+				sc.tf[i][f]++
 			}
 		}
 	}
@@ -257,6 +265,12 @@ func analyseDoc(d *Doc) docTerms {
 		add(FieldHeadings, s)
 	}
 	add(FieldBody, d.Body)
+	seg.release()
+	a.terms = append([]string(nil), sc.terms...)
+	a.tf = append([][NumFields]uint16(nil), sc.tf...)
+	clear(sc.at)
+	clear(sc.terms) // drop the strings
+	termScratches.Put(sc)
 	return a
 }
 
@@ -276,9 +290,14 @@ func (ix *staticIndex) encode(ctx context.Context) error {
 	}
 	frags := make([]staticFile, (len(ix.docs)+fragmentGroup-1)/fragmentGroup)
 	if err := parallel.Each(ctx, len(frags), runtime.GOMAXPROCS(0), func(g int) error {
-		var group []byte
-		for d := g * fragmentGroup; d < min((g+1)*fragmentGroup, len(ix.docs)); d++ {
+		lo, hi := g*fragmentGroup, min((g+1)*fragmentGroup, len(ix.docs))
+		fs, size := make([][]byte, 0, hi-lo), 0
+		for d := lo; d < hi; d++ {
 			f := ix.fragment(d)
+			fs, size = append(fs, f), size+len(f)+binary.MaxVarintLen64
+		}
+		group := make([]byte, 0, size) // sized once: fragments are most of the index's bytes
+		for _, f := range fs {
 			group = appendUvarint(group, uint64(len(f)))
 			group = append(group, f...)
 		}
