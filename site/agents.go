@@ -108,6 +108,13 @@ func (s *site) writeLLMs() error {
 	}
 
 	var full bytes.Buffer
+	// Sized once, near its final size: grown by doubling, a 16 MB file
+	// costs twice that again in copies.
+	size := 0
+	for _, n := range s.notes {
+		size += len(n.Doc.Source) + 128
+	}
+	full.Grow(min(size, llmsFullLimit+1024))
 	fmt.Fprintf(&full, "# %s\n\n", s.opts.Title)
 	full.WriteString("The Markdown twin of every published note, curated memory first. Each note starts with a line `<!-- page: x.md -->` naming its twin.\n")
 	for _, g := range groups {

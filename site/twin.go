@@ -1,6 +1,7 @@
 package site
 
 import (
+	"bytes"
 	"fmt"
 	"path"
 	"strings"
@@ -47,7 +48,8 @@ func (s *site) twinFrom(n *vault.Note, page, from string) []byte {
 		}
 		return fmt.Sprintf("[%s](%s)", text, u), true
 	})
-	var b strings.Builder
+	var b bytes.Buffer
+	b.Grow(len(body) + 512) // the front matter is a few lines
 	b.WriteString("---\n")
 	fmt.Fprintf(&b, "title: %q\n", n.Title)
 	fmt.Fprintf(&b, "type: %s\n", n.Kind)
@@ -77,7 +79,7 @@ func (s *site) twinFrom(n *vault.Note, page, from string) []byte {
 	if len(body) > 0 && body[len(body)-1] != '\n' {
 		b.WriteByte('\n')
 	}
-	return []byte(b.String())
+	return b.Bytes()
 }
 
 // claimTwin is the Markdown twin of a claim page: what its card shows, in
@@ -93,7 +95,7 @@ func (s *site) claimTwin(n *vault.Note, ci *claimInfo, page, from string) []byte
 		}
 		return u
 	}
-	var b strings.Builder
+	var b bytes.Buffer
 	b.WriteString("---\n")
 	fmt.Fprintf(&b, "title: %q\n", n.Title)
 	b.WriteString("type: claim\n")
@@ -171,7 +173,7 @@ func (s *site) claimTwin(n *vault.Note, ci *claimInfo, page, from string) []byte
 	if notes := humanText(n); notes != "" {
 		fmt.Fprintf(&b, "\n## Notes\n\n%s\n", notes)
 	}
-	return []byte(b.String())
+	return b.Bytes()
 }
 
 // humanText is what a person wrote between the human markers of a

@@ -87,20 +87,35 @@ func rel(page, target string) string {
 }
 
 // escapePath percent-escapes what must be escaped in a URL path while
-// keeping letters of every script readable.
+// keeping letters of every script readable. Most paths need nothing
+// escaped and are returned as they are: every link of every page goes
+// through here.
 func escapePath(p string) string {
+	i := 0
+	for i < len(p) && pathSafe(p[i]) {
+		i++
+	}
+	if i == len(p) {
+		return p
+	}
 	var b strings.Builder
-	for i := 0; i < len(p); i++ {
-		c := p[i]
-		switch {
-		case c >= 0x80, c >= 'a' && c <= 'z', c >= 'A' && c <= 'Z', c >= '0' && c <= '9',
-			strings.IndexByte("-._~/!$'()*,;=:@", c) >= 0:
+	b.Grow(len(p) + 8)
+	b.WriteString(p[:i])
+	for ; i < len(p); i++ {
+		if c := p[i]; pathSafe(c) {
 			b.WriteByte(c)
-		default:
+		} else {
 			fmt.Fprintf(&b, "%%%02X", c)
 		}
 	}
 	return b.String()
+}
+
+// pathSafe tells whether a byte stands for itself in a URL path (bytes
+// of multi-byte letters included).
+func pathSafe(c byte) bool {
+	return c >= 0x80 || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' ||
+		strings.IndexByte("-._~/!$'()*,;=:@", c) >= 0
 }
 
 // twinPath is the Markdown twin of a page: x.html -> x.md.
