@@ -59,16 +59,12 @@ func (d *Dir) WriteFile(name string, data []byte) error {
 		return err
 	}
 	lock.Lock()
-	f, err := os.OpenFile(full, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, 0o644)
+	f, err := create(full)
 	lock.Unlock()
 	if err != nil {
 		return err
 	}
-	_, err = f.Write(data)
-	if err1 := f.Close(); err == nil {
-		err = err1
-	}
-	return err
+	return f.writeAll(data)
 }
 
 // folder makes dir on first use and returns its create lock.
