@@ -3,6 +3,7 @@ package site
 import (
 	"fmt"
 	"sort"
+	"strconv"
 	"strings"
 
 	"github.com/dreamwiki/dreamwiki/internal/provenance"
@@ -94,7 +95,8 @@ func (s *site) claimView(n *vault.Note, page string) *claimView {
 	v := &claimView{
 		Text: ci.Text, Type: ci.Type, Tier: ci.Tier, Status: ci.Status,
 		ShowText: normaliseTitle(ci.Text) != normaliseTitle(n.Title),
-		Decay:    ci.Decay, DecayPct: min(max(int(ci.Decay*100+0.5), 0), 100), Recalls: ci.Recalls,
+		Decay:    strconv.FormatFloat(ci.Decay, 'f', 2, 64), DecayPct: min(max(int(ci.Decay*100+0.5), 0), 100), Recalls: ci.Recalls,
+		Retired: ci.Status == "superseded" || ci.Status == "archived",
 		Created: ci.Created, LastRecalled: ci.LastRecalled, Lapsed: ci.Lapsed, ExpiresOn: ci.ExpiresOn,
 		Lifecycle: c.Lifecycle,
 		DecayParts: fmt.Sprintf("age %.2f + recalls %.2f + recency %.2f%s", c.Scores.Base, c.Scores.Recall, c.Scores.Recency,

@@ -66,9 +66,10 @@ type claimView struct {
 	Text, Type, Tier, Status string
 	// ShowText is set when the text says more than the page title.
 	ShowText              bool
-	Decay                 float64
+	Decay                 string // 0.00 to 1.00, formatted here: a template's printf is a slow reflective call
 	DecayPct              int
 	DecayParts            string
+	Retired               bool // superseded or archived
 	Recalls               int
 	Created, LastRecalled string
 	Lapsed                bool
