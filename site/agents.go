@@ -112,9 +112,9 @@ func (s *site) writeLLMs() error {
 	// costs twice that again in copies.
 	size := 0
 	for _, n := range s.notes {
-		size += len(n.Doc.Source) + 128
+		size += len(n.Doc.Source) + 256
 	}
-	full.Grow(min(size, llmsFullLimit+1024))
+	full.Grow(min(size+size/4, llmsFullLimit+1024)) // twins run longer than their sources
 	fmt.Fprintf(&full, "# %s\n\n", s.opts.Title)
 	full.WriteString("The Markdown twin of every published note, curated memory first. Each note starts with a line `<!-- page: x.md -->` naming its twin.\n")
 	for _, g := range groups {

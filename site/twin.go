@@ -96,6 +96,7 @@ func (s *site) claimTwin(n *vault.Note, ci *claimInfo, page, from string) []byte
 		return u
 	}
 	var b bytes.Buffer
+	b.Grow(2048) // a claim's twin is about 1 KB
 	b.WriteString("---\n")
 	fmt.Fprintf(&b, "title: %q\n", n.Title)
 	b.WriteString("type: claim\n")
