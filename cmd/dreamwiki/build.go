@@ -54,7 +54,10 @@ func newBuildCmd(e *env) *cobra.Command {
 		Short: "Build the provenance vault and the static site",
 		Long: `Build reads WORKSPACE (default: the current folder) and writes OUT/vault (an
 Obsidian vault) and OUT/site (a static HTML site). The previous output is
-replaced only when the whole build succeeded.`,
+replaced only when the whole build succeeded.
+
+A build keeps its memory low (Go's GOGC=60) at the cost of some CPU time;
+GOGC=100 in the environment makes it faster and larger.`,
 		Example: `  dreamwiki build --demo
   dreamwiki build ~/.openclaw/workspace --out public
   dreamwiki build . --base-url https://example.org/memory/ --strict`,
