@@ -18,7 +18,9 @@ import "bytes"
 // An unclosed %% is text too: one stray %% must not hide the rest of a
 // published note.
 
-var commentMark = []byte("%%")
+const commentMarkText = "%%"
+
+var commentMark = []byte(commentMarkText)
 
 // stripComments removes comments from src in place and returns the
 // shortened slice. src must use "\n" line endings.

@@ -155,7 +155,7 @@ func (e *Engine) Parse(path string, src []byte) (d *Doc) {
 // and a vault keeps its inputs' texts anyway. Nothing writes to a parsed
 // Doc's Source.
 func (e *Engine) ParseText(path, src string) *Doc {
-	if strings.IndexByte(src, '\r') >= 0 || strings.Contains(src, string(commentMark)) {
+	if strings.IndexByte(src, '\r') >= 0 || strings.Contains(src, commentMarkText) {
 		return e.Parse(path, []byte(src))
 	}
 	return e.Parse(path, unsafe.Slice(unsafe.StringData(src), len(src)))
