@@ -236,8 +236,11 @@ func firstNonEmpty(ss ...string) string {
 // resolveAll resolves every link of every note, records backlinks and
 // reports broken links and anchors.
 func (v *Vault) resolveAll() {
+	// Resolving only reads the vault, so it runs on every core; the maps
+	// are filled after, in note order.
+	parallel.For(len(v.Notes), runtime.GOMAXPROCS(0), func(i int) { v.resolveLinks(v.Notes[i]) })
 	for _, n := range v.Notes {
-		v.resolveNote(n)
+		v.recordLinks(n)
 		for _, r := range n.Links {
 			if r.Note != nil && r.Note != n {
 				v.backlinks[r.Note] = append(v.backlinks[r.Note], n)
@@ -252,9 +255,21 @@ func (v *Vault) resolveAll() {
 
 // resolveNote resolves the links of one note.
 func (v *Vault) resolveNote(n *Note) {
+	v.resolveLinks(n)
+	v.recordLinks(n)
+}
+
+// resolveLinks fills n.Links; it changes nothing but n.
+func (v *Vault) resolveLinks(n *Note) {
 	n.Links = make([]Resolution, len(n.Doc.Links))
 	for i, l := range n.Doc.Links {
 		n.Links[i] = v.resolve(n, l)
+	}
+}
+
+// recordLinks indexes n's resolved links by link.
+func (v *Vault) recordLinks(n *Note) {
+	for i, l := range n.Doc.Links {
 		v.links[l] = &n.Links[i]
 	}
 }

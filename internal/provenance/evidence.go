@@ -77,6 +77,7 @@ func (a *analyzer) collectEvidence() {
 		terms[i] = evidenceTerms(a.claims[i].Text, a.claimRef(a.claims[i]))
 		queries[i] = a.claimQueries(a.claims[i], terms[i])
 	})
+	a.termPointedFiles(byDate)
 	for i, c := range a.claims {
 		for _, p := range pointersOf(c) {
 			a.addPointerEvidence(c, terms[i], p, PointerMethod(p.Kind), byDate, "")
@@ -94,6 +95,31 @@ func (a *analyzer) collectEvidence() {
 			a.addEvidence(c, ev)
 		}
 	}
+}
+
+// termPointedFiles computes, on every core, the terms of each piece of the
+// files the claims' pointers name, which resolving the pointers (one at a
+// time, in claim order) then only looks up.
+func (a *analyzer) termPointedFiles(byDate map[time.Time][]string) {
+	var srcs []*source
+	seen := map[*source]bool{}
+	for _, c := range a.claims {
+		for _, p := range pointersOf(c) {
+			paths, _ := a.pointerTargets(c, p, byDate)
+			for _, tp := range paths {
+				if src := a.sourceOf(tp); src != nil && !seen[src] {
+					seen[src] = true
+					srcs = append(srcs, src)
+				}
+			}
+		}
+	}
+	parallel.For(len(srcs), runtime.GOMAXPROCS(0), func(i int) {
+		var tm termer
+		for j := range srcs[i].pieces {
+			srcs[i].pieceTerms(j, &tm)
+		}
+	})
 }
 
 // claimRef is the date partial dates in a claim are resolved against.
@@ -321,11 +347,12 @@ func pointerDiag(file string, line int, msg, hint string) diag.Diagnostic {
 func (a *analyzer) bestBlock(src *source, terms []string, start, end int) (Evidence, score) {
 	best := -1
 	var bestS score
+	var tm termer
 	for i, pc := range src.pieces {
 		if start > 0 && (pc.End < start || pc.Start > end) {
 			continue
 		}
-		s := a.overlap(terms, evidenceTerms(pc.Text, src.date))
+		s := a.overlap(terms, src.pieceTerms(i, &tm))
 		if best < 0 || s.contain > bestS.contain || (s.contain == bestS.contain && s.leaves > bestS.leaves) {
 			best, bestS = i, s
 		}

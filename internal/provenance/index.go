@@ -22,6 +22,26 @@ type source struct {
 	// units are the corpus units of the pieces, -1 for a piece that is
 	// not indexed (nil when the file is not in the corpus).
 	units []int32
+	// terms are the evidence terms of the pieces, filled when the corpus
+	// is built or on first use (see pieceTerms): many pointers name the
+	// same daily log, and stemming its pieces again for each was most of
+	// the cost of resolving them.
+	terms [][]string
+}
+
+// pieceTerms returns the evidence terms of piece i, computing them with tm
+// once. Not safe for concurrent use on one source.
+func (s *source) pieceTerms(i int, tm *termer) []string {
+	if s.terms == nil {
+		s.terms = make([][]string, len(s.pieces))
+	}
+	if s.terms[i] == nil {
+		s.terms[i] = tm.terms(s.pieces[i].Text, s.date)
+		if s.terms[i] == nil {
+			s.terms[i] = []string{}
+		}
+	}
+	return s.terms[i]
 }
 
 // blockAt returns the index of the block holding line ln, -1 when none.
@@ -75,6 +95,7 @@ func newCorpus(srcs []*source) *corpus {
 	var jobs []job
 	for _, s := range srcs {
 		s.units = make([]int32, len(s.pieces))
+		s.terms = make([][]string, len(s.pieces))
 		for i := range s.pieces {
 			s.units[i] = -1
 			jobs = append(jobs, job{s, i})
@@ -91,6 +112,7 @@ func newCorpus(srcs []*source) *corpus {
 			for i := w; i < len(jobs); i += workers {
 				j := jobs[i]
 				terms[i] = tm.terms(j.src.pieces[j.piece].Text, j.src.date)
+				j.src.terms[j.piece] = terms[i]
 			}
 		}(w)
 	}
