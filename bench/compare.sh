@@ -7,6 +7,9 @@
 #   OUTS=/dev/shm/bench bench/compare.sh 10000  # both write to a RAM disk:
 #                                         # the same comparison without
 #                                         # the disk's cost of files
+#   FLOOR=1 bench/compare.sh 10000        # also time bench/floor on the
+#                                         # output: the least any build of
+#                                         # that output could cost
 #   bench/compare.sh 1000 10000 100000    # sizes above HUGO_MAX (20,000)
 #                                         # time dreamwiki alone, and the
 #                                         # table gives their scaling
@@ -42,6 +45,8 @@ command -v hugo >/dev/null || { as_root apt-get update -qq; as_root apt-get inst
 command -v /usr/bin/time >/dev/null || as_root apt-get install -y -qq --no-install-recommends time >/dev/null
 
 go build -o "$WORK/dreamwiki" ./cmd/dreamwiki
+FLOOR=${FLOOR:-0}
+[ "$FLOOR" = 1 ] && go build -o "$WORK/floor" ./bench/floor
 
 # hugo_site DIR WS: the files of WS as a Hugo site in DIR.
 hugo_site() {
@@ -83,7 +88,7 @@ median() { sort -n | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}'; }
 col() { cut -d' ' -f"$1" "$2" | median; }
 
 summary="$WORK/summary.txt"
-: > "$summary"
+: > "$summary"; : > "$WORK/floor.txt"
 for N in "${SIZES[@]}"; do
   ws="$WORK/ws-$N"
   [ -d "$ws" ] || go run ./bench/gen -n "$N" -out "$ws"
@@ -101,6 +106,15 @@ for N in "${SIZES[@]}"; do
   files=$(find "$OUTS/out-$N" -type f | wc -l)
   echo "$N $(col 1 "$WORK/dw-$N.txt") $(col 2 "$WORK/dw-$N.txt") $(col 3 "$WORK/dw-$N.txt") $files" \
     "$( [ "$hugo" = 1 ] && echo "$(col 1 "$WORK/hugo-$N.txt") $(col 2 "$WORK/hugo-$N.txt") $(col 3 "$WORK/hugo-$N.txt") $(find "$OUTS/hugo-public-$N" -type f | wc -l)" || echo "- - - -")" >> "$summary"
+  if [ "$FLOOR" = 1 ] && [ "$hugo" = 1 ]; then
+    # Once per run, right after Hugo's runs, on the output just built.
+    for i in $(seq "$RUNS"); do
+      aside "$OUTS/floor-$N"; mkdir -p "$OUTS/floor-$N"
+      "$WORK/floor" "$OUTS/out-$N" "$OUTS/floor-$N" | awk '$1 == "floor" { print $2, $5 }'
+    done > "$WORK/floor-$N.txt"
+    aside "$OUTS/floor-$N"
+    echo "$N $(col 1 "$WORK/floor-$N.txt") $(col 2 "$WORK/floor-$N.txt")" >> "$WORK/floor.txt"
+  fi
   # Outputs of big sizes are large; keep the disk for the next size.
   [ "$N" -gt "$HUGO_MAX" ] && aside "$OUTS/out-$N"
 done
@@ -124,3 +138,7 @@ awk '
     }
     print "(target: ratio <= 1.0 for time and memory)"
   }' "$summary"
+if [ -s "$WORK/floor.txt" ]; then
+  printf '\nfloor (bench/floor: markdown, a one-line template and writing the same files, nothing else)\n'
+  join "$WORK/floor.txt" "$summary" | awk '{ printf "%8d  floor %6.2f s wall %6.2f s cpu = %.2f (%.2f) of hugo\n", $1, $2, $3, $2 / $8, $3 / $9 }'
+fi
