@@ -212,7 +212,7 @@ func (s *site) writeAPI() error {
 		sort.Strings(pj.Links)
 		pages = append(pages, pj)
 	}
-	if err := s.writeJSON("api/pages.json", map[string]any{"site": s.opts.Title, "pages": pages}); err != nil {
+	if err := writeJSONList(s, "api/pages.json", "pages", pages); err != nil {
 		return err
 	}
 	claims := make([]claimJSON, 0, len(s.mem.claims))
@@ -239,7 +239,7 @@ func (s *site) writeAPI() error {
 		cj.Chain = s.chainIDs(c)
 		claims = append(claims, cj)
 	}
-	return s.writeJSON("api/claims.json", map[string]any{"site": s.opts.Title, "claims": claims})
+	return writeJSONList(s, "api/claims.json", "claims", claims)
 }
 
 // citation is the memory_search style reference: path#Lx-Ly.
@@ -253,14 +253,35 @@ func citation(e evidenceInfo) string {
 	return fmt.Sprintf("%s#L%d", e.Path, e.StartLine)
 }
 
-func (s *site) writeJSON(name string, v any) error {
+// writeJSONList writes {"<key>": items, "site": <title>} as indented
+// JSON, key must sort before "site" (the order encoding/json gives a map's
+// keys). Items are encoded one at a time into the output, so no other copy
+// of a document of tens of megabytes is made.
+func writeJSONList[T any](s *site, name, key string, items []T) error {
 	var b bytes.Buffer
 	enc := json.NewEncoder(&b)
 	enc.SetEscapeHTML(false)
-	enc.SetIndent("", " ")
-	if err := enc.Encode(v); err != nil {
+	enc.SetIndent("  ", " ")
+	fmt.Fprintf(&b, "{\n %q: [", key)
+	for i, item := range items {
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		b.WriteString("\n  ")
+		if err := enc.Encode(item); err != nil {
+			return err
+		}
+		b.Truncate(b.Len() - 1) // Encode ends with a newline
+	}
+	if len(items) > 0 {
+		b.WriteString("\n ")
+	}
+	b.WriteString("],\n \"site\": ")
+	enc.SetIndent("", "")
+	if err := enc.Encode(s.opts.Title); err != nil {
 		return err
 	}
+	b.WriteString("}\n")
 	return s.write(name, b.Bytes())
 }
 
