@@ -11,6 +11,9 @@ import (
 	"strings"
 	"sync"
 	"testing"
+
+	"github.com/yuin/goldmark/parser"
+	"github.com/yuin/goldmark/text"
 )
 
 // The Markdown dialect as data: testdata/cases.txt holds cases in
@@ -151,6 +154,21 @@ func TestCases_ReleasedDocsRenderTheSame(t *testing.T) {
 		}
 		if got := doc.PlainText(); got != plain {
 			t.Errorf("%s: released doc's plain text is %q, want %q", c.name, got, plain)
+		}
+	}
+}
+
+// A released Doc parsed again takes its heading ids and link indexes from
+// the first parse (reindex) instead of extracting them again; a case that
+// did not line up would fall back to a full index: correct, but slower.
+func TestCases_ReparsedDocsReuseTheFirstIndex(t *testing.T) {
+	e := testEngine()
+	for _, c := range readCases(t) {
+		doc := newFakeSite(c.page, c.input).docs[c.page]
+		pc := parser.NewContext()
+		root := e.parser.Parse(text.NewReader(doc.Source), parser.WithContext(pc))
+		if doc.reindex(root, pc) == nil {
+			t.Errorf("%s: the second parse does not line up with the first (%d headings, %d links)", c.name, len(doc.Headings), len(doc.Links))
 		}
 	}
 }

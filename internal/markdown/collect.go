@@ -97,11 +97,73 @@ func (d *Doc) index(root ast.Node, pc parser.Context) *syntax {
 	return syn
 }
 
+// reindex maps a tree parsed again from d.Source (see body) onto what index
+// found in the first parse: parsing is deterministic, so headings and links
+// come in the same order, and their ids and indexes are taken from d
+// instead of being extracted again. It returns nil if the tree does not
+// match d after all.
+func (d *Doc) reindex(root ast.Node, pc parser.Context) *syntax {
+	syn := &syntax{root: root}
+	if found, ok := pc.Get(blockIDsKey).([]foundBlockID); ok {
+		syn.blockAt = make(map[string]ast.Node, len(found))
+		for _, b := range found {
+			if key := strings.ToLower(b.id); syn.blockAt[key] == nil {
+				syn.blockAt[key] = b.block
+			}
+		}
+	}
+	if len(d.Links) > 0 {
+		syn.linkAt = make(map[ast.Node]int, len(d.Links))
+	}
+	syn.headingAt = make([]ast.Node, 0, len(d.Headings))
+	ok := true
+	_ = ast.Walk(root, func(n ast.Node, entering bool) (ast.WalkStatus, error) {
+		if !entering {
+			return ast.WalkContinue, nil
+		}
+		link := false
+		switch n := n.(type) {
+		case *ast.Heading:
+			if len(syn.headingAt) == len(d.Headings) {
+				ok = false
+				return ast.WalkStop, nil
+			}
+			n.SetAttributeString("id", []byte(d.Headings[len(syn.headingAt)].ID))
+			syn.headingAt = append(syn.headingAt, n)
+		case *wikilink.Node, *Embed:
+			link = true
+		case *ast.Link:
+			link = isLocalDest(string(linkDestination(n.Destination)))
+		case *ast.Image:
+			link = isLocalDest(string(linkDestination(n.Destination)))
+		}
+		if link {
+			if len(syn.linkAt) == len(d.Links) {
+				ok = false
+				return ast.WalkStop, nil
+			}
+			syn.linkAt[n] = len(syn.linkAt)
+			if _, wiki := n.(*wikilink.Node); wiki {
+				return ast.WalkSkipChildren, nil
+			}
+		}
+		return ast.WalkContinue, nil
+	})
+	if !ok || len(syn.headingAt) != len(d.Headings) || len(syn.linkAt) != len(d.Links) {
+		return nil
+	}
+	return syn
+}
+
+// isLocalDest reports a link destination that names a path in the vault:
+// not a URL with a scheme, and not a bare "#anchor" within the page.
+func isLocalDest(dest string) bool { return dest != "" && dest[0] != '#' && !hasScheme(dest) }
+
 // localLink makes a Link for a Markdown link or image whose destination
 // is a path in the vault: not a URL with a scheme, and not a bare
 // "#anchor" within the page (those need no resolving).
 func localLink(dest string, n ast.Node, ends map[ast.Node]int) *Link {
-	if dest == "" || dest[0] == '#' || hasScheme(dest) {
+	if !isLocalDest(dest) {
 		return nil
 	}
 	target, fragment := splitLocalDest(dest)

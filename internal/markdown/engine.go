@@ -188,6 +188,9 @@ func (e *Engine) body(d *Doc) *syntax {
 	}
 	pc := parser.NewContext()
 	root := e.parser.Parse(text.NewReader(d.Source), parser.WithContext(pc))
+	if syn := d.reindex(root, pc); syn != nil {
+		return syn
+	}
 	// A scratch Doc indexes the new tree. Parsing is deterministic, so its
 	// links come out in d.Links's order and the syntax's link indexes
 	// point at d's own Links, the ones the vault resolved.
