@@ -150,6 +150,7 @@ func buildStatic(ctx context.Context, docs []Doc, opts StaticOptions) (*staticIn
 		}
 		for i, a := range part {
 			d := lo + i
+			ix.bodySet[d] = make([]uint32, 0, len(a.terms))
 			for i, t := range a.terms {
 				id, ok := ids[t]
 				if !ok {
