@@ -56,7 +56,7 @@ func newBuildCmd(e *env) *cobra.Command {
 Obsidian vault) and OUT/site (a static HTML site). The previous output is
 replaced only when the whole build succeeded.
 
-A build keeps its memory low (Go's GOGC=70) at the cost of some CPU time;
+A build keeps its memory low (Go's GOGC=60) at the cost of some CPU time;
 GOGC=100 in the environment makes it faster and larger.`,
 		Example: `  dreamwiki build --demo
   dreamwiki build ~/.openclaw/workspace --out public
@@ -88,11 +88,10 @@ GOGC=100 in the environment makes it faster and larger.`,
 // buildGCPercent is the garbage collector's target for a build, unless
 // GOGC is set. A build keeps the whole vault alive (about 250 MB at
 // 10,000 notes), and Go's default (100) lets the heap grow to twice that
-// before collecting. At 70, a 10,000-note build's peak memory is about
-// 600 MB (Hugo needs ~700 MB for the same notes; at 60: ~565 MB for ~3%
-// more CPU time, at 80: ~635 MB for ~1% less): a build should fit the
-// small machines CI runs on (bench/compare.sh).
-const buildGCPercent = 70
+// before collecting. At 60, a 10,000-note build's peak memory is about a
+// quarter lower (~850 -> ~610 MB), for about 8% more CPU time: a build
+// should fit the small machines CI runs on (bench/compare.sh).
+const buildGCPercent = 60
 
 // setBuildGC applies buildGCPercent; GOGC in the environment wins, so a
 // user can trade the other way.
