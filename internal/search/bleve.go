@@ -45,8 +45,11 @@ import (
 // by their parts. Positions are Token.Pos+1, so phrase queries line up.
 
 // indexVersion changes whenever the mapping, the chunking or the fields
-// change; an index of another version is rebuilt from scratch.
-const indexVersion = 1
+// change; an index of another version is rebuilt from scratch. Version 2
+// indexes workspaces read for publishing only: an index of version 1 may
+// hold private notes and secrets, and rebuilding it from scratch removes
+// their bytes from disk, which deleting their documents would not.
+const indexVersion = 2
 
 const (
 	analyzerName = "dreamwiki"
@@ -109,7 +112,7 @@ func newMapping() (*mapping.IndexMappingImpl, error) {
 	dm.AddFieldMappingsAt("title", text(false))
 	dm.AddFieldMappingsAt("heading", text(false))
 	dm.AddFieldMappingsAt("body", text(true))
-	for _, k := range []string{"path", "kind", "type", "tier", "tag", "status", "date", "private", "lapsed", "lines"} {
+	for _, k := range []string{"path", "kind", "type", "tier", "tag", "status", "date", "lapsed", "lines"} {
 		dm.AddFieldMappingsAt(k, kw())
 	}
 	im.DefaultMapping = dm
@@ -314,7 +317,7 @@ func chunkDoc(c *Chunk) map[string]interface{} {
 		"title": c.Title, "heading": c.Heading, "body": c.Text,
 		"path": c.Path, "kind": c.Kind, "date": c.Date,
 		"type": lower(c.Types), "tier": lower(c.Tiers), "tag": lower(c.Tags),
-		"status": strings.ToLower(c.Status), "private": strconv.FormatBool(c.Private), "lapsed": strconv.FormatBool(c.Lapsed),
+		"status": strings.ToLower(c.Status), "lapsed": strconv.FormatBool(c.Lapsed),
 		"lines": strconv.Itoa(c.TitleLine) + " " + strconv.Itoa(c.HeadingLine),
 	}
 }
@@ -329,9 +332,6 @@ type Query struct {
 	Limit int
 	// Types and Tiers add type: and tier: filters (--type, --tier).
 	Types, Tiers []string
-	// IncludePrivate searches private notes too (the CLI, which only the
-	// workspace's owner runs, does; a server may not).
-	IncludePrivate bool
 	// Params are the ranking knobs; nil means DefaultParams (the CLI
 	// passes ParamsFromConfig of the workspace's dreamwiki.toml).
 	Params *Params
@@ -403,9 +403,6 @@ func (ix *Index) Search(ctx context.Context, q Query) ([]Result, error) {
 			case w.must || w.phrase:
 				must = append(must, textQuery(w.text, 0))
 			}
-		}
-		if !q.IncludePrivate {
-			mustNot = append(mustNot, termIn("private", "true"))
 		}
 		return must, mustNot
 	}
