@@ -27,9 +27,9 @@ type Vault struct {
 	// lint findings. Nil when the vault was built without it.
 	Provenance *provenance.Result
 
-	byPath    map[string]*Note
-	byDoc     map[*markdown.Doc]*Note
-	assets    map[string]*Asset
+	byPath map[string]*Note
+	byDoc  map[*markdown.Doc]*Note
+	assets map[string]*Asset
 	// withheld are the workspace paths of the private files left out
 	// (see Build).
 	withheld  map[string]bool

@@ -184,8 +184,8 @@ func (v *Vault) updateInPlace(eng *markdown.Engine, inputs []Input, assets []*As
 func (v *Vault) updateAll(eng *markdown.Engine, inputs []Input, assets []*Asset, withheld map[string]bool) (*Vault, Delta) {
 	var d Delta
 	nv := &Vault{
-		byPath:  make(map[string]*Note, len(inputs)),
-		byDoc:   make(map[*markdown.Doc]*Note, len(inputs)),
+		byPath:   make(map[string]*Note, len(inputs)),
+		byDoc:    make(map[*markdown.Doc]*Note, len(inputs)),
 		assets:   make(map[string]*Asset, len(assets)),
 		withheld: withheld,
 		links:    v.links,

@@ -45,8 +45,8 @@ type Options struct {
 
 // Report is what a build or check found and did.
 type Report struct {
-	Workspace   string    `json:"workspace"`
-	Out         string    `json:"out,omitempty"`
+	Workspace string `json:"workspace"`
+	Out       string `json:"out,omitempty"`
 	// Notes are the notes of the vault written (or, for a check, of the
 	// vault a build would write); Published those the site has.
 	Notes     int `json:"notes"`
