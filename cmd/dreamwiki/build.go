@@ -135,7 +135,11 @@ func report(e *env, r *build.Report, f *buildFlags, verb string) error {
 }
 
 func printReport(w io.Writer, r *build.Report, verb string) {
-	fmt.Fprintf(w, "dreamwiki: %s %d notes (%d published) from %s in %s\n", verb, r.Notes, r.Published, r.Workspace,
+	private := ""
+	if r.Private > 0 {
+		private = fmt.Sprintf(", %d private files not published", r.Private)
+	}
+	fmt.Fprintf(w, "dreamwiki: %s %d notes (%d published%s) from %s in %s\n", verb, r.Notes, r.Published, private, r.Workspace,
 		time.Duration(r.Duration).Round(time.Millisecond))
 	if r.Out != "" && r.Files > 0 {
 		fmt.Fprintf(w, "  vault  %s/vault\n  site   %s/site  (%d pages, %d files)\n", r.Out, r.Out, r.Pages, r.Files)
