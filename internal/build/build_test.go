@@ -340,3 +340,71 @@ func TestBuild_NoDemoSecretReachesTheOutput(t *testing.T) {
 		t.Errorf("reported %d secrets, want %d", n, len(fakes))
 	}
 }
+
+// The demo keeps Sam's health notes in memory/private/: nothing of them
+// reaches the lint report (it once listed their claims without evidence),
+// or any other published file.
+func TestBuild_DemoLintPageShowsNoPrivateText(t *testing.T) {
+	_, out := buildInto(t, Options{Demo: true})
+	lint := read(t, filepath.Join(out, "site", "reports", "lint.html"))
+	if !strings.Contains(lint, "Every finding") {
+		t.Fatal("the demo's lint page lists no findings; the test needs some")
+	}
+	for p := range treeHash(t, out) {
+		data := read(t, filepath.Join(out, p))
+		for _, private := range []string{"physio", "Clínica do Rato", "tendinopathy", "memory/private", "Kept for Sam. Not published"} {
+			if strings.Contains(p, private) || strings.Contains(data, private) {
+				t.Errorf("%s shows the private %q", p, private)
+			}
+		}
+	}
+}
+
+// With [vault] include_private the vault keeps the private notes and the
+// claims made from them, marked publish: false; the site still has none
+// of them.
+func TestBuild_VaultIncludePrivateKeepsThemMarkedAndTheSiteDoesNot(t *testing.T) {
+	ws := writeTxtar(t, `
+-- dreamwiki.toml --
+[vault]
+include_private = true
+-- MEMORY.md --
+- Health notes live in [[health]].
+-- memory/private/health.md --
+# Health
+- Knee-physio-phrase on Tuesdays.
+-- notes/diary.md --
+---
+publish: false
+---
+Diary-phrase.
+`)
+	r, out := buildInto(t, Options{Workspace: ws})
+	for _, p := range []string{"topics/private/health.md", "notes/diary.md"} {
+		note := read(t, filepath.Join(out, "vault", filepath.FromSlash(p)))
+		if !strings.Contains(note, "publish: false") {
+			t.Errorf("vault %s is not marked publish: false:\n%s", p, note)
+		}
+	}
+	claims := 0
+	for p := range treeHash(t, filepath.Join(out, "vault", "claims")) {
+		if note := read(t, filepath.Join(out, "vault", "claims", p)); strings.Contains(note, "Knee-physio-phrase") {
+			claims++
+			if !strings.Contains(note, "publish: false") {
+				t.Errorf("the claim of a private note is not marked publish: false:\n%s", note)
+			}
+		}
+	}
+	if claims != 1 {
+		t.Errorf("%d vault claims from the private topic file, want 1", claims)
+	}
+	for p := range treeHash(t, filepath.Join(out, "site")) {
+		data := read(t, filepath.Join(out, "site", p))
+		if strings.Contains(data, "Knee-physio-phrase") || strings.Contains(data, "Diary-phrase") {
+			t.Errorf("site %s holds private text", p)
+		}
+	}
+	if r.Notes <= r.Published || r.Private != 2 {
+		t.Errorf("report: %d notes, %d published, %d private", r.Notes, r.Published, r.Private)
+	}
+}
