@@ -219,7 +219,9 @@ func evidenceLinks(c *provenance.Claim) []string {
 		}
 	}
 	for _, ev := range c.Evidence {
-		add(ev.Target())
+		if ev.Note != "" { // a private note left out has none to link to
+			add(ev.Target())
+		}
 	}
 	for _, d := range c.Dreams {
 		add(DreamsFolder + "/" + d)

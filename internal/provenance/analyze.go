@@ -284,6 +284,9 @@ func (a *analyzer) assignIDs() {
 			a.prior[c] = p
 		}
 	}
+	// memory-meta.json may describe the entries of a private file left
+	// out; its text is then never published, not even as a slug.
+	metaText := !a.withheldEntries()
 	for _, c := range a.claims {
 		if c.ID != "" {
 			continue
@@ -291,7 +294,7 @@ func (a *analyzer) assignIDs() {
 		src := c.Title
 		if c.Entry != nil && c.Entry.Title == "" && c.Entry.Rule == "" {
 			src = c.Text
-			if m := a.meta[c]; m != nil && m.Text != "" {
+			if m := a.meta[c]; m != nil && m.Text != "" && metaText {
 				src = m.Text // the text the entry was first recorded with
 			}
 		}

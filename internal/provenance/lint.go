@@ -89,8 +89,10 @@ func (a *analyzer) lint() {
 
 // withheldEntries reports whether a private file that can hold entries
 // (MEMORY.md, a topic file, the archive) was left out of the workspace.
-// memory-meta.json then describes entries nobody may see: an entry that
-// matches no claim may be one of them, and reporting it would quote it.
+// memory-meta.json then describes entries nobody may see, and its text
+// is not published: an entry that matches no claim may be one of them
+// (it is not reported as an orphan, which would quote it), and claims'
+// ids are made from their own text.
 func (a *analyzer) withheldEntries() bool {
 	for _, w := range a.ws.Withheld {
 		if w.Kind == workspace.KindMemory || w.Kind == workspace.KindTopic || w.Kind == workspace.KindArchive {

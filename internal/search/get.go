@@ -18,9 +18,11 @@ type GetResult struct {
 
 // ErrNotPublished is Get's error for a path that names no published file:
 // missing, private or never read (a dot-folder, an excluded glob) alike,
-// so that the answer tells nothing about what is not published. A path
-// that is not written as the workspace writes it ("../x.md", "/x.md",
-// "a/../x.md") names nothing either.
+// so that the answer tells nothing about what is not published. The JSON
+// state files (memory-meta.json, the recall store, events) are not
+// published either: they describe private notes too. A path that is not
+// written as the workspace writes it ("../x.md", "/x.md", "a/../x.md")
+// names nothing.
 var ErrNotPublished = errors.New("no such published file in the workspace")
 
 // Get is memory_get, for `dreamwiki get` and serve mode's /api/get alike:
@@ -33,7 +35,7 @@ var ErrNotPublished = errors.New("no such published file in the workspace")
 // that gives the file's length.
 func Get(ws *workspace.Workspace, p string, start, end int) (GetResult, error) {
 	f := ws.FileByPath(p)
-	if f == nil || f.Path != p {
+	if f == nil || f.Path != p || f.Kind == workspace.KindData {
 		return GetResult{}, fmt.Errorf("%s: %w", p, ErrNotPublished)
 	}
 	lines := strings.Split(strings.TrimSuffix(f.Content, "\n"), "\n")
