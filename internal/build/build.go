@@ -36,8 +36,8 @@ type Options struct {
 	// Title overrides the workspace's configured title.
 	Title string
 	// AsOf is the date decay, tiers and permission expiry are judged at;
-	// zero means the newest date in the workspace, so that a build depends
-	// on its input only.
+	// zero means today (the wall clock, read when the workspace is
+	// analysed), so a permission that lapsed last month shows as lapsed.
 	AsOf time.Time
 	// Progress receives one line per stage; nil for silence.
 	Progress func(stage string)
@@ -104,12 +104,7 @@ func Load(ctx context.Context, opts Options) (*Model, error) {
 // prior are the claims of the previous build, whose ids survive edits.
 func assemble(ctx context.Context, opts Options, ws *workspace.Workspace, prior []provenance.PriorClaim) (*Model, error) {
 	progress(opts, "linking claims to evidence")
-	prov := provenance.Analyze(ws, provenance.Options{
-		AsOf:     opts.AsOf,
-		Previous: prior,
-		Locate:   vault.Locator(ws),
-		Private:  vault.Privacy(ws),
-	})
+	prov := analyze(opts, ws, prior)
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
