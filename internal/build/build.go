@@ -30,7 +30,12 @@ type Options struct {
 	// Demo reads the embedded demo workspace instead.
 	Demo bool
 	// Out is the output folder; vault/ and site/ are written inside it.
+	// A build refuses a non-empty Out it did not make (output.CheckOwned)
+	// unless Force is set.
 	Out string
+	// Force builds into Out even when it holds files dreamwiki did not
+	// write; its site/ and vault/ are then replaced.
+	Force bool
 	// BaseURL is where the site will be published (optional).
 	BaseURL string
 	// Title overrides the workspace's configured title.
@@ -201,6 +206,11 @@ func Build(ctx context.Context, opts Options) (*Report, error) {
 	if opts.Out == "" {
 		opts.Out = "dist"
 	}
+	if !opts.Force {
+		if err := output.CheckOwned(opts.Out, vault.ManifestFile); err != nil {
+			return nil, err
+		}
+	}
 	m, err := Load(ctx, opts)
 	if err != nil {
 		return nil, err
@@ -237,6 +247,9 @@ func Build(ctx context.Context, opts Options) (*Report, error) {
 		if err := output.Replace(filepath.Join(tmp, part), filepath.Join(opts.Out, part)); err != nil {
 			return nil, err
 		}
+	}
+	if err := output.MarkOwned(opts.Out); err != nil {
+		return nil, err
 	}
 	r.Duration = Duration(time.Since(start))
 	return r, nil
