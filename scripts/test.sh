@@ -21,10 +21,11 @@ if ! command -v node >/dev/null 2>&1; then
 fi
 (cd tests/browser && npm ci --no-audit --no-fund --loglevel=error)
 
-step "gofmt and go vet"
+step "gofmt, go vet and go mod tidy"
 unformatted=$(gofmt -l $(git ls-files '*.go' 2>/dev/null || find . -name '*.go' -not -path './node_modules/*'))
 if [ -n "$unformatted" ]; then echo "gofmt wants to change: $unformatted"; exit 1; fi
 go vet ./...
+if ! go mod tidy -diff; then echo "go.mod/go.sum are not tidy: run go mod tidy"; exit 1; fi
 
 step "go test (race detector on)"
 go test -race -count=1 ./...

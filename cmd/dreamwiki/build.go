@@ -24,10 +24,11 @@ type buildFlags struct {
 	strict  bool
 	json    bool
 	quiet   bool
+	force   bool
 }
 
 func (f *buildFlags) options(e *env, args []string) (build.Options, error) {
-	o := build.Options{Demo: f.demo, Out: f.out, BaseURL: f.baseURL, Title: f.title}
+	o := build.Options{Demo: f.demo, Out: f.out, BaseURL: f.baseURL, Title: f.title, Force: f.force}
 	if len(args) == 1 {
 		o.Workspace = args[0]
 	}
@@ -54,7 +55,9 @@ func newBuildCmd(e *env) *cobra.Command {
 		Short: "Build the provenance vault and the static site",
 		Long: `Build reads WORKSPACE (default: the current folder) and writes OUT/vault (an
 Obsidian vault) and OUT/site (a static HTML site). The previous output is
-replaced only when the whole build succeeded.
+replaced only when the whole build succeeded. OUT must be new, empty, or an
+earlier build's output (it carries a .dreamwiki-output marker): a folder of
+other files is refused unless --force is given.
 
 A build keeps its memory low (Go's GOGC=60) at the cost of some CPU time;
 GOGC=100 in the environment makes it faster and larger.`,
@@ -82,6 +85,7 @@ GOGC=100 in the environment makes it faster and larger.`,
 	cmd.Flags().StringVarP(&f.out, "out", "o", "dist", "output folder (vault/ and site/ are written inside)")
 	cmd.Flags().StringVar(&f.baseURL, "base-url", "", "absolute URL the site is published at (for canonical links, sitemap, feed)")
 	cmd.Flags().StringVar(&f.title, "title", "", "site title (default: from dreamwiki.toml)")
+	cmd.Flags().BoolVar(&f.force, "force", false, "build into an --out folder that holds files dreamwiki did not write (its site/ and vault/ are replaced)")
 	return cmd
 }
 
@@ -104,7 +108,7 @@ func setBuildGC() {
 func addBuildFlags(cmd *cobra.Command, f *buildFlags) {
 	cmd.Flags().BoolVar(&f.demo, "demo", false, "use the embedded demo workspace")
 	cmd.Flags().BoolVar(&f.strict, "strict", false, "exit 1 when any warning is found (broken links, secrets, bad front matter, lint findings)")
-	cmd.Flags().StringVar(&f.asOf, "as-of", "", "judge decay, tiers and permission expiry as of this date, YYYY-MM-DD (default: the newest date in the workspace)")
+	cmd.Flags().StringVar(&f.asOf, "as-of", "", "judge decay, tiers and permission expiry as of this date, YYYY-MM-DD (default: today)")
 	cmd.Flags().BoolVar(&f.json, "json", false, "print the report as JSON")
 	cmd.Flags().BoolVarP(&f.quiet, "quiet", "q", false, "print nothing but errors")
 }

@@ -93,7 +93,7 @@ Ctrl-C stops the server.`,
 	cmd.Flags().BoolVar(&f.open, "open", false, "open the site in the browser")
 	cmd.Flags().BoolVar(&f.readOnly, "read-only", false, "never write to the workspace: no dreams, no recall logging")
 	cmd.Flags().StringVar(&f.title, "title", "", "site title (default: from dreamwiki.toml)")
-	cmd.Flags().StringVar(&f.asOf, "as-of", "", "judge decay, tiers and permission expiry as of this date, YYYY-MM-DD")
+	cmd.Flags().StringVar(&f.asOf, "as-of", "", "judge decay, tiers and permission expiry as of this date, YYYY-MM-DD (default: today)")
 	cmd.Flags().BoolVarP(&f.quiet, "quiet", "q", false, "print only the address and errors")
 	cmd.Flags().BoolVarP(&f.verbose, "verbose", "v", false, "log what the server does (for debugging)")
 	return cmd

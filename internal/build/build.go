@@ -30,14 +30,19 @@ type Options struct {
 	// Demo reads the embedded demo workspace instead.
 	Demo bool
 	// Out is the output folder; vault/ and site/ are written inside it.
+	// A build refuses a non-empty Out it did not make (output.CheckOwned)
+	// unless Force is set.
 	Out string
+	// Force builds into Out even when it holds files dreamwiki did not
+	// write; its site/ and vault/ are then replaced.
+	Force bool
 	// BaseURL is where the site will be published (optional).
 	BaseURL string
 	// Title overrides the workspace's configured title.
 	Title string
 	// AsOf is the date decay, tiers and permission expiry are judged at;
-	// zero means the newest date in the workspace, so that a build depends
-	// on its input only.
+	// zero means today (the wall clock, read when the workspace is
+	// analysed), so a permission that lapsed last month shows as lapsed.
 	AsOf time.Time
 	// Progress receives one line per stage; nil for silence.
 	Progress func(stage string)
@@ -235,6 +240,11 @@ func Build(ctx context.Context, opts Options) (*Report, error) {
 	if opts.Out == "" {
 		opts.Out = "dist"
 	}
+	if !opts.Force {
+		if err := output.CheckOwned(opts.Out, vault.ManifestFile); err != nil {
+			return nil, err
+		}
+	}
 	m, err := Load(ctx, opts)
 	if err != nil {
 		return nil, err
@@ -276,6 +286,9 @@ func Build(ctx context.Context, opts Options) (*Report, error) {
 		if err := output.Replace(filepath.Join(tmp, part), filepath.Join(opts.Out, part)); err != nil {
 			return nil, err
 		}
+	}
+	if err := output.MarkOwned(opts.Out); err != nil {
+		return nil, err
 	}
 	r.Duration = Duration(time.Since(start))
 	return r, nil

@@ -14,6 +14,8 @@ import (
 	"testing"
 
 	"github.com/rogpeppe/go-internal/txtar"
+
+	"github.com/dreamwiki/dreamwiki/internal/output"
 )
 
 // writeTxtar materialises a workspace written as a txtar archive.
@@ -129,6 +131,9 @@ func TestBuild_MissingWorkspaceIsAnErrorAndKeepsTheOldOutput(t *testing.T) {
 	}
 	old := filepath.Join(out, "site", "index.html")
 	if err := os.WriteFile(old, []byte("previous build"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := output.MarkOwned(out); err != nil {
 		t.Fatal(err)
 	}
 	_, err := Build(context.Background(), Options{Workspace: "/no/such/workspace", Out: out})

@@ -115,11 +115,20 @@ func (s *Session) load(ctx context.Context, w output.Writer) (*Change, error) {
 	return ch, nil
 }
 
-// analyze runs provenance as Load does; prior are the claims of the
-// earlier state, whose ids survive edits.
+// asOf is the date a build judges decay, tiers and permission expiry at:
+// the one asked for, else today.
+func (o Options) asOf() time.Time {
+	if !o.AsOf.IsZero() {
+		return o.AsOf
+	}
+	return time.Now()
+}
+
+// analyze runs provenance for Load and for serve mode's rebuilds; prior
+// are the claims of the earlier state, whose ids survive edits.
 func analyze(opts Options, ws *workspace.Workspace, prior []provenance.PriorClaim) *provenance.Result {
 	return provenance.Analyze(ws, provenance.Options{
-		AsOf:     opts.AsOf,
+		AsOf:     opts.asOf(),
 		Previous: prior,
 		Locate:   vault.Locator(ws),
 	})

@@ -1,9 +1,11 @@
 package output
 
 import (
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 	"sync"
 	"testing"
 )
@@ -65,5 +67,42 @@ func TestDir_ReportsWhatItCannotCreate(t *testing.T) {
 	}
 	if err := d.WriteFile("folder", []byte("x")); err == nil {
 		t.Error("writing over a folder succeeded")
+	}
+}
+
+func TestCheckOwned_RefusesFoldersOfOtherFiles(t *testing.T) {
+	const manifest = ".manifest.json"
+	cases := []struct {
+		name  string
+		files []string // slash paths to create; "x/" makes a folder
+		ok    bool
+	}{
+		{"missing", nil, true},
+		{"empty", []string{""}, true},
+		{"marked", []string{MarkerFile, "notes.txt"}, true},
+		{"earlier build", []string{"site/index.html", "vault/" + manifest, "vault-backup/", ".build-123/"}, true},
+		{"a user's file", []string{"notes.txt"}, false},
+		{"a site without a vault", []string{"site/index.html"}, false},
+		{"a vault without a manifest", []string{"site/index.html", "vault/a.md"}, false},
+		{"a foreign folder beside an earlier build", []string{"site/x.html", "vault/" + manifest, "photos/"}, false},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			dir := filepath.Join(t.TempDir(), "out")
+			for _, f := range c.files {
+				p := filepath.Join(dir, filepath.FromSlash(f))
+				if f == "" || strings.HasSuffix(f, "/") {
+					os.MkdirAll(p, 0o755)
+					continue
+				}
+				os.MkdirAll(filepath.Dir(p), 0o755)
+				os.WriteFile(p, []byte("x"), 0o644)
+			}
+			err := CheckOwned(dir, manifest)
+			var foreign *NotOursError
+			if c.ok && err != nil || !c.ok && !errors.As(err, &foreign) {
+				t.Fatalf("CheckOwned = %v, want ok=%v", err, c.ok)
+			}
+		})
 	}
 }

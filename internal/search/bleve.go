@@ -15,6 +15,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"time"
 	"unicode/utf8"
 
 	"github.com/blevesearch/bleve/v2"
@@ -335,6 +336,9 @@ type Query struct {
 	// Params are the ranking knobs; nil means DefaultParams (the CLI
 	// passes ParamsFromConfig of the workspace's dreamwiki.toml).
 	Params *Params
+	// AsOf is the day the ages of dated notes count from; zero means
+	// today.
+	AsOf time.Time
 }
 
 // Result is one hit in OpenClaw's memory_search shape.
@@ -482,7 +486,11 @@ func (ix *Index) Search(ctx context.Context, q Query) ([]Result, error) {
 			add(h, 0, h.Score)
 		}
 	}
-	asOf := ix.asOf()
+	asOf := q.AsOf
+	if asOf.IsZero() {
+		asOf = time.Now()
+	}
+	today, _ := dayNumber(asOf.UTC().Format(time.DateOnly))
 	cands := make([]Candidate, len(order))
 	sets := make([][]uint32, len(order))
 	for i, id := range order {
@@ -490,7 +498,7 @@ func (ix *Index) Search(ctx context.Context, q Query) ([]Result, error) {
 		c := *scores[id]
 		kind, date := fieldString(h, "kind"), fieldString(h, "date")
 		if d, ok := dayNumber(date); ok && !(&Doc{Kind: kind, Date: date}).Evergreen() {
-			c.Age = asOf - d
+			c.Age = max(today-d, 0) // a note dated in the future is new, not newer
 		}
 		c.Superseded = fieldString(h, "status") == "superseded"
 		cands[i] = c
@@ -518,20 +526,6 @@ func (ix *Index) count(ctx context.Context, q query.Query) (uint64, error) {
 		return 0, err
 	}
 	return res.Total, nil
-}
-
-// asOf is the newest date of the indexed files: ages count from the
-// workspace's own present, as the static index's do.
-func (ix *Index) asOf() int {
-	ix.mu.RLock()
-	defer ix.mu.RUnlock()
-	newest := 0
-	for _, f := range ix.state.Files {
-		if d, ok := dayNumber(f.Date); ok && d > newest {
-			newest = d
-		}
-	}
-	return newest
 }
 
 func fieldString(h *bsearch.DocumentMatch, f string) string {
