@@ -2,13 +2,10 @@ package build
 
 import (
 	"bytes"
-	"context"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
-
-	"github.com/dreamwiki/dreamwiki/internal/output"
 )
 
 // Fake secrets in shapes the guard knows, and words that only private
@@ -46,14 +43,7 @@ Ten weeks, three runs a week.
 
 The NAS sits under the stairs.
 `)
-	ctx := context.Background()
-	w := output.NewMemory()
-	s, _, err := Open(ctx, Options{Workspace: dir}, w)
-	if err != nil {
-		t.Fatal(err)
-	}
-	sv := served{}
-	sv.apply(w, true)
+	s, sv, _ := openServed(t, dir)
 
 	steps := []struct {
 		name  string
@@ -91,25 +81,8 @@ The NAS sits under the stairs.
 		t.Run(st.name, func(t *testing.T) {
 			prior := s.prov.Prior()
 			st.edit(t)
-			w := output.NewMemory()
-			ch, err := s.Update(ctx, st.paths, w)
-			if err != nil {
-				t.Fatal(err)
-			}
-			sv.apply(w, ch.Site.Full)
-			if s.Pending() {
-				w := output.NewMemory()
-				ch2, applied, err := s.ApplyProvenance(ctx, s.ProvenanceJob()(), w)
-				if err != nil || !applied {
-					t.Fatalf("applying provenance: %v (applied %v)", err, applied)
-				}
-				sv.apply(w, ch2.Site.Full)
-			}
-			w = output.NewMemory()
-			if err := s.Finish(ctx, w); err != nil {
-				t.Fatal(err)
-			}
-			sv.finish(w)
+			sv.update(t, s, st.paths)
+			sv.settle(t, s)
 			for _, word := range st.absent {
 				for name, b := range sv {
 					if strings.Contains(name, word) || bytes.Contains(b, []byte(word)) {
