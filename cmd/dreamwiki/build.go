@@ -178,8 +178,10 @@ matter, unreadable files, and the memory lint of the provenance vault (claims
 without evidence, contested and stale claims, lapsed permissions, MEMORY.md
 over budget, pointers to missing files or lines, memory-meta.json entries that
 match nothing, supersession cycles, duplicate and oversized entries). It
-exits 1 on errors, and on warnings with --strict, so CI can run it on every
-push.`,
+sees what build publishes: secrets are reported by file and line with a
+masked preview, and private notes are not linted (lint reports and CI logs
+are read by others too). It exits 1 on errors, and on warnings with
+--strict, so CI can run it on every push.`,
 		Example: `  dreamwiki check
   dreamwiki check ~/agent --strict
   dreamwiki check --demo --json
