@@ -89,7 +89,7 @@ type Model struct {
 // assembles its vault: a model of everything that may be published, and
 // nothing else (see ReadWorkspace).
 func Load(ctx context.Context, opts Options) (*Model, error) {
-	ws, err := readWorkspace(opts, published)
+	ws, err := readWorkspace(opts, published())
 	if err != nil {
 		return nil, err
 	}
@@ -132,13 +132,13 @@ func assemble(ctx context.Context, opts Options, ws *workspace.Workspace, prior 
 // publishes (the site, the vault, search, get, serve): secrets redacted
 // in every text and path as it is read, private files left out (DESIGN
 // 5.6, 5.7). Whatever is made from such a model cannot hold either.
-var published = workspace.Options{Redact: true, OmitPrivate: true}
+func published() workspace.Options { return workspace.Options{Redact: true, OmitPrivate: true} }
 
 // ReadWorkspace reads the workspace of opts (a folder, or the demo) as it
 // is published: secrets redacted, private files left out. It is what
 // `dreamwiki get` reads from.
 func ReadWorkspace(opts Options) (*workspace.Workspace, error) {
-	return readWorkspace(opts, published)
+	return readWorkspace(opts, published())
 }
 
 // readWorkspace reads the workspace of opts with the reader options wopts

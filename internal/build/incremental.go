@@ -87,7 +87,7 @@ func Open(ctx context.Context, opts Options, w output.Writer) (*Session, *Change
 // load reads and renders everything.
 func (s *Session) load(ctx context.Context, w output.Writer) (*Change, error) {
 	start := time.Now()
-	ws, err := readWorkspace(s.opts, published)
+	ws, err := readWorkspace(s.opts, published())
 	if err != nil {
 		return nil, err
 	}

@@ -117,7 +117,7 @@ func (sv served) put(w *output.Memory) {
 // build` does when its previous vault held the claims prior.
 func reference(t *testing.T, dir string, prior []provenance.PriorClaim) served {
 	t.Helper()
-	ws, err := workspace.Load(dir, published)
+	ws, err := workspace.Load(dir, published())
 	if err != nil {
 		t.Fatal(err)
 	}

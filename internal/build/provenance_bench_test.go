@@ -187,7 +187,7 @@ func BenchmarkVault_10000Notes2000Claims(b *testing.B) {
 	cpu := cpuSeconds()
 	defer reportCPU(b, cpu)
 	for b.Loop() {
-		ws, err := workspace.Load(dir, published)
+		ws, err := workspace.Load(dir, published())
 		if err != nil {
 			b.Fatal(err)
 		}
