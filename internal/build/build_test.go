@@ -413,3 +413,38 @@ Diary-phrase.
 		t.Errorf("report: %d notes, %d published, %d private", r.Notes, r.Published, r.Private)
 	}
 }
+
+// A secret in an entry is redacted before the claim is named: its slug,
+// id, file name and every link to it are made from the redacted text, so
+// the vault has no broken link and the report says what was done.
+func TestBuild_AClaimWithASecretIsNamedByItsRedactedText(t *testing.T) {
+	token := "ghp_" + strings.Repeat("Zq7Wm", 7) + "K"
+	ws := writeTxtar(t, `
+-- MEMORY.md --
+# Memory
+- CI token `+token+` for the release bot.
+`)
+	r, out := buildInto(t, Options{Workspace: ws})
+	slug := "ci-token-redacted-github-token-for-the-release-bot"
+	for _, p := range []string{"vault/claims/" + slug + ".md", "site/claims/" + slug + ".html"} {
+		if _, err := os.Stat(filepath.Join(out, filepath.FromSlash(p))); err != nil {
+			t.Errorf("the claim is not named by its redacted text: %v", err)
+		}
+	}
+	var secrets int
+	for _, d := range r.Diagnostics {
+		switch d.Code {
+		case "broken-link", "broken-anchor":
+			t.Errorf("vault: %v", d)
+		case "secret":
+			secrets++
+			if d.File != "MEMORY.md" || d.Line != 2 || !strings.Contains(d.Message, "the site, the vault and the search index show [REDACTED:github-token]") {
+				t.Errorf("secret finding: %v", d)
+			}
+		}
+	}
+	if secrets != 1 {
+		t.Errorf("%d secret findings, want 1", secrets)
+	}
+	checkLinks(t, filepath.Join(out, "site"))
+}
