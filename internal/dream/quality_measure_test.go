@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"maps"
 	"path"
 	"regexp"
 	"slices"
@@ -31,7 +32,7 @@ type qFigures struct {
 	duplicates        int // a fact promoted twice into one file
 	indexLines        int // new pointer lines from the index to topic files
 	newTopics, junk   int // new topic files, and those that are junk
-	changedCode       int // code spans and fenced blocks no longer present byte for byte
+	changedCode       int // code a human file had that is gone, and code a promoted line copied with changes
 	inserted          int // lines inserted into (or against) lists, tables and code of human files
 	stubIndexes       int
 	brokenCounts      int // headings whose stated count no longer matches their list
@@ -301,20 +302,16 @@ var reQDateLabel = regexp.MustCompile(`^\s*\d{4}-\d{2}-\d{2}\s*[:：]?\s*$`)
 
 // qPresentation says why a claim on a real line still cannot be shown to a
 // user as it is, or "": a title that is only a date label, a table row
-// without any of its column headers.
+// that does not name its column headers.
 func qPresentation(c *provenance.Claim) string {
 	if strings.TrimSpace(c.Title) == "" || reQDateLabel.MatchString(c.Title) {
 		return "its title is a date label"
 	}
 	if e := c.Entry; e != nil && e.Shape == workspace.ShapeTableRow {
-		named := false
 		for _, h := range e.Columns {
-			if h = strings.TrimSpace(h); h != "" && strings.Contains(strings.ToLower(c.Text), strings.ToLower(h)) {
-				named = true
+			if h = strings.TrimSpace(h); h != "" && !strings.Contains(strings.ToLower(c.Text), strings.ToLower(h)) {
+				return "it is a table row without its headers"
 			}
-		}
-		if len(e.Columns) > 0 && !named {
-			return "it is a table row without its headers"
 		}
 	}
 	return ""
@@ -458,6 +455,10 @@ func (q *qWorkspace) measureDream(t *testing.T, f *qFigures) {
 				right = false
 			}
 		}
+		if bad := qCopiedCode(e.Raw, citedText.String()); len(bad) > 0 {
+			f.changedCode += len(bad)
+			f.note("code in a promoted line differs from its source: %s %q (%s)", p.file, qShort(strings.Join(bad, " ")), qPointers(ranges))
+		}
 		if !right {
 			f.note("promoted a line that is not durable: %s %q (%s)", p.file, qShort(e.Text), qPointers(ranges))
 			continue
@@ -489,13 +490,14 @@ func (q *qWorkspace) measureDream(t *testing.T, f *qFigures) {
 		}
 	}
 	f.factsFound = len(found)
-	for fact := range facts {
+	for _, fact := range slices.Sorted(maps.Keys(facts)) {
 		if !found[fact] {
 			f.note("durable fact not promoted: %s", qFactRef(l, fact))
 		}
 	}
 
-	for p, tp := range topicsAfter {
+	for _, p := range slices.Sorted(maps.Keys(topicsAfter)) {
+		tp := topicsAfter[p]
 		if topicsBefore[p] || p == l.index {
 			continue
 		}
@@ -509,7 +511,7 @@ func (q *qWorkspace) measureDream(t *testing.T, f *qFigures) {
 			f.note("junk topic file %s: %d right facts", p, len(rightFacts[p]))
 		}
 	}
-	for p := range after {
+	for _, p := range slices.Sorted(maps.Keys(after)) {
 		if _, ok := q.before[p]; ok || p == l.index {
 			continue
 		}
@@ -528,12 +530,7 @@ func (q *qWorkspace) measureDream(t *testing.T, f *qFigures) {
 func (q *qWorkspace) measureEdits(f *qFigures, after map[string]string, daily map[string]bool) {
 	l := q.labels
 	spansBefore, spansAfter := map[string]int{}, map[string]int{}
-	var paths []string
-	for p := range after {
-		paths = append(paths, p)
-	}
-	slices.Sort(paths)
-	for _, p := range paths {
+	for _, p := range slices.Sorted(maps.Keys(after)) {
 		old, existed := q.before[p]
 		if !strings.HasSuffix(p, ".md") || daily[p] || existed && old == after[p] {
 			continue
@@ -548,8 +545,8 @@ func (q *qWorkspace) measureEdits(f *qFigures, after map[string]string, daily ma
 			f.inserted += q.insertedIntoStructures(f, p, old, after[p])
 		}
 	}
-	for s, n := range spansBefore {
-		if lost := n - spansAfter[s]; lost > 0 {
+	for _, s := range slices.Sorted(maps.Keys(spansBefore)) {
+		if lost := spansBefore[s] - spansAfter[s]; lost > 0 {
 			f.changedCode += lost
 			f.note("code changed: %q", qShort(s))
 		}
@@ -676,7 +673,7 @@ func (q *qWorkspace) measureState(f *qFigures, after map[string]string) {
 				}
 				continue
 			}
-			for k := range common {
+			for _, k := range slices.Sorted(maps.Keys(common)) {
 				if _, ok := rec[k]; !ok {
 					delete(common, k)
 				}
@@ -694,7 +691,7 @@ func (q *qWorkspace) measureState(f *qFigures, after map[string]string) {
 				f.note("event log created in a workspace that keeps none: %q", qShort(line))
 				continue
 			}
-			for k := range common {
+			for _, k := range slices.Sorted(maps.Keys(common)) {
 				if _, ok := rec[k]; !ok {
 					f.foreignEvents++
 					f.note("event record without %q, which every record of the log has: %q", k, qShort(line))
@@ -788,6 +785,34 @@ func (q *qWorkspace) measureSupersedes(f *qFigures, after map[string]string, wsA
 		}
 		f.note("replacement not handled (new promoted: %v, old marked or archived: %v): %s replaces %s", newOK, oldOK, s.new, s.old)
 	}
+}
+
+// qCopiedCode lists the code a promoted line got wrong: inline code of its
+// source that the line uses (most of its words are there) but not byte
+// for byte, markup included (without backticks "amount_cents" renders as
+// emphasis); and, when there is none, code spans of the line its source
+// does not have.
+func qCopiedCode(line, source string) []string {
+	var bad []string
+	for _, src := range strings.Split(source, "\n") {
+		for _, span := range qInlineCode(src) {
+			if strings.Contains(line, span) {
+				continue
+			}
+			if inner := strings.Trim(span, "`"); qGrounded(inner, line) {
+				bad = append(bad, span)
+			}
+		}
+	}
+	if len(bad) > 0 {
+		return bad
+	}
+	for _, span := range qCodeSpans(line) {
+		if !strings.Contains(source, span) {
+			bad = append(bad, span)
+		}
+	}
+	return bad
 }
 
 // qGrounded reports whether a promoted line says what its sources say: at
