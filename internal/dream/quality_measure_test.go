@@ -40,6 +40,7 @@ type qFigures struct {
 	invented          int // memory-meta.json dates set to the dream's own day
 	supersedes, done  int // curated lines a log line replaces, and those the dream handled
 	dailyChanged      int
+	otherFiles        int // Markdown files changed that are neither curated memory, the archive nor the dream log
 
 	// The claims of curated memory before the dream.
 	claims, claimsReal, unlabelled int
@@ -64,7 +65,7 @@ func (f *qFigures) add(g *qFigures) {
 		{&f.indexLines, &g.indexLines}, {&f.newTopics, &g.newTopics}, {&f.junk, &g.junk}, {&f.changedCode, &g.changedCode},
 		{&f.inserted, &g.inserted}, {&f.stubIndexes, &g.stubIndexes}, {&f.brokenCounts, &g.brokenCounts},
 		{&f.foreignEvents, &g.foreignEvents}, {&f.invented, &g.invented}, {&f.supersedes, &g.supersedes}, {&f.done, &g.done},
-		{&f.dailyChanged, &g.dailyChanged}, {&f.claims, &g.claims}, {&f.claimsReal, &g.claimsReal}, {&f.unlabelled, &g.unlabelled},
+		{&f.dailyChanged, &g.dailyChanged}, {&f.otherFiles, &g.otherFiles}, {&f.claims, &g.claims}, {&f.claimsReal, &g.claimsReal}, {&f.unlabelled, &g.unlabelled},
 		{&f.realLabels, &g.realLabels}, {&f.realFound, &g.realFound}, {&f.contests, &g.contests}, {&f.contestsTrue, &g.contestsTrue},
 		{&f.contraLabels, &g.contraLabels}, {&f.contraFound, &g.contraFound}, {&f.withSources, &g.withSources},
 		{&f.rightEvidence, &g.rightEvidence}, {&f.anyEvidence, &g.anyEvidence},
@@ -519,6 +520,16 @@ func (q *qWorkspace) measureDream(t *testing.T, f *qFigures) {
 			f.stubIndexes++
 			f.note("stub index created: %s (the workspace's index is %s)", p, l.index)
 		}
+	}
+	curated := qCuratedPaths(wsA)
+	for _, p := range slices.Sorted(maps.Keys(after)) {
+		old, existed := q.before[p]
+		if !strings.HasSuffix(p, ".md") || daily[p] || curated[p] || p == dreamLogPath || strings.HasPrefix(p, "memory/archive/") ||
+			existed && old == after[p] {
+			continue
+		}
+		f.otherFiles++
+		f.note("changed a file outside curated memory: %s", p)
 	}
 	q.measureEdits(f, after, daily)
 	q.measureState(f, after)

@@ -108,11 +108,16 @@ func qRatio(num, den int) string {
 func qualityTable(rows []*qFigures) string {
 	var b strings.Builder
 	w := tabwriter.NewWriter(&b, 0, 0, 2, ' ', 0)
-	fmt.Fprintln(w, "DREAM\tpromoted\tprecision\trecall (facts)\tmisfiled\tdup\tindex lines\tnew topics\tjunk topics\tcode changed\tinserted in lists/tables/code\tstub indexes\tcounts broken\tforeign events\tinvented dates\treplacements handled")
+	fmt.Fprintln(w, "PROMOTION\tpromoted\tprecision\trecall (facts)\tmisfiled\tdup\tindex lines\tnew topics\tjunk topics\treplacements handled")
 	for _, f := range rows {
-		fmt.Fprintf(w, "%s\t%d\t%s\t%s\t%d\t%d\t%d\t%d\t%d\t%d\t%d\t%d\t%d\t%d\t%d\t%s\n", f.name, f.promoted, qRatio(f.right, f.promoted),
-			qRatio(f.factsFound, f.facts), f.misfiled, f.duplicates, f.indexLines, f.newTopics, f.junk, f.changedCode, f.inserted,
-			f.stubIndexes, f.brokenCounts, f.foreignEvents, f.invented, qRatio(f.done, f.supersedes))
+		fmt.Fprintf(w, "%s\t%d\t%s\t%s\t%d\t%d\t%d\t%d\t%d\t%s\n", f.name, f.promoted, qRatio(f.right, f.promoted),
+			qRatio(f.factsFound, f.facts), f.misfiled, f.duplicates, f.indexLines, f.newTopics, f.junk, qRatio(f.done, f.supersedes))
+	}
+	fmt.Fprintln(w)
+	fmt.Fprintln(w, "EDITS\tcode changed\tinserted in lists/tables/code\tstub indexes\tcounts broken\tforeign events\tinvented dates\tdaily logs changed\tother files changed")
+	for _, f := range rows {
+		fmt.Fprintf(w, "%s\t%d\t%d\t%d\t%d\t%d\t%d\t%d\t%d\n", f.name, f.changedCode, f.inserted, f.stubIndexes, f.brokenCounts,
+			f.foreignEvents, f.invented, f.dailyChanged, f.otherFiles)
 	}
 	fmt.Fprintln(w)
 	fmt.Fprintln(w, "CLAIMS\tclaims\tprecision\trecall\tunlabelled\tcontradictions\tprecision\trecall\tevidence (any)\tevidence (right log)")
