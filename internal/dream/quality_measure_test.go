@@ -318,17 +318,11 @@ func qPresentation(c *provenance.Claim) string {
 	return ""
 }
 
-// qPromotion is a new fact line of curated memory after the dream.
-type qPromotion struct {
-	file  string
-	entry *workspace.Entry
-}
-
 // newEntries finds the entries of curated memory after the dream that were
 // not there before: an entry counts as old when an entry before the dream
 // (in any curated or archive file, each used once) has the same text, or
 // a text it extends (a marker or evidence added).
-func newEntries(before, after *workspace.Workspace) []qPromotion {
+func newEntries(before, after *workspace.Workspace) []*workspace.Entry {
 	var old []string
 	for _, e := range qCuratedEntries(before) {
 		old = append(old, e.Text)
@@ -361,10 +355,10 @@ func newEntries(before, after *workspace.Workspace) []qPromotion {
 			}
 		}
 	}
-	var out []qPromotion
+	var out []*workspace.Entry
 	for i, e := range entries {
 		if isNew[i] {
-			out = append(out, qPromotion{file: e.File, entry: e})
+			out = append(out, e)
 		}
 	}
 	return out
@@ -411,8 +405,8 @@ func (q *qWorkspace) measureDream(t *testing.T, f *qFigures) {
 	found := map[string]bool{}
 	rightFacts := map[string]map[string]bool{} // file -> facts promoted into it by right lines
 
-	for _, p := range newEntries(q.ws, wsA) {
-		e := p.entry
+	fresh := newEntries(q.ws, wsA)
+	for _, e := range fresh {
 		var ranges []workspace.SourcePointer
 		wholeFile, topicPointer := false, false
 		for _, s := range e.Sources {
@@ -427,13 +421,13 @@ func (q *qWorkspace) measureDream(t *testing.T, f *qFigures) {
 		}
 		if len(ranges) == 0 && !wholeFile && topicPointer {
 			f.indexLines++
-			f.note("index line in %s: %q", p.file, qShort(e.Text))
+			f.note("index line in %s: %q", e.File, qShort(e.Text))
 			continue
 		}
 		f.promoted++
 		if len(ranges) == 0 || wholeFile {
 			f.unattributed++
-			f.note("promoted without a line range of a daily log: %s %q", p.file, qShort(e.Text))
+			f.note("promoted without a line range of a daily log: %s %q", e.File, qShort(e.Text))
 			continue
 		}
 		var cited []*qDurable
@@ -458,36 +452,36 @@ func (q *qWorkspace) measureDream(t *testing.T, f *qFigures) {
 		}
 		if bad := qCopiedCode(e.Raw, citedText.String()); len(bad) > 0 {
 			f.changedCode += len(bad)
-			f.note("code in a promoted line differs from its source: %s %q (%s)", p.file, qShort(strings.Join(bad, " ")), qPointers(ranges))
+			f.note("code in a promoted line differs from its source: %s %q (%s)", e.File, qShort(strings.Join(bad, " ")), qPointers(ranges))
 		}
 		if !right {
-			f.note("promoted a line that is not durable: %s %q (%s)", p.file, qShort(e.Text), qPointers(ranges))
+			f.note("promoted a line that is not durable: %s %q (%s)", e.File, qShort(e.Text), qPointers(ranges))
 			continue
 		}
 		if !qGrounded(e.Text, citedText.String()) {
 			f.ungrounded++
-			f.note("promoted line says something its durable source does not: %s %q (%s)", p.file, qShort(e.Text), qPointers(ranges))
+			f.note("promoted line says something its durable source does not: %s %q (%s)", e.File, qShort(e.Text), qPointers(ranges))
 			continue
 		}
 		f.right++
-		if rightFacts[p.file] == nil {
-			rightFacts[p.file] = map[string]bool{}
+		if rightFacts[e.File] == nil {
+			rightFacts[e.File] = map[string]bool{}
 		}
 		dup := true
 		for _, d := range cited {
 			found[d.fact] = true
-			if !rightFacts[p.file][d.fact] {
+			if !rightFacts[e.File][d.fact] {
 				dup = false
 			}
-			rightFacts[p.file][d.fact] = true
+			rightFacts[e.File][d.fact] = true
 		}
 		if dup {
 			f.duplicates++
-			f.note("fact promoted again into %s: %q", p.file, qShort(e.Text))
+			f.note("fact promoted again into %s: %q", e.File, qShort(e.Text))
 		}
-		if topicsBefore[p.file] && p.file != l.index && !slices.ContainsFunc(cited, func(d *qDurable) bool { return slices.Contains(d.into, p.file) }) {
+		if topicsBefore[e.File] && e.File != l.index && !slices.ContainsFunc(cited, func(d *qDurable) bool { return slices.Contains(d.into, e.File) }) {
 			f.misfiled++
-			f.note("misfiled into %s: %q", p.file, qShort(e.Text))
+			f.note("misfiled into %s: %q", e.File, qShort(e.Text))
 		}
 	}
 	f.factsFound = len(found)
@@ -533,7 +527,7 @@ func (q *qWorkspace) measureDream(t *testing.T, f *qFigures) {
 	}
 	q.measureEdits(f, after, daily)
 	q.measureState(f, after)
-	q.measureSupersedes(f, after, wsA)
+	q.measureSupersedes(f, after, fresh)
 }
 
 // measureEdits judges how the dream edited Markdown: code it changed,
@@ -761,10 +755,10 @@ var reQMarker = regexp.MustCompile(`(?i)supersed|contested|replaced|outdated|~~`
 // measureSupersedes checks the labelled replacements: the new fact is
 // promoted, and the line it replaces is marked or archived, not left as if
 // still true (and not lost).
-func (q *qWorkspace) measureSupersedes(f *qFigures, after map[string]string, wsA *workspace.Workspace) {
+func (q *qWorkspace) measureSupersedes(f *qFigures, after map[string]string, fresh []*workspace.Entry) {
 	promotedLine := func(r qRef) bool {
-		for _, p := range newEntries(q.ws, wsA) {
-			for _, s := range p.entry.Sources {
+		for _, e := range fresh {
+			for _, s := range e.Sources {
 				if s.Path == r.file && r.line >= s.StartLine && r.line <= max(s.EndLine, s.StartLine) {
 					return true
 				}

@@ -108,10 +108,11 @@ func qRatio(num, den int) string {
 func qualityTable(rows []*qFigures) string {
 	var b strings.Builder
 	w := tabwriter.NewWriter(&b, 0, 0, 2, ' ', 0)
-	fmt.Fprintln(w, "PROMOTION\tpromoted\tprecision\trecall (facts)\tmisfiled\tdup\tindex lines\tnew topics\tjunk topics\treplacements handled")
+	fmt.Fprintln(w, "PROMOTION\tpromoted\tprecision\trecall (facts)\tno line range\tungrounded\tmisfiled\tdup\tindex lines\tnew topics\tjunk topics\treplacements handled")
 	for _, f := range rows {
-		fmt.Fprintf(w, "%s\t%d\t%s\t%s\t%d\t%d\t%d\t%d\t%d\t%s\n", f.name, f.promoted, qRatio(f.right, f.promoted),
-			qRatio(f.factsFound, f.facts), f.misfiled, f.duplicates, f.indexLines, f.newTopics, f.junk, qRatio(f.done, f.supersedes))
+		fmt.Fprintf(w, "%s\t%d\t%s\t%s\t%d\t%d\t%d\t%d\t%d\t%d\t%d\t%s\n", f.name, f.promoted, qRatio(f.right, f.promoted),
+			qRatio(f.factsFound, f.facts), f.unattributed, f.ungrounded, f.misfiled, f.duplicates, f.indexLines, f.newTopics, f.junk,
+			qRatio(f.done, f.supersedes))
 	}
 	fmt.Fprintln(w)
 	fmt.Fprintln(w, "EDITS\tcode changed\tinserted in lists/tables/code\tstub indexes\tcounts broken\tforeign events\tinvented dates\tdaily logs changed\tother files changed")

@@ -152,29 +152,21 @@ func qCodeSpans(content string) []string {
 func qInlineCode(l string) []string {
 	var out []string
 	for i := 0; i < len(l); {
-		if l[i] != '`' {
+		n := qTicks(l, i)
+		if n == 0 {
 			i++
 			continue
 		}
-		n := 0
-		for i+n < len(l) && l[i+n] == '`' {
-			n++
-		}
 		closeAt := -1
-		for j := i + n; j < len(l); {
-			if l[j] != '`' {
+		for j := i + n; j < len(l) && closeAt < 0; {
+			switch m := qTicks(l, j); {
+			case m == 0:
 				j++
-				continue
-			}
-			m := 0
-			for j+m < len(l) && l[j+m] == '`' {
-				m++
-			}
-			if m == n {
+			case m == n:
 				closeAt = j
-				break
+			default:
+				j += m
 			}
-			j += m
 		}
 		if closeAt < 0 {
 			i += n
@@ -184,6 +176,15 @@ func qInlineCode(l string) []string {
 		i = closeAt + n
 	}
 	return out
+}
+
+// qTicks is the length of the run of backticks at l[i:].
+func qTicks(l string, i int) int {
+	n := 0
+	for i+n < len(l) && l[i+n] == '`' {
+		n++
+	}
+	return n
 }
 
 // qDiff aligns two versions of a file by their longest common
