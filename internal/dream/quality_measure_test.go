@@ -41,6 +41,7 @@ type qFigures struct {
 	supersedes, done  int // curated lines a log line replaces, and those the dream handled
 	dailyChanged      int
 	otherFiles        int // Markdown files changed that are neither curated memory, the archive nor the dream log
+	lost              int // entries of curated memory neither kept (text as it was, or extended) nor archived
 
 	// The claims of curated memory before the dream.
 	claims, claimsReal, unlabelled int
@@ -49,6 +50,7 @@ type qFigures struct {
 	contraLabels, contraFound      int
 	withSources, rightEvidence     int
 	anyEvidence                    int
+	evidenceItems, evidenceInFrom  int // daily-log evidence of claims with from=, and the part in those logs
 
 	details []string
 }
@@ -65,10 +67,11 @@ func (f *qFigures) add(g *qFigures) {
 		{&f.indexLines, &g.indexLines}, {&f.newTopics, &g.newTopics}, {&f.junk, &g.junk}, {&f.changedCode, &g.changedCode},
 		{&f.inserted, &g.inserted}, {&f.stubIndexes, &g.stubIndexes}, {&f.brokenCounts, &g.brokenCounts},
 		{&f.foreignEvents, &g.foreignEvents}, {&f.invented, &g.invented}, {&f.supersedes, &g.supersedes}, {&f.done, &g.done},
-		{&f.dailyChanged, &g.dailyChanged}, {&f.otherFiles, &g.otherFiles}, {&f.claims, &g.claims}, {&f.claimsReal, &g.claimsReal}, {&f.unlabelled, &g.unlabelled},
+		{&f.dailyChanged, &g.dailyChanged}, {&f.otherFiles, &g.otherFiles}, {&f.lost, &g.lost}, {&f.claims, &g.claims}, {&f.claimsReal, &g.claimsReal}, {&f.unlabelled, &g.unlabelled},
 		{&f.realLabels, &g.realLabels}, {&f.realFound, &g.realFound}, {&f.contests, &g.contests}, {&f.contestsTrue, &g.contestsTrue},
 		{&f.contraLabels, &g.contraLabels}, {&f.contraFound, &g.contraFound}, {&f.withSources, &g.withSources},
 		{&f.rightEvidence, &g.rightEvidence}, {&f.anyEvidence, &g.anyEvidence},
+		{&f.evidenceItems, &g.evidenceItems}, {&f.evidenceInFrom, &g.evidenceInFrom},
 	} {
 		*p[0] += *p[1]
 	}
@@ -260,6 +263,12 @@ func (q *qWorkspace) measureClaims(f *qFigures) {
 			continue
 		}
 		f.withSources++
+		f.evidenceItems += len(daily)
+		for _, p := range daily {
+			if slices.Contains(from, p) {
+				f.evidenceInFrom++
+			}
+		}
 		if slices.ContainsFunc(daily, func(p string) bool { return slices.Contains(from, p) }) {
 			f.rightEvidence++
 		} else {
@@ -318,48 +327,46 @@ func qPresentation(c *provenance.Claim) string {
 	return ""
 }
 
-// newEntries finds the entries of curated memory after the dream that were
-// not there before: an entry counts as old when an entry before the dream
-// (in any curated or archive file, each used once) has the same text, or
-// a text it extends (a marker or evidence added).
-func newEntries(before, after *workspace.Workspace) []*workspace.Entry {
-	var old []string
-	for _, e := range qCuratedEntries(before) {
-		old = append(old, e.Text)
-	}
-	for _, a := range before.Archive {
-		for _, e := range a.Entries {
-			old = append(old, e.Text)
-		}
-	}
-	used := make([]bool, len(old))
-	entries := qCuratedEntries(after)
-	isNew := make([]bool, len(entries))
-	for i := range entries {
-		isNew[i] = true
-	}
+// qMatchEntries pairs entries of two versions of a workspace one to one:
+// a later entry is the same entry as an earlier one when its text is the
+// same, or extends it (a marker or evidence added; 12 bytes of text at
+// least, so a bare word does not claim a line). It returns the earlier
+// entries left without a later one and the later entries left without an
+// earlier one.
+func qMatchEntries(earlier, later []*workspace.Entry) (gone, added []*workspace.Entry) {
+	usedE := make([]bool, len(earlier))
+	usedL := make([]bool, len(later))
 	// Exact matches first, so a prefix never takes an entry's own twin.
 	for pass := 0; pass < 2; pass++ {
-		for i, e := range entries {
-			if !isNew[i] {
-				continue
-			}
-			for j, t := range old {
-				if used[j] {
-					continue
-				}
-				if pass == 0 && e.Text == t || pass == 1 && len(t) >= 12 && strings.HasPrefix(e.Text, t) {
-					used[j], isNew[i] = true, false
+		for i, l := range later {
+			for j, e := range earlier {
+				if usedL[i] {
 					break
+				}
+				if !usedE[j] && (pass == 0 && l.Text == e.Text || pass == 1 && len(e.Text) >= 12 && strings.HasPrefix(l.Text, e.Text)) {
+					usedE[j], usedL[i] = true, true
 				}
 			}
 		}
 	}
-	var out []*workspace.Entry
-	for i, e := range entries {
-		if isNew[i] {
-			out = append(out, e)
+	for j, e := range earlier {
+		if !usedE[j] {
+			gone = append(gone, e)
 		}
+	}
+	for i, l := range later {
+		if !usedL[i] {
+			added = append(added, l)
+		}
+	}
+	return gone, added
+}
+
+// qArchiveEntries are the entries of memory/archive/.
+func qArchiveEntries(ws *workspace.Workspace) []*workspace.Entry {
+	var out []*workspace.Entry
+	for _, a := range ws.Archive {
+		out = append(out, a.Entries...)
 	}
 	return out
 }
@@ -405,7 +412,15 @@ func (q *qWorkspace) measureDream(t *testing.T, f *qFigures) {
 	found := map[string]bool{}
 	rightFacts := map[string]map[string]bool{} // file -> facts promoted into it by right lines
 
-	fresh := newEntries(q.ws, wsA)
+	// New entries are those no entry before the dream (curated or
+	// archived) accounts for; lost entries are human entries that are
+	// neither in curated memory nor in the archive any more.
+	_, fresh := qMatchEntries(append(qCuratedEntries(q.ws), qArchiveEntries(q.ws)...), qCuratedEntries(wsA))
+	lost, _ := qMatchEntries(qCuratedEntries(q.ws), append(qCuratedEntries(wsA), qArchiveEntries(wsA)...))
+	for _, e := range lost {
+		f.lost++
+		f.note("entry lost: %s:%d %q", e.File, e.Line, qShort(e.Text))
+	}
 	for _, e := range fresh {
 		var ranges []workspace.SourcePointer
 		wholeFile, topicPointer := false, false

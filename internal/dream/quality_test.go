@@ -115,17 +115,18 @@ func qualityTable(rows []*qFigures) string {
 			qRatio(f.done, f.supersedes))
 	}
 	fmt.Fprintln(w)
-	fmt.Fprintln(w, "EDITS\tcode changed\tinserted in lists/tables/code\tstub indexes\tcounts broken\tforeign events\tinvented dates\tdaily logs changed\tother files changed")
+	fmt.Fprintln(w, "EDITS\tcode changed\tinserted in lists/tables/code\tstub indexes\tcounts broken\tforeign events\tinvented dates\tentries lost\tdaily logs changed\tother files changed")
 	for _, f := range rows {
-		fmt.Fprintf(w, "%s\t%d\t%d\t%d\t%d\t%d\t%d\t%d\t%d\n", f.name, f.changedCode, f.inserted, f.stubIndexes, f.brokenCounts,
-			f.foreignEvents, f.invented, f.dailyChanged, f.otherFiles)
+		fmt.Fprintf(w, "%s\t%d\t%d\t%d\t%d\t%d\t%d\t%d\t%d\t%d\n", f.name, f.changedCode, f.inserted, f.stubIndexes, f.brokenCounts,
+			f.foreignEvents, f.invented, f.lost, f.dailyChanged, f.otherFiles)
 	}
 	fmt.Fprintln(w)
-	fmt.Fprintln(w, "CLAIMS\tclaims\tprecision\trecall\tunlabelled\tcontradictions\tprecision\trecall\tevidence (any)\tevidence (right log)")
+	fmt.Fprintln(w, "CLAIMS\tclaims\tprecision\trecall\tunlabelled\tcontradictions\tprecision\trecall\tevidence (any)\tevidence (right log)\tevidence precision")
 	for _, f := range rows {
-		fmt.Fprintf(w, "%s\t%d\t%s\t%s\t%d\t%d\t%s\t%s\t%s\t%s\n", f.name, f.claims, qRatio(f.claimsReal, f.claims),
+		fmt.Fprintf(w, "%s\t%d\t%s\t%s\t%d\t%d\t%s\t%s\t%s\t%s\t%s\n", f.name, f.claims, qRatio(f.claimsReal, f.claims),
 			qRatio(f.realFound, f.realLabels), f.unlabelled, f.contests, qRatio(f.contestsTrue, f.contests),
-			qRatio(f.contraFound, f.contraLabels), qRatio(f.anyEvidence, f.claimsReal), qRatio(f.rightEvidence, f.withSources))
+			qRatio(f.contraFound, f.contraLabels), qRatio(f.anyEvidence, f.claimsReal), qRatio(f.rightEvidence, f.withSources),
+			qRatio(f.evidenceInFrom, f.evidenceItems))
 	}
 	w.Flush()
 	return b.String()
