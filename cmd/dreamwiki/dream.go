@@ -2,7 +2,6 @@ package main
 
 import (
 	"encoding/json"
-	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -50,13 +49,16 @@ func writeJSON(w io.Writer, v any) error {
 }
 
 // memoryError turns the dream package's errors into exit codes: a held
-// lock and everything else that went wrong are failures (1).
-func memoryError(err error) error {
-	var le *dream.LockedError
-	if errors.As(err, &le) {
-		return failure{err.Error() + "; if no dream is running, the lock is stale and is replaced after its timeout"}
+// lock and everything else that went wrong are failures (1); their
+// messages already say what to do.
+func memoryError(err error) error { return failure{err.Error()} }
+
+// printRecovered tells what a run put back from an interrupted one before
+// doing its own work, and which edited files it left alone.
+func printRecovered(w io.Writer, rec *dream.Recovery) {
+	if rec != nil {
+		rec.WriteText(w)
 	}
-	return failure{err.Error()}
 }
 
 type dreamFlags struct {
@@ -140,7 +142,10 @@ numbers, drop dates or hold a secret are not used.`,
 			}
 			if err != nil {
 				if res != nil && res.StaleLock != nil && !f.quiet {
-					fmt.Fprintf(e.stderr, "dreamwiki: replaced a stale lock (%s)\n", res.StaleLock)
+					fmt.Fprintf(e.stderr, "dreamwiki: %s\n", res.StaleLock.Reason)
+				}
+				if res != nil && !f.quiet {
+					printRecovered(e.stderr, res.Recovered)
 				}
 				return memoryError(err)
 			}

@@ -19,8 +19,9 @@ import (
 
 // Options tune a dream.
 type Options struct {
-	// Now is the clock: every date a dream writes, its gates and its lock
-	// come from it. nil means time.Now.
+	// Now is the clock: every date a dream writes and its gates come from
+	// it. nil means time.Now. The lock never uses it: a lock's age is
+	// measured on the wall clock.
 	Now func() time.Time
 	// Force skips the time and session gates. It never skips the lock.
 	Force bool
@@ -216,8 +217,8 @@ type Result struct {
 	// Backup is the folder the changed files were copied to first.
 	Backup  string   `json:"backup,omitempty"`
 	Written []string `json:"written,omitempty"`
-	// StaleLock is the stale lock this run replaced, if any.
-	StaleLock *LockInfo `json:"staleLock,omitempty"`
+	// StaleLock is the lock this run replaced because no process held it.
+	StaleLock *ReplacedLock `json:"staleLock,omitempty"`
 	// Recovered lists what an interrupted earlier run left and this run
 	// put back.
 	Recovered *Recovery `json:"recovered,omitempty"`
@@ -383,11 +384,12 @@ func apply(ctx context.Context, pl *Plan, progress func(Event), held *lock, opts
 	}
 	if held == nil {
 		emit("lock", "taking the lock")
-		l, err := acquireLock(pl.root, opts.now(), lockTimeout(pl), pl.command)
+		l, err := acquireLock(pl.root, lockTimeout(pl), pl.command)
 		if err != nil {
 			return res, err
 		}
 		defer l.release()
+		held = l
 		res.StaleLock = l.Stale
 		if rec, err := Recover(pl.root); err != nil {
 			return res, err
@@ -400,7 +402,7 @@ func apply(ctx context.Context, pl *Plan, progress func(Event), held *lock, opts
 		writes = append(writes, fileWrite{Path: f.Path, Data: f.new, Before: f.Before, Backup: f.backup})
 	}
 	emit("backup", "backing up %d files and writing them", len(writes))
-	t := &txn{root: pl.root, run: pl.Now.Format("20060102-1504"), now: pl.Now, writes: writes, hook: opts.hook}
+	t := &txn{root: pl.root, run: pl.Now.Format("20060102-1504"), now: pl.Now, writes: writes, lock: held, hook: opts.hook}
 	dir, err := t.commit()
 	res.Backup = dir
 	if err != nil {
@@ -484,7 +486,7 @@ func Run(ctx context.Context, dir string, opts Options, dryRun bool, progress fu
 	}
 	timeout := time.Duration(max(cfg.Dream.LockTimeoutMin, 1)) * time.Minute
 	emit("lock", "taking the lock")
-	l, err := acquireLock(root, opts.now(), timeout, opts.Command)
+	l, err := acquireLock(root, timeout, opts.Command)
 	if err != nil {
 		return nil, err
 	}

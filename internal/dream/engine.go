@@ -49,6 +49,8 @@ type planner struct {
 	indexed    map[*candidate]bool
 	sel        *selection
 	started    time.Time
+	lock       *lock     // held by recall, supersede and decay while they write
+	recovered  *Recovery // what they put back before reading the workspace
 }
 
 // fileState is a file as the plan read it.
