@@ -45,24 +45,7 @@ func workspaceFrom(t testing.TB, src string) string {
 func demoCopy(t testing.TB) string {
 	t.Helper()
 	dir := t.TempDir()
-	src := "../demo/workspace"
-	err := filepath.WalkDir(src, func(p string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		rel, _ := filepath.Rel(src, p)
-		if d.IsDir() {
-			return os.MkdirAll(filepath.Join(dir, rel), 0o755)
-		}
-		b, err := os.ReadFile(p)
-		if err != nil {
-			return err
-		}
-		return os.WriteFile(filepath.Join(dir, rel), b, 0o644)
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
+	copyTree(t, "../demo/workspace", dir)
 	return dir
 }
 

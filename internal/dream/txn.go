@@ -207,6 +207,7 @@ func (t *txn) commit() (backupDir string, err error) {
 	// 6. Done.
 	os.Remove(t.abs(journalPath))
 	os.RemoveAll(t.abs(j.Staging))
+	os.Remove(t.abs(stagingDir)) // when no other run's folder is in it
 	step("done")
 	return backupDir, nil
 }
