@@ -498,7 +498,7 @@ func Run(ctx context.Context, dir string, opts Options, dryRun bool, progress fu
 	}
 	if rec != nil {
 		res.Recovered = rec
-		emit("recover", "put back %d files an interrupted dream (%s) was writing", len(rec.Restored), rec.Run)
+		emit("recover", "put back %d %s an interrupted dream (%s) was writing", len(rec.Restored), plural(len(rec.Restored), "file", "files"), rec.Run)
 	}
 	ws, err := workspace.Load(root, workspace.Options{})
 	if err != nil {

@@ -161,7 +161,7 @@ func (r *Result) WriteText(w io.Writer) {
 
 // WriteText prints what a recovery put back and what it left alone.
 func (r *Recovery) WriteText(w io.Writer) {
-	fmt.Fprintf(w, "put back %d files an interrupted dream (%s) was writing", len(r.Restored), r.Run)
+	fmt.Fprintf(w, "put back %d %s an interrupted dream (%s) was writing", len(r.Restored), plural(len(r.Restored), "file", "files"), r.Run)
 	if len(r.Restored) > 0 {
 		fmt.Fprintf(w, ": %s", strings.Join(r.Restored, ", "))
 	}

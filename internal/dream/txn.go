@@ -97,7 +97,18 @@ func (e *ChangedError) Error() string {
 	if e.Kept != "" {
 		s += " (the dream's version is " + e.Kept + ")"
 	}
-	return s + fmt.Sprintf(" and the %d files already written were put back; dream again", len(e.Restored))
+	return s + "; " + putBackNote(len(e.Restored)) + "; dream again"
+}
+
+// putBackNote says how many files a rollback put back.
+func putBackNote(n int) string {
+	switch n {
+	case 0:
+		return "nothing else had been written"
+	case 1:
+		return "the one file already written was put back"
+	}
+	return fmt.Sprintf("the %d files already written were put back", n)
 }
 
 // commit runs the transaction and returns the backup folder
@@ -257,7 +268,7 @@ func (t *txn) abort(j journal, cause error) error {
 		}
 		return ce
 	}
-	msg := fmt.Sprintf("writing failed (%v); the %d files already written were put back", cause, len(rec.Restored))
+	msg := fmt.Sprintf("writing failed (%v); %s", cause, putBackNote(len(rec.Restored)))
 	for _, k := range rec.Kept {
 		msg += "; " + k.String()
 	}
