@@ -14,6 +14,7 @@ import (
 
 	"github.com/dreamwiki/dreamwiki/internal/diag"
 	"github.com/dreamwiki/dreamwiki/internal/memory"
+	"github.com/dreamwiki/dreamwiki/internal/secrets"
 	"github.com/dreamwiki/dreamwiki/internal/workspace"
 )
 
@@ -330,14 +331,6 @@ func (p *planner) run() error {
 			out[path] = d.render()
 		}
 	}
-	// A secret already sitting in MEMORY.md or an L2 file is redacted too:
-	// curated memory is injected into prompts and published, and the guard
-	// is the one hard block on content.
-	for path := range p.docs {
-		if _, ok := out[path]; !ok && (path == p.memDoc.path || p.topicByPath[path] != nil) && secretsIn(p.before[path].data) {
-			out[path] = p.before[path].data
-		}
-	}
 	p.audit(out)
 	p.counts.Candidates = pl.Counts.Candidates
 	p.counts.Skipped = pl.Counts.Skipped
@@ -519,9 +512,10 @@ func Run(ctx context.Context, dir string, opts Options, dryRun bool, progress fu
 
 // audit is the read-only checkpoint before anything is written (the seed's
 // quality gates): only allowed paths are written (a target outside them is
-// dropped and reported, the rest goes on), daily logs never; curated
-// Markdown never carries a secret (any left is redacted and reported); and
-// a state file that would is not written at all.
+// dropped and reported, the rest goes on), daily logs never; no new secret
+// reaches curated Markdown (one on a line the file did not have is
+// redacted and reported; a line the file already had is never changed);
+// and a state file that would gain one is not written at all.
 func (p *planner) audit(out map[string][]byte) {
 	paths := make([]string, 0, len(out))
 	for path := range out {
@@ -534,19 +528,21 @@ func (p *planner) audit(out map[string][]byte) {
 			p.plan.Diagnostics.Errorf("dream", path, 0, "the plan would write outside the paths a dream may change; this file was left alone")
 			continue
 		}
-		if strings.HasSuffix(path, ".md") {
-			if red, found := redactFile(data); len(found) > 0 {
-				for _, f := range found {
-					p.plan.Secrets = append(p.plan.Secrets, SecretFinding{File: path, Line: f.Line, Kind: f.Kind, Action: "redacted in curated memory"})
-					p.action(Action{Kind: "redact", File: path, Text: fmt.Sprintf("line %d: %s", f.Line, f.Kind), Reason: "curated memory never holds a secret; the value was replaced by " + "[REDACTED:" + string(f.Kind) + "]"})
-				}
-				data = red
+		before := p.before[path]
+		red, found := redactNew(before.data, data)
+		switch {
+		case len(found) == 0:
+		case strings.HasSuffix(path, ".md"):
+			for _, f := range found {
+				p.plan.Secrets = append(p.plan.Secrets, SecretFinding{File: path, Line: f.Line, Kind: f.Kind, Action: "redacted: never promoted into curated memory"})
+				p.action(Action{Kind: "redact", File: path, Text: fmt.Sprintf("line %d: %s", f.Line, f.Kind),
+					Reason: "a dream never writes a new secret into curated memory; the value was replaced by " + secrets.Placeholder(f.Kind)})
 			}
-		} else if secretsIn(data) {
+			data = red
+		default:
 			p.plan.Diagnostics.Errorf("secret", path, 0, "the new content would hold a secret; this file was left alone")
 			continue
 		}
-		before := p.before[path]
 		if string(before.data) == string(data) && before.hash != "" {
 			continue
 		}
@@ -554,7 +550,9 @@ func (p *planner) audit(out map[string][]byte) {
 		if before.hash == "" {
 			fc.Change = "create"
 		}
-		fc.Diff = unifiedDiff(path, before.data, data, before.hash == "")
+		// The diff is shown and sent (dry runs, the server): redacted, like
+		// everything the dream prints.
+		fc.Diff = redact(unifiedDiff(path, before.data, data, before.hash == ""))
 		p.plan.Files = append(p.plan.Files, fc)
 	}
 }

@@ -380,6 +380,10 @@ func TestDream_NeverWritesASecretIntoCuratedMemory(t *testing.T) {
 		if isDailyPath(path) {
 			continue
 		}
+		if path == "MEMORY.md" {
+			// The one it had is kept (TestDream_ASecretAlreadyInCuratedMemoryIsKeptAndReported).
+			content = strings.Replace(content, "- The homelab gateway admin password: correcthorsebattery\n", "", 1)
+		}
 		if f := secrets.Scan(content); len(f) > 0 {
 			t.Errorf("%s holds a secret: %v", path, f)
 		}

@@ -158,7 +158,7 @@ func (p *planner) recordRecall(query, matches string) (*RecallResult, error) {
 	for i := range found {
 		found[i].Text = redact(found[i].Text)
 	}
-	res := &RecallResult{Query: query, Matches: found, Recovered: p.recovered}
+	res := &RecallResult{Query: redact(query), Matches: found, Recovered: p.recovered}
 
 	// The recall store and the events.
 	store := memory.NewRecallDoc()
@@ -305,12 +305,15 @@ func (p *planner) supersedeText(oldText, newText string) (*SupersedeResult, erro
 	if strings.Contains(strings.ToLower(old.text), "(superseded ") {
 		return nil, fmt.Errorf("%s:%d is already superseded; supersede its successor to extend the chain", old.file, old.e.Line)
 	}
+	if old.pinned() {
+		return nil, fmt.Errorf("%s:%d holds a secret, and a line holding one is never rewritten (its value would be lost); move the secret to a password manager, edit the line by hand, then supersede it", old.file, old.e.Line)
+	}
 	if old.meta == nil && p.meta != nil {
 		p.track(old)
 	}
 	res := &SupersedeResult{Old: old.text, OldFile: old.file, OldLine: old.e.Line, Recovered: p.recovered}
 
-	fact := strings.TrimSpace(newText)
+	fact := redact(strings.TrimSpace(newText)) // a new secret never reaches curated memory
 	if !reISODate.MatchString(fact) {
 		fact = withDate(fact, p.day)
 	}
@@ -324,7 +327,7 @@ func (p *planner) supersedeText(oldText, newText string) (*SupersedeResult, erro
 	// The successor may exist already.
 	if nm := memory.MatchRecall(newText, lines, 1); len(nm) > 0 && nm[0].How != "overlap" {
 		if n := byKey[fmt.Sprintf("%s:%d", nm[0].Path, nm[0].StartLine)]; n != nil && n != old {
-			res.Existing, res.New, res.NewFile = true, n.text, n.file
+			res.Existing, res.New, res.NewFile = true, redact(n.text), n.file
 			if n.meta == nil && p.meta != nil {
 				p.track(n)
 			}
