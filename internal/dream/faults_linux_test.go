@@ -38,13 +38,8 @@ func TestDream_KilledAtEverySyscallLosesNoEdit(t *testing.T) {
 	if err != nil {
 		t.Skip("strace is not installed (scripts/test.sh installs it)")
 	}
-	template := t.TempDir()
-	end := genWorkspace(template, 3, 10, 6)
-	now := end.Add(7 * time.Hour).Format(time.RFC3339)
-	pl, err := NewPlan(context.Background(), template, Options{Now: at(now), Force: true})
-	if err != nil {
-		t.Fatal(err)
-	}
+	template, now := generated(t)
+	pl := forcedPlan(t, template, now)
 	before := snapshot(t, template)
 	planned := map[string]string{}
 	for _, f := range pl.Files {

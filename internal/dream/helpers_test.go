@@ -84,6 +84,24 @@ func sha(s string) string {
 	return hex.EncodeToString(h[:])
 }
 
+// generated writes the generated workspace the crash tests dream over, and
+// returns it with the time of that dream.
+func generated(t testing.TB) (dir, now string) {
+	dir = t.TempDir()
+	end := genWorkspace(dir, 3, 10, 6)
+	return dir, end.Add(7 * time.Hour).Format(time.RFC3339)
+}
+
+// forcedPlan plans a forced dream and fails the test on error.
+func forcedPlan(t testing.TB, dir, now string) *Plan {
+	t.Helper()
+	pl, err := NewPlan(context.Background(), dir, Options{Now: at(now), Force: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return pl
+}
+
 // dream runs a forced dream and fails the test on error.
 func dream(t testing.TB, dir string, now string) *Result {
 	t.Helper()

@@ -102,19 +102,14 @@ func stopped(pid int, marker string) bool {
 // long it is stopped and whatever --now says; a second dream is refused,
 // and when the first resumes it finishes, with nothing of it undone.
 func TestDream_APausedHolderKeepsItsLock(t *testing.T) {
-	dir := t.TempDir()
-	end := genWorkspace(dir, 3, 10, 6)
-	now := end.Add(7 * time.Hour).Format(time.RFC3339)
-	pl, err := NewPlan(context.Background(), dir, Options{Now: at(now), Force: true})
-	if err != nil {
-		t.Fatal(err)
-	}
+	dir, now := generated(t)
+	pl := forcedPlan(t, dir, now)
 	before := snapshot(t, dir)
 	a, aErr := startStopped(t, dir, now, "stage")
 
 	// A day later by --now, and with a lock timeout of one minute: still A's.
-	later := end.Add(31 * time.Hour).Format(time.RFC3339)
-	_, err = Run(context.Background(), dir, Options{Now: at(later), Force: true,
+	later := at(now)().Add(24 * time.Hour).Format(time.RFC3339)
+	_, err := Run(context.Background(), dir, Options{Now: at(later), Force: true,
 		Configure: func(c *workspace.Config) { c.Dream.LockTimeoutMin = 1 }}, false, nil)
 	var le *LockedError
 	if !errors.As(err, &le) || le.Owner.PID != a.Process.Pid || le.State != "alive" {
@@ -148,13 +143,8 @@ func TestDream_APausedHolderKeepsItsLock(t *testing.T) {
 // the first, resumed, finds its lock gone and stops, leaving the second
 // dream's work as it is.
 func TestDream_ADreamWhoseLockWasTakenOverUndoesNothing(t *testing.T) {
-	dir := t.TempDir()
-	end := genWorkspace(dir, 3, 10, 6)
-	now := end.Add(7 * time.Hour).Format(time.RFC3339)
-	pl, err := NewPlan(context.Background(), dir, Options{Now: at(now), Force: true})
-	if err != nil {
-		t.Fatal(err)
-	}
+	dir, now := generated(t)
+	pl := forcedPlan(t, dir, now)
 	a, aErr := startStopped(t, dir, now, "rename:"+pl.Files[2].Path)
 	if err := os.Remove(filepath.Join(dir, LockPath)); err != nil {
 		t.Fatal(err)

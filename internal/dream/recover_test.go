@@ -18,10 +18,7 @@ import (
 // says so with both paths.
 func TestRecover_LeavesEditedFilesAndKeepsTheDreamsVersion(t *testing.T) {
 	dir := demoCopy(t)
-	pl, err := NewPlan(context.Background(), dir, Options{Now: at(crashNow), Force: true})
-	if err != nil {
-		t.Fatal(err)
-	}
+	pl := forcedPlan(t, dir, crashNow)
 	before := snapshot(t, dir)
 	var md []FileChange // the Markdown files the plan modifies, in rename order
 	for _, f := range pl.Files {
@@ -86,10 +83,7 @@ func TestRecover_LeavesEditedFilesAndKeepsTheDreamsVersion(t *testing.T) {
 // backup), puts back the files it had already written, and says so.
 func TestDream_AFileEditedBeforeItsRenameIsLeftAlone(t *testing.T) {
 	dir := demoCopy(t)
-	pl, err := NewPlan(context.Background(), dir, Options{Now: at(crashNow), Force: true})
-	if err != nil {
-		t.Fatal(err)
-	}
+	pl := forcedPlan(t, dir, crashNow)
 	before := snapshot(t, dir)
 	target := pl.Files[len(pl.Files)/2]
 	edited := before[target.Path] + "- Written while the dream was writing.\n"
@@ -98,7 +92,7 @@ func TestDream_AFileEditedBeforeItsRenameIsLeftAlone(t *testing.T) {
 			os.WriteFile(filepath.Join(dir, target.Path), []byte(edited), 0o644)
 		}
 	}}
-	_, err = Run(context.Background(), dir, opts, false, nil)
+	_, err := Run(context.Background(), dir, opts, false, nil)
 	var ce *ChangedError
 	if !errors.As(err, &ce) || ce.Path != target.Path || len(ce.Restored) != len(pl.Files)/2 ||
 		ce.Kept != ".backup/memory-dreams/20261121-0800/"+target.Path+".dream" {
