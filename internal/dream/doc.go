@@ -54,14 +54,16 @@
 //     was taken over stops here and touches nothing more: the new holder
 //     owns the journal), then the file is hashed again; a file that
 //     changed since the plan stops the run (step 8).
-//  7. Done: the journal and staging go.
+//  7. Done: the lock is checked once more, then the journal and staging
+//     go.
 //  8. Rollback (after a failed or refused rename, or by Recover after a
 //     crash, under the lock, before anything else): a file holding exactly
 //     the run's new bytes is put back (hashed once more right before), a
 //     file holding its old bytes is done with, and any other file is
 //     someone's edit: it is left as it is, the run's version is kept as
-//     .backup/memory-dreams/<run>/<path>.dream beside its .bak, and both
-//     paths are reported (Recovery.Kept).
+//     .backup/memory-dreams/<run>/<path>.dream beside its .bak (a run
+//     without backups uses a folder of its own there), and both paths
+//     are reported (Recovery.Kept).
 //
 // A crash before 5 leaves the workspace untouched (staging is in the cache
 // folder, which nothing reads; backups are whole copies). The fault suite

@@ -119,3 +119,33 @@ func TestDream_AFileEditedBeforeItsRenameIsLeftAlone(t *testing.T) {
 	}
 	dream(t, dir, crashNow)
 }
+
+// TestRecall_AStateFileEditedWhileWritingIsKeptInAFolderOfItsOwn: a recall
+// keeps no backups, so the version of a changed file it keeps goes to a
+// folder of its own, never over the backups of a dream of the same minute.
+func TestRecall_AStateFileEditedWhileWritingIsKeptInAFolderOfItsOwn(t *testing.T) {
+	dir := workspaceFrom(t, basic)
+	dream(t, dir, "2026-04-05T06:00:00Z") // starts memory-meta.json
+	res := dream(t, dir, "2026-04-05T07:00:00Z")
+	dreamBackup := read(t, dir, res.Backup+"/"+metaPath+".bak")
+	edited := read(t, dir, metaPath) + "\n"
+	opts := Options{Now: at("2026-04-05T07:00:30Z"), hook: func(step string) {
+		if step == "journal" {
+			os.WriteFile(filepath.Join(dir, metaPath), []byte(edited), 0o644)
+		}
+	}}
+	_, err := Recall(context.Background(), dir, "zigbee dongle", "Zigbee2MQTT runs on the NUC", opts, 0)
+	var ce *ChangedError
+	if !errors.As(err, &ce) || ce.Path != metaPath || !strings.HasPrefix(ce.Kept, res.Backup+"-") {
+		t.Fatalf("got %v", err)
+	}
+	if read(t, dir, metaPath) != edited {
+		t.Error("the edited file was not left as it is")
+	}
+	if read(t, dir, res.Backup+"/"+metaPath+".bak") != dreamBackup {
+		t.Error("the dream's backup was overwritten")
+	}
+	if _, err := os.Stat(filepath.Join(dir, recallPath)); err == nil {
+		t.Error("the recall store the recall created was not removed again")
+	}
+}

@@ -1,6 +1,7 @@
 package dream
 
 import (
+	"crypto/rand"
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
@@ -122,7 +123,7 @@ func (t *txn) commit() (backupDir string, err error) {
 			t.hook(s)
 		}
 	}
-	// 1. Nothing changed since the plan.
+	// 2. Nothing changed since the plan (1, the lock, is held by the caller).
 	for _, w := range t.writes {
 		if err := checkInside(w.Path); err != nil {
 			return "", err
@@ -136,14 +137,21 @@ func (t *txn) commit() (backupDir string, err error) {
 		}
 	}
 
-	// 2. Backups: staged, then renamed into the backup folder, so that a
+	// 3. Backups: staged, then renamed into the backup folder, so that a
 	// backup is whole or absent.
 	if slices.ContainsFunc(t.writes, func(w fileWrite) bool { return w.Backup && w.Before != "" }) {
 		if backupDir, err = t.backupFolder(); err != nil {
 			return "", fmt.Errorf("backup failed (%v); nothing was written", err)
 		}
 	}
-	j := journal{Version: 2, Run: t.run, Started: t.now.UTC(), Staging: stagingDir + "/" + t.run, Keep: BackupRoot + "/" + t.run}
+	j := journal{Version: 2, Run: t.run, Started: t.now.UTC(), Staging: stagingDir + "/" + t.run, Keep: backupDir}
+	if j.Keep == "" {
+		// Without a backup folder of its own (a recall's state files), a
+		// run keeps changed files' versions in a folder no run shares.
+		var tok [4]byte
+		rand.Read(tok[:])
+		j.Keep = fmt.Sprintf("%s/%s-%x", BackupRoot, t.run, tok)
+	}
 	if err := os.RemoveAll(t.abs(j.Staging)); err != nil {
 		return backupDir, err
 	}
@@ -168,7 +176,7 @@ func (t *txn) commit() (backupDir string, err error) {
 	}
 	step("backup")
 
-	// 3. Stage the new bytes, twice.
+	// 4. Stage the new bytes, twice.
 	for i, w := range t.writes {
 		for _, p := range []string{j.Files[i].Staged, j.Files[i].Copy} {
 			if err := writeSynced(t.abs(p), w.Data); err != nil {
@@ -178,7 +186,7 @@ func (t *txn) commit() (backupDir string, err error) {
 	}
 	step("stage")
 
-	// 4. The journal: the commit point. From here on a crash is rolled
+	// 5. The journal: the commit point. From here on a crash is rolled
 	// back.
 	if err := t.lock.check(); err != nil {
 		return backupDir, err
@@ -193,7 +201,7 @@ func (t *txn) commit() (backupDir string, err error) {
 	syncDir(t.abs(cacheDir))
 	step("journal")
 
-	// 5. Rename into place, each file checked again first.
+	// 6. Rename into place, each file checked again first.
 	for _, e := range j.Files {
 		if err := t.lock.check(); err != nil {
 			return backupDir, err // taken over: whoever holds the lock owns the journal now
@@ -215,7 +223,10 @@ func (t *txn) commit() (backupDir string, err error) {
 	}
 	syncDirs(t.root, j.Files)
 
-	// 6. Done.
+	// 7. Done, unless the journal is no longer this run's to remove.
+	if err := t.lock.check(); err != nil {
+		return backupDir, err
+	}
 	os.Remove(t.abs(journalPath))
 	os.RemoveAll(t.abs(j.Staging))
 	os.Remove(t.abs(stagingDir)) // when no other run's folder is in it
