@@ -84,7 +84,15 @@ replace older ones, closes finished work, archives decayed entries, keeps
 MEMORY.md within its character budget and appends an entry to
 memory/dream-log.md. Daily logs are never changed. Every file it changes is
 backed up to .backup/memory-dreams/ first and all writes happen in one
-journaled transaction.
+journaled transaction. If a dream is interrupted, the next one puts back
+what it had written, except files edited since: those are left as they are,
+with the interrupted dream's version kept beside their backup. A line of
+MEMORY.md or an L2 file that holds a secret is never rewritten; it is
+reported, and published outputs redact it.
+
+Only one dream (or recall, supersede, decay) writes at a time. The lock
+follows its process: while the dream that holds it runs (even paused), no
+other starts; a lock whose process is gone is replaced and reported.
 
 A dream runs when 3 days have passed since the last one and 3 new days of logs
 exist (see [dream] in dreamwiki.toml); --force skips those gates, never the
