@@ -53,7 +53,8 @@
 //  6. Rename, file by file: first the lock is checked (a dream whose lock
 //     was taken over stops here and touches nothing more: the new holder
 //     owns the journal), then the file is hashed again; a file that
-//     changed since the plan stops the run (step 8).
+//     changed since the plan stops the run (step 8). (An edit landing in
+//     the microseconds between that hash and the rename is not seen.)
 //  7. Done: the lock is checked once more, then the journal and staging
 //     go.
 //  8. Rollback (after a failed or refused rename, or by Recover after a

@@ -3,12 +3,14 @@ package dream
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/dreamwiki/dreamwiki/internal/secrets"
+	"github.com/dreamwiki/dreamwiki/internal/workspace"
 )
 
 // withSecrets is a workspace whose curated memory already holds secrets
@@ -129,6 +131,35 @@ func TestDream_ASecretAlreadyInCuratedMemoryIsKeptAndReported(t *testing.T) {
 	}
 	if read(t, dir, "MEMORY.md") != mem {
 		t.Error("the second dream changed MEMORY.md")
+	}
+}
+
+// TestDream_ASecretLineNeverMovesForTheBudget: a MEMORY.md far over its
+// budget sinks entries into L2 files, but never the line holding a secret
+// (moving it would copy the value; redacting it would lose it).
+func TestDream_ASecretLineNeverMovesForTheBudget(t *testing.T) {
+	var b strings.Builder
+	b.WriteString("# MEMORY.md\n\n## Notes\n- 格式密码：912530\n")
+	for i := 0; i < 100; i++ {
+		fmt.Fprintf(&b, "- Note %d about the homelab rack and its cabling plan.\n", i)
+	}
+	dir := workspaceFrom(t, "-- MEMORY.md --\n"+b.String())
+	res, err := Run(t.Context(), dir, Options{Now: at("2026-03-10T07:00:00Z"), Force: true, Configure: func(c *workspace.Config) {
+		c.Budget.MaxChars = 10 // everything that can move must
+	}}, false, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Plan.Counts.Sunk < 90 {
+		t.Fatalf("nothing sank: %+v", res.Plan.Counts)
+	}
+	if mem := read(t, dir, "MEMORY.md"); !strings.Contains(mem, "\n- 格式密码：912530\n") {
+		t.Errorf("the secret line moved:\n%s", mem)
+	}
+	for path, content := range snapshot(t, dir) {
+		if path != "MEMORY.md" && strings.Contains(content, "912530") {
+			t.Errorf("%s got a copy of the secret", path)
+		}
 	}
 }
 

@@ -289,7 +289,7 @@ func (p *planner) fitBudget() {
 		}
 	}
 	if !target.fits(cur) {
-		p.warn(p.memDoc.path, "MEMORY.md is still over its budget (%s > %s) after moving every entry that can move to L2 files; what is left are index lines",
+		p.warn(p.memDoc.path, "MEMORY.md is still over its budget (%s > %s) after moving every entry that can move to L2 files; what is left are index lines and lines holding a secret, which never move",
 			thousands(cur.Chars)+" chars", target.String())
 	}
 }
