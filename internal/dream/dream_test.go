@@ -172,7 +172,7 @@ func TestDream_GatesHoldWithoutForceButNeverSkipTheLock(t *testing.T) {
 		t.Errorf("time gate: %+v", g)
 	}
 	// --force skips both gates but not a held lock.
-	l, err := acquireLock(dir, at("2026-04-05T06:59:00Z")(), lockTimeout(nil), "test")
+	l, err := acquireLock(dir, lockTimeout(nil), "test")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -379,6 +379,10 @@ func TestDream_NeverWritesASecretIntoCuratedMemory(t *testing.T) {
 	for path, content := range snapshot(t, dir) {
 		if isDailyPath(path) {
 			continue
+		}
+		if path == "MEMORY.md" {
+			// The one it had is kept (TestDream_ASecretAlreadyInCuratedMemoryIsKeptAndReported).
+			content = strings.Replace(content, "- The homelab gateway admin password: correcthorsebattery\n", "", 1)
 		}
 		if f := secrets.Scan(content); len(f) > 0 {
 			t.Errorf("%s holds a secret: %v", path, f)
