@@ -78,7 +78,7 @@ func TestScan_SameSpanTakesTheMostSpecificKind(t *testing.T) {
 
 func TestScan_OverlapsAreMergedSoNothingLeaks(t *testing.T) {
 	s := scanner{t: "0123456789abcdef"}
-	s.found = []candidate{{2, 8, KindPassword}, {5, 12, KindAPIKey}, {12, 14, KindJWT}}
+	s.found = []candidate{{2, 8, KindPassword, "password"}, {5, 12, KindAPIKey, "sk-api-key"}, {12, 14, KindJWT, "jwt"}}
 	fs := s.findings()
 	if len(fs) != 2 || fs[0].Start != 2 || fs[0].End != 12 || fs[1].Start != 12 {
 		t.Errorf("findings = %+v, want [2,12) and [12,14)", fs)
@@ -153,8 +153,10 @@ func TestScan_WordBoundaries(t *testing.T) {
 		text string
 		want int
 	}{
-		{"x" + fakeGitHub, 0},        // not at a word start
-		{fakeGitHub + "x", 0},        // 37 characters: not the format
+		// gitleaks' GitHub rules have no word boundaries: a token glued
+		// to other text is still a token.
+		{"x" + fakeGitHub, 1},
+		{fakeGitHub + "x", 1},
 		{"AKIA5E8II49KQ71N8MTZZ", 0}, // 17 after AKIA
 		{"AKIA5E8II49KQ71N8MT", 0},   // 15 after AKIA
 		{"(" + fakeAWS + ")", 1},     // punctuation is a boundary
