@@ -57,7 +57,7 @@ func genericSecret(s *scanner, at, end int) bool {
 		return false
 	}
 	v := t[vs:ve]
-	if entropy(v) <= 3.5 || lettersOnly(v) || allowed(v) || genericStopwordsAuto().contains(v) {
+	if lettersOnly(v) || entropy(v) <= 3.5 || genericStopwordsAuto().contains(v) || allowed(v) {
 		return false
 	}
 	ks := at

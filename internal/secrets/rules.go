@@ -2,6 +2,7 @@ package secrets
 
 import (
 	"regexp"
+	"strings"
 	"sync"
 )
 
@@ -23,7 +24,7 @@ type rule struct {
 	fold     bool
 	// word: the keyword must start a word (the pattern begins with \b).
 	word bool
-	// lines is how many lines after the keyword's own a tokenNear window
+	// lines is how many lines after the keyword's own the pattern's window
 	// spans, for patterns that span lines (curl commands).
 	lines int
 	// ident, for an assigned rule whose key is more than its keyword,
@@ -41,6 +42,10 @@ type rule struct {
 	entropy float64
 	// allow matches secrets that are examples, not secrets.
 	allow string
+	// need, when set, lists words of which the pattern requires one; a
+	// window without any is not run (for patterns that are costly to run,
+	// such as the curl rules' lazy multi-line ones).
+	need []string
 }
 
 // ruleShape is where a rule's pattern runs.
@@ -122,7 +127,11 @@ func (r *ruleState) detector(keyword string) func(*scanner, int, int) bool {
 		r.compile()
 		switch r.shape {
 		case tokenAt:
-			m := r.re.FindStringSubmatchIndex(t[at:lineEnd(t, at, maxLine)])
+			w := t[at:r.windowEnd(t, at)]
+			if !r.needed(w) {
+				return false
+			}
+			m := r.re.FindStringSubmatchIndex(w)
 			if m == nil {
 				return false
 			}
@@ -141,10 +150,7 @@ func (r *ruleState) detector(keyword string) func(*scanner, int, int) bool {
 func (r *ruleState) near(s *scanner, at int) bool {
 	t := s.t
 	ws, _ := lineStart(t, at, 512)
-	we := lineEnd(t, at, maxLine)
-	for n := 0; n < r.lines && we < len(t); n++ {
-		we = lineEnd(t, we+1, maxLine)
-	}
+	we := r.windowEnd(t, at)
 	if s.scanned == nil {
 		s.scanned = make([]int, len(ruleSet()))
 	}
@@ -152,6 +158,9 @@ func (r *ruleState) near(s *scanner, at int) bool {
 		return false
 	}
 	s.scanned[r.index] = we
+	if !r.needed(t[ws:we]) {
+		return false
+	}
 	for _, m := range r.re.FindAllStringSubmatchIndex(t[ws:we], -1) {
 		start, end := secretGroup(m, r.group)
 		if r.report(s, ws+start, ws+end) {
@@ -159,6 +168,28 @@ func (r *ruleState) near(s *scanner, at int) bool {
 		}
 	}
 	return false
+}
+
+// needed reports whether window holds one of the rule's needed words.
+func (r *ruleState) needed(window string) bool {
+	if len(r.need) == 0 {
+		return true
+	}
+	for _, w := range r.need {
+		if strings.Contains(window, w) {
+			return true
+		}
+	}
+	return false
+}
+
+// windowEnd returns the end of the line holding at, or of r.lines more.
+func (r *ruleState) windowEnd(t string, at int) int {
+	we := lineEnd(t, at, maxLine)
+	for n := 0; n < r.lines && we < len(t); n++ {
+		we = lineEnd(t, we+1, maxLine)
+	}
+	return we
 }
 
 // assignedValue runs an assigned rule: the key from the keyword at [at,
