@@ -7,10 +7,12 @@ import (
 	"testing"
 )
 
-// corpusCase is one case of testdata/secrets.txt.
+// corpusCase is one case of testdata/secrets.txt or testdata/shapes.txt.
 type corpusCase struct {
 	line     int // line of the "==" header, for failure messages
 	kinds    []Kind
+	name     string // after "|" in the header, if any
+	notIn    []string
 	text     string
 	redacted string // empty when the case gives none
 	hasRedac bool
@@ -18,9 +20,14 @@ type corpusCase struct {
 
 // readCorpus parses testdata/secrets.txt (its format is described at the top
 // of the file).
-func readCorpus(t testing.TB) []corpusCase {
+func readCorpus(t testing.TB) []corpusCase { return readCases(t, "testdata/secrets.txt") }
+
+// readCases parses a file of cases: "== kinds [| name]", optionally
+// "-- not in: contexts", the text, and optionally "-- redacted" and the
+// expected redaction.
+func readCases(t testing.TB, path string) []corpusCase {
 	t.Helper()
-	b, err := os.ReadFile("testdata/secrets.txt")
+	b, err := os.ReadFile(path)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -42,11 +49,15 @@ func readCorpus(t testing.TB) []corpusCase {
 		case strings.HasPrefix(l, "== "):
 			flush()
 			cur = &corpusCase{line: i + 1}
-			for _, k := range strings.Fields(l[3:]) {
+			kinds, name, _ := strings.Cut(l[3:], "|")
+			cur.name = strings.TrimSpace(name)
+			for _, k := range strings.Fields(kinds) {
 				cur.kinds = append(cur.kinds, Kind(k))
 			}
 		case cur == nil:
 			// comment or blank line before the first case
+		case strings.HasPrefix(l, "-- not in: ") && len(text) == 0:
+			cur.notIn = strings.Fields(strings.TrimPrefix(l, "-- not in: "))
 		case l == "-- redacted":
 			inRed, cur.hasRedac = true, true
 		case inRed:

@@ -136,9 +136,9 @@ var envNotSecret = map[string]bool{
 	"MAX": true, "MIN": true, "BUDGET": true, "HASH": true, "FINGERPRINT": true, "ARN": true,
 }
 
-// envSecret finds the value of a .env line whose upper-case key holds the
-// keyword at [at, end): KEY=value at the start of a line (after list or
-// quote markup and an optional "export "), the value bare or quoted. The
+// envSecret finds the value of a .env-style assignment whose upper-case
+// key holds the keyword at [at, end): KEY=value, in a .env file, after
+// "export" or "docker run -e", or quoted in prose; the value bare or quoted. The
 // value must not be a placeholder or a reference (notAPassword), must
 // have two character classes, 8 or more bytes and an entropy above 3.
 func envSecret(t string, at, end int) (start, stop int) {
@@ -153,14 +153,8 @@ func envSecret(t string, at, end int) (start, stop int) {
 	if ke >= len(t) || t[ke] != '=' || ks == ke || isDigit(t[ks]) {
 		return 0, 0
 	}
-	ls, ok := lineStart(t, ks, 256)
-	if !ok {
-		return 0, 0
-	}
-	pre := t[ls:ks]
-	pre = strings.TrimPrefix(pre[containerPrefix(pre):], "export ")
-	if pre != "" {
-		return 0, 0
+	if ks > 0 && (isWord(t[ks-1]) || strings.IndexByte(".-$", t[ks-1]) >= 0) {
+		return 0, 0 // part of a longer name
 	}
 	for _, part := range strings.Split(t[ks:ke], "_") {
 		if envNotSecret[part] {

@@ -87,6 +87,8 @@ func privateKey(t string, i int) (start, end int) {
 			}
 			body += len(trimmed)
 			lastBody, blanks = le, 0
+		case body > 0 && len(trimmed) == 5 && trimmed[0] == '=' && allBase64(trimmed[1:]):
+			lastBody, blanks = le, 0 // a PGP armor checksum ("=Qx7A")
 		case body == 0 && isArmorHeader(trimmed):
 			lastBody, blanks = le, 0
 		default:
@@ -102,12 +104,19 @@ func privateKey(t string, i int) (start, end int) {
 }
 
 // keyLinePrefix returns the length of what precedes a key line's content:
-// Markdown container markup and comment markers.
+// Markdown container markup and comment markers ("# ", "// "). A '/' is
+// a comment marker only when a blank follows: base64 lines can start with
+// "/".
 func keyLinePrefix(line string) int {
 	i := 0
 	for {
 		j := i + containerPrefix(line[i:])
-		j += len(line[j:]) - len(strings.TrimLeft(line[j:], " \t#/*"))
+		switch {
+		case strings.HasPrefix(line[j:], "#"):
+			j = skipBlanks(line, j+len(line[j:])-len(strings.TrimLeft(line[j:], "#")))
+		case strings.HasPrefix(line[j:], "//") && (j+2 == len(line) || isBlank(line[j+2])):
+			j = skipBlanks(line, j+2)
+		}
 		if j == i {
 			return i
 		}
