@@ -56,7 +56,23 @@ func allowed(v string) bool {
 			return true
 		}
 	}
+	// Every expression of the global list starts with one of these bytes
+	// or matches true, false, null or a run of one character; the check
+	// saves running it on every token.
+	if v != "" && strings.IndexByte("$%{@/", v[0]) < 0 && len(v) > 5 && !oneByte(v) {
+		return false
+	}
 	return globalAllow().MatchString(v)
+}
+
+// oneByte reports whether v repeats one byte, ignoring ASCII case.
+func oneByte(v string) bool {
+	for i := 1; i < len(v); i++ {
+		if fold(v[i]) != fold(v[0]) {
+			return false
+		}
+	}
+	return true
 }
 
 // maskOnly reports a value made only of masking characters: "****",

@@ -3,25 +3,32 @@ package secrets
 // automaton finds every occurrence of a fixed set of keywords in one pass
 // over a text (Aho-Corasick). It is the guard's prefilter, as in gitleaks:
 // nothing more expensive than a table lookup happens at a byte unless a
-// keyword ends there. Unlike gitleaks it never lower-cases a copy of the
+// keyword may end there. Unlike gitleaks it never lower-cases a copy of the
 // text: ASCII letters of either case fall into the same byte class, so a
 // keyword matches in any ASCII case and the detector behind it checks the
 // case it needs.
+//
+// The table is kept small enough for the CPU's first-level cache, since
+// each byte's lookup waits for the one before: the automaton runs on the
+// first few bytes of each keyword only (prefixes short enough for 16-bit
+// entries), and the rest of a keyword is compared where a prefix ends.
 type automaton struct {
 	// class maps a byte to its column in delta; bytes that occur in no
-	// keyword share column 0.
+	// keyword prefix share column 0.
 	class [256]uint8
 	width int
-	// delta is the transition table, one row of width columns per state.
-	// An entry holds the next state's row offset (state*width), negated
-	// with ^ when a keyword ends in that state, so the scan loop tests one
-	// sign bit per byte.
-	delta []int32
-	// ends lists, per state, the keywords (indexes into the slice given to
-	// newAutomaton) that end there, including those ending in a suffix.
+	// delta is the transition table, one row of width columns per state,
+	// holding the next state's row offset (state*width). States where a
+	// prefix ends are numbered last, so "row >= final" tells them apart.
+	delta []uint16
+	final uint16
+	// ends lists, per state from final on, the keywords (indexes into
+	// keywords) whose prefix ends there, including those ending in a suffix.
 	ends [][]int32
-	// lens holds each keyword's length, to turn an end into a start.
-	lens []int32
+	// keywords and prefix: each keyword, and the length of its prefix in
+	// the table.
+	keywords []string
+	prefix   []int32
 }
 
 // fold lower-cases an ASCII letter and leaves every other byte alone.
@@ -32,13 +39,38 @@ func fold(c byte) byte {
 	return c
 }
 
+// equalFold reports whether s and t are equal ignoring ASCII case.
+func equalFold(s, t string) bool {
+	if len(s) != len(t) {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		if fold(s[i]) != fold(t[i]) {
+			return false
+		}
+	}
+	return true
+}
+
 // newAutomaton builds the automaton for keywords. Empty keywords are
 // ignored; duplicates are reported under each of their indexes.
 func newAutomaton(keywords []string) *automaton {
-	a := &automaton{lens: make([]int32, len(keywords))}
-	for _, k := range keywords {
-		for i := 0; i < len(k); i++ {
-			c := fold(k[i])
+	// The longest prefixes whose table fits 16-bit offsets.
+	for n := 8; ; n-- {
+		if a := buildAutomaton(keywords, n); a != nil || n == 1 {
+			return a
+		}
+	}
+}
+
+// buildAutomaton builds the automaton on prefixes of at most n bytes, or
+// returns nil when its table does not fit 16-bit offsets.
+func buildAutomaton(keywords []string, n int) *automaton {
+	a := &automaton{keywords: keywords, prefix: make([]int32, len(keywords))}
+	for i, k := range keywords {
+		a.prefix[i] = int32(min(len(k), n))
+		for j := 0; j < int(a.prefix[i]); j++ {
+			c := fold(k[j])
 			if a.class[c] == 0 {
 				a.width++
 				a.class[c] = uint8(a.width)
@@ -59,16 +91,14 @@ func newAutomaton(keywords []string) *automaton {
 		return row
 	}
 	trie := [][]int32{child()}
-	var out [][]int32
-	out = append(out, nil)
+	out := [][]int32{nil}
 	for id, k := range keywords {
-		a.lens[id] = int32(len(k))
 		if k == "" {
 			continue
 		}
 		s := int32(0)
-		for i := 0; i < len(k); i++ {
-			c := a.class[k[i]]
+		for j := 0; j < int(a.prefix[id]); j++ {
+			c := a.class[k[j]]
 			if trie[s][c] < 0 {
 				trie[s][c] = int32(len(trie))
 				trie = append(trie, child())
@@ -78,13 +108,16 @@ func newAutomaton(keywords []string) *automaton {
 		}
 		out[s] = append(out[s], int32(id))
 	}
+	states := len(trie)
+	if states*a.width > 1<<16 {
+		return nil
+	}
 
 	// Breadth-first: each state's failure link is the longest proper
 	// suffix that is also a trie state; its transitions and outputs are
 	// inherited from there.
-	n := len(trie)
-	fail := make([]int32, n)
-	next := make([][]int32, n)
+	fail := make([]int32, states)
+	next := make([][]int32, states)
 	next[0] = make([]int32, a.width)
 	queue := []int32{}
 	for c := 0; c < a.width; c++ {
@@ -109,29 +142,64 @@ func newAutomaton(keywords []string) *automaton {
 		}
 	}
 
-	a.ends = out
-	a.delta = make([]int32, n*a.width)
-	for s := 0; s < n; s++ {
+	// Renumber: states without outputs first, then those with.
+	order := make([]int32, 0, states)
+	for s := range states {
+		if len(out[s]) == 0 {
+			order = append(order, int32(s))
+		}
+	}
+	a.final = uint16(len(order) * a.width)
+	for s := range states {
+		if len(out[s]) > 0 {
+			order = append(order, int32(s))
+			a.ends = append(a.ends, out[s])
+		}
+	}
+	number := make([]int32, states)
+	for i, s := range order {
+		number[s] = int32(i)
+	}
+	a.delta = make([]uint16, states*a.width)
+	for i, s := range order {
 		for c := 0; c < a.width; c++ {
-			t := next[s][c]
-			v := t * int32(a.width)
-			if len(out[t]) > 0 {
-				v = ^v
-			}
-			a.delta[s*a.width+c] = v
+			a.delta[i*a.width+c] = uint16(int(number[next[s][c]]) * a.width)
 		}
 	}
 	return a
 }
 
-// contains reports whether text holds any keyword.
-func (a *automaton) contains(text string) bool {
-	row := int32(0)
+// scan calls hit for every occurrence of a keyword in text, in the order
+// the occurrences end, until hit returns true.
+func (a *automaton) scan(text string, hit func(id, start, end int) bool) {
+	// Locals, so the loop keeps them in registers across hit's calls.
+	delta, class, final := a.delta, &a.class, a.final
+	row := uint16(0)
 	for i := 0; i < len(text); i++ {
-		row = a.delta[row+int32(a.class[text[i]])]
-		if row < 0 {
-			return true
+		row = delta[int(row)+int(class[text[i]])]
+		if row < final {
+			continue
+		}
+		for _, id := range a.ends[int(row-final)/a.width] {
+			start := i + 1 - int(a.prefix[id])
+			kw := a.keywords[id]
+			end := start + len(kw)
+			if end > len(text) || len(kw) > int(a.prefix[id]) && !equalFold(text[start:end], kw) {
+				continue
+			}
+			if hit(int(id), start, end) {
+				return
+			}
 		}
 	}
-	return false
+}
+
+// contains reports whether text holds any keyword.
+func (a *automaton) contains(text string) bool {
+	found := false
+	a.scan(text, func(int, int, int) bool {
+		found = true
+		return true
+	})
+	return found
 }

@@ -53,13 +53,14 @@ func skipBlanks(t string, j int) int {
 
 // hasPrefixFold is strings.HasPrefix ignoring ASCII case.
 func hasPrefixFold(s, prefix string) bool {
-	return len(s) >= len(prefix) && strings.EqualFold(s[:len(prefix)], prefix)
+	return len(s) >= len(prefix) && equalFold(s[:len(prefix)], prefix)
 }
 
-// containsFold is strings.Contains ignoring ASCII case; sub must be lower-case.
+// containsFold is strings.Contains ignoring ASCII case; sub must be
+// lower-case and non-empty.
 func containsFold(s, sub string) bool {
 	for i := 0; i+len(sub) <= len(s); i++ {
-		if strings.EqualFold(s[i:i+len(sub)], sub) {
+		if fold(s[i]) == sub[0] && equalFold(s[i:i+len(sub)], sub) {
 			return true
 		}
 	}

@@ -33,25 +33,39 @@ func commandPassword(s *scanner, at, end int) bool {
 	if !wordStart(t, at) || at > 0 && (t[at-1] == '-' || t[at-1] == '.' || t[at-1] == '_') {
 		return false // php-mysql, my.mysql: names, not the command
 	}
-	flag := passwordFlags[strings.ToLower(t[at:end])]
+	cmd := ""
+	for c := range passwordFlags {
+		if equalFold(t[at:end], c) {
+			cmd = c
+		}
+	}
+	flag := passwordFlags[cmd]
 	if flag == "" {
 		return false
 	}
 	// The command word may go on: mysqldump, mariadb-dump, mysql.exe.
 	i := span(t, end, func(c byte) bool { return isAlnum(c) || c == '-' || c == '_' || c == '.' })
-	le := commandEnd(t, i)
-	words := shellWords(t, i, le)
-	for n, w := range words {
+	le := commandEnd(t, i, 3)
+	afterFlag := false // the previous word was the flag alone
+	for {
+		w, ok := nextShellWord(t, i, le)
+		if !ok {
+			return false
+		}
+		i = w.end
 		arg := t[w.start:w.end]
 		var vs, ve int
 		switch {
-		case arg == flag && n+1 < len(words):
-			next := words[n+1]
-			vs, ve = next.valueStart, next.valueEnd
-			if t[next.start] == '-' || flag == "-p" && cmdIsMySQL(t[at:end]) && !next.quoted && plainName(t[vs:ve]) {
+		case afterFlag:
+			afterFlag = false
+			vs, ve = w.valueStart, w.valueEnd
+			if arg[0] == '-' || flag == "-p" && cmdIsMySQL(cmd) && !w.quoted && plainName(t[vs:ve]) {
 				continue // "-p mydb": mysql prompts and mydb is the database
 			}
-		case strings.HasPrefix(arg, flag) && len(arg) > len(flag) && !strings.HasPrefix(arg, "--"):
+		case arg == flag:
+			afterFlag = true
+			continue
+		case strings.HasPrefix(arg, flag) && !strings.HasPrefix(arg, "--"):
 			vs, ve = w.valueStart+len(flag), w.valueEnd
 			if t[vs] == '"' || t[vs] == '\'' {
 				vs++
@@ -63,12 +77,10 @@ func commandPassword(s *scanner, at, end int) bool {
 		default:
 			continue
 		}
-		if ve-vs < 3 || notAPassword(t[vs:ve], true) {
-			continue
+		if ve-vs >= 3 && !notAPassword(t[vs:ve], true) {
+			return s.add(vs, ve, KindPassword, "cli-password")
 		}
-		return s.add(vs, ve, KindPassword, "cli-password")
 	}
-	return false
 }
 
 // cmdIsMySQL reports whether the command is of the MySQL family, whose
@@ -90,10 +102,10 @@ func plainName(v string) bool {
 }
 
 // commandEnd returns the end of the command line starting at i: its line,
-// and up to three more when lines end with a backslash continuation.
-func commandEnd(t string, i int) int {
+// and up to more lines when lines end with a backslash continuation.
+func commandEnd(t string, i, more int) int {
 	le := lineEnd(t, i, maxLine)
-	for n := 0; n < 3 && le < len(t) && le > i && strings.HasSuffix(strings.TrimRight(t[i:le], " \t\r"), "\\"); n++ {
+	for n := 0; n < more && le < len(t) && le > i && strings.HasSuffix(strings.TrimRight(t[i:le], " \t\r"), "\\"); n++ {
 		le = lineEnd(t, le+1, maxLine)
 	}
 	return le
@@ -107,39 +119,35 @@ type shellWord struct {
 	quoted               bool
 }
 
-// shellWords splits t[i:le] into words at blanks, keeping quoted parts
-// together and stopping at a shell operator (;, |, &, `, #) or a code
-// span's end.
-func shellWords(t string, i, le int) []shellWord {
-	var ws []shellWord
-	for i < le {
-		for i < le && (isSpace(t[i]) || t[i] == '\\' && i+1 < le && isSpace(t[i+1])) {
-			i++
-		}
-		if i >= le || strings.IndexByte(";|&`#", t[i]) >= 0 {
-			return ws
-		}
-		w := shellWord{start: i, valueStart: i}
-		if q := t[i]; q == '"' || q == '\'' {
-			c := strings.IndexByte(t[i+1:le], q)
-			if c < 0 {
-				return ws
-			}
-			w.valueStart, w.valueEnd, w.quoted = i+1, i+1+c, true
-			i = i + 2 + c
-		} else {
-			for i < le && !isSpace(t[i]) && t[i] != '`' && t[i] != ';' && t[i] != '|' {
-				if t[i] == '"' || t[i] == '\'' {
-					if c := strings.IndexByte(t[i+1:le], t[i]); c >= 0 {
-						i += c + 1
-					}
-				}
-				i++
-			}
-			w.valueEnd = i
-		}
-		w.end = i
-		ws = append(ws, w)
+// nextShellWord returns the word of the command line t[:le] that starts
+// at or after i (after blanks and backslash continuations), keeping quoted
+// parts together; ok is false at the line's end or at a shell operator (;,
+// |, &, `, #), where the command ends.
+func nextShellWord(t string, i, le int) (w shellWord, ok bool) {
+	for i < le && (isSpace(t[i]) || t[i] == '\\' && i+1 < le && isSpace(t[i+1])) {
+		i++
 	}
-	return ws
+	if i >= le || strings.IndexByte(";|&`#", t[i]) >= 0 {
+		return w, false
+	}
+	w = shellWord{start: i, valueStart: i}
+	if q := t[i]; q == '"' || q == '\'' {
+		c := strings.IndexByte(t[i+1:le], q)
+		if c < 0 {
+			return w, false
+		}
+		w.valueStart, w.valueEnd, w.quoted = i+1, i+1+c, true
+		w.end = i + 2 + c
+		return w, true
+	}
+	for i < le && !isSpace(t[i]) && t[i] != '`' && t[i] != ';' && t[i] != '|' {
+		if t[i] == '"' || t[i] == '\'' {
+			if c := strings.IndexByte(t[i+1:le], t[i]); c >= 0 {
+				i += c + 1
+			}
+		}
+		i++
+	}
+	w.valueEnd, w.end = i, i
+	return w, true
 }

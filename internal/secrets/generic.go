@@ -42,7 +42,7 @@ func genericTriggers() []trigger {
 // [at, end).
 func genericSecret(s *scanner, at, end int) bool {
 	t := s.t
-	if kw := t[at:end]; strings.EqualFold(kw, "api") && kw != "api" && kw != "Api" && kw != "API" {
+	if kw := t[at:end]; end-at == 3 && kw[1]|0x20 == 'p' && kw != "api" && kw != "Api" && kw != "API" {
 		return false // gitleaks: (?-i:[Aa]pi|API)
 	}
 	if vs, ve := envSecret(t, at, end); ve > 0 {
@@ -156,10 +156,12 @@ func envSecret(t string, at, end int) (start, stop int) {
 	if ks > 0 && (isWord(t[ks-1]) || strings.IndexByte(".-$", t[ks-1]) >= 0) {
 		return 0, 0 // part of a longer name
 	}
-	for _, part := range strings.Split(t[ks:ke], "_") {
+	for key := t[ks:ke]; key != ""; {
+		part, rest, _ := strings.Cut(key, "_")
 		if envNotSecret[part] {
 			return 0, 0
 		}
+		key = rest
 	}
 	vs, quoted := ke+1, false
 	le := lineEnd(t, vs, maxLine)

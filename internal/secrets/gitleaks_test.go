@@ -78,18 +78,10 @@ func readExceptions(t testing.TB) map[string]string {
 // rule with a detector holding only that rule.
 func scanRule(r *ruleState, text string) []candidate {
 	s := scanner{t: text}
-	kw := r.keywords
-	a := newAutomaton(kw)
-	row := int32(0)
-	for i := 0; i < len(text); i++ {
-		row = a.delta[row+int32(a.class[text[i]])]
-		if row < 0 {
-			row = ^row
-			for _, id := range a.ends[row/int32(a.width)] {
-				r.detector(kw[id])(&s, i+1-int(a.lens[id]), i+1)
-			}
-		}
-	}
+	newAutomaton(r.keywords).scan(text, func(id, start, end int) bool {
+		r.detector(r.keywords[id])(&s, start, end)
+		return false
+	})
 	return s.found
 }
 

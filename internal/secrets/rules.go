@@ -2,7 +2,6 @@ package secrets
 
 import (
 	"regexp"
-	"strings"
 	"sync"
 )
 
@@ -24,9 +23,13 @@ type rule struct {
 	fold     bool
 	// word: the keyword must start a word (the pattern begins with \b).
 	word bool
-	// lines is how many lines after the keyword's own the pattern's window
-	// spans, for patterns that span lines (curl commands).
+	// lines is how many lines after the keyword's own a tokenNear window
+	// spans, for a token written on the line after the keyword that names it.
 	lines int
+	// continued is how many continuation lines (after a line ending in
+	// '\\') a window may span, for commands written over several lines
+	// (curl).
+	continued int
 	// ident, for an assigned rule whose key is more than its keyword,
 	// matches the key from the keyword on ("snyk_api_token").
 	ident string
@@ -42,9 +45,9 @@ type rule struct {
 	entropy float64
 	// allow matches secrets that are examples, not secrets.
 	allow string
-	// need, when set, lists words of which the pattern requires one; a
-	// window without any is not run (for patterns that are costly to run,
-	// such as the curl rules' lazy multi-line ones).
+	// need, when set, lists lower-case words of which the pattern requires
+	// one (in any case); a window without any is not run. For patterns that
+	// are costly to run, such as the curl rules' lazy multi-line ones.
 	need []string
 }
 
@@ -176,15 +179,25 @@ func (r *ruleState) needed(window string) bool {
 		return true
 	}
 	for _, w := range r.need {
-		if strings.Contains(window, w) {
+		if containsFold(window, w) {
 			return true
 		}
 	}
 	return false
 }
 
-// windowEnd returns the end of the line holding at, or of r.lines more.
+// windowEnd returns the end of the window a pattern runs on from the
+// keyword at at. A token ends at the first blank, so a tokenAt window stops
+// there (a pattern's end-of-text then stands for its blank terminator); a
+// tokenNear window is the keyword's line and r.lines more; a command
+// continued over lines runs to its last continuation line.
 func (r *ruleState) windowEnd(t string, at int) int {
+	switch {
+	case r.continued > 0:
+		return commandEnd(t, at, r.continued)
+	case r.shape == tokenAt:
+		return span(t[:lineEnd(t, at, maxLine)], at, func(c byte) bool { return !isSpace(c) })
+	}
 	we := lineEnd(t, at, maxLine)
 	for n := 0; n < r.lines && we < len(t); n++ {
 		we = lineEnd(t, we+1, maxLine)

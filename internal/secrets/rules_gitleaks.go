@@ -18,8 +18,9 @@ package secrets
 //     needs); the others run over the keyword's line ("tokenNear").
 //   - jwt-base64 and microsoft-teams-webhook report the whole match: their
 //     first group is a fragment of the token, not the secret.
-//   - The curl rules are anchored at "curl" and need "-H"/"--header" or
-//     "-u"/"--user" in their window before their costly pattern runs.
+//   - The curl rules are anchored at "curl", span its continuation lines,
+//     and need an authorization, key or token header, or "-u"/"--user",
+//     in their window before their costly pattern runs.
 //
 // Left out, and why:
 //   - pkcs12-file: matches a file path (*.p12, *.pfx), not text; notes are Markdown.
@@ -71,8 +72,8 @@ var gitleaksRules = []rule{
 	{id: "confluent-access-token", kind: KindAPIKey, shape: assigned, fold: true, keywords: []string{"confluent"}, pattern: `(?i)[a-z0-9]{16}`},
 	{id: "confluent-secret-key", kind: KindAPIKey, shape: assigned, fold: true, keywords: []string{"confluent"}, pattern: `(?i)[a-z0-9]{64}`},
 	{id: "contentful-delivery-api-token", kind: KindAPIKey, shape: assigned, fold: true, keywords: []string{"contentful"}, pattern: `(?i)[a-z0-9=_\-]{43}`},
-	{id: "curl-auth-header", kind: KindBearer, shape: tokenAt, word: true, lines: 5, keywords: []string{"curl"}, need: []string{"-H", "--header"}, pattern: `\bcurl\b(?:.*?|.*?(?:[\r\n]{1,2}.*?){1,5})[ \t\n\r](?:-H|--header)(?:=|[ \t]{0,5})(?:"(?i)(?:Authorization:[ \t]{0,5}(?:Basic[ \t]([a-z0-9+/]{8,}={0,3})|(?:Bearer|(?:Api-)?Token)[ \t]([\w=~@.+/-]{8,})|([\w=~@.+/-]{8,}))|(?:(?:X-(?:[a-z]+-)?)?(?:Api-?)?(?:Key|Token)):[ \t]{0,5}([\w=~@.+/-]{8,}))"|'(?i)(?:Authorization:[ \t]{0,5}(?:Basic[ \t]([a-z0-9+/]{8,}={0,3})|(?:Bearer|(?:Api-)?Token)[ \t]([\w=~@.+/-]{8,})|([\w=~@.+/-]{8,}))|(?:(?:X-(?:[a-z]+-)?)?(?:Api-?)?(?:Key|Token)):[ \t]{0,5}([\w=~@.+/-]{8,}))')(?:\B|\s|\z)`, entropy: 2.75},
-	{id: "curl-auth-user", kind: KindPassword, shape: tokenAt, word: true, lines: 5, keywords: []string{"curl"}, need: []string{"-u", "--user"}, pattern: `\bcurl\b(?:.*|.*(?:[\r\n]{1,2}.*){1,5})[ \t\n\r](?:-u|--user)(?:=|[ \t]{0,5})("(:[^"]{3,}|[^:"]{3,}:|[^:"]{3,}:[^"]{3,})"|'([^:']{3,}:[^']{3,})'|((?:"[^"]{3,}"|'[^']{3,}'|[\w$@.-]+):(?:"[^"]{3,}"|'[^']{3,}'|[\w${}@.-]+)))(?:\s|\z)`, entropy: 2, allow: `(?:[^:]+:(?:change(?:it|me)|pass(?:word)?|pwd|test|token|\*+|x+))|(?:['"]?<[^>]+>['"]?:['"]?<[^>]+>|<[^:]+:[^>]+>['"]?)|(?:[^:]+:\[[^]]+])|(?:['"]?[^:]+['"]?:['"]?\$(?:\d|\w+|\{(?:\d|\w+)})['"]?)|(?:\$\([^)]+\):\$\([^)]+\))|(?:['"]?\$?{{[^}]+}}['"]?:['"]?\$?{{[^}]+}}['"]?)`},
+	{id: "curl-auth-header", kind: KindBearer, shape: tokenAt, word: true, continued: 5, keywords: []string{"curl"}, need: []string{"authorization", "key:", "token:"}, pattern: `\bcurl\b(?:.*?|.*?(?:[\r\n]{1,2}.*?){1,5})[ \t\n\r](?:-H|--header)(?:=|[ \t]{0,5})(?:"(?i)(?:Authorization:[ \t]{0,5}(?:Basic[ \t]([a-z0-9+/]{8,}={0,3})|(?:Bearer|(?:Api-)?Token)[ \t]([\w=~@.+/-]{8,})|([\w=~@.+/-]{8,}))|(?:(?:X-(?:[a-z]+-)?)?(?:Api-?)?(?:Key|Token)):[ \t]{0,5}([\w=~@.+/-]{8,}))"|'(?i)(?:Authorization:[ \t]{0,5}(?:Basic[ \t]([a-z0-9+/]{8,}={0,3})|(?:Bearer|(?:Api-)?Token)[ \t]([\w=~@.+/-]{8,})|([\w=~@.+/-]{8,}))|(?:(?:X-(?:[a-z]+-)?)?(?:Api-?)?(?:Key|Token)):[ \t]{0,5}([\w=~@.+/-]{8,}))')(?:\B|\s|\z)`, entropy: 2.75},
+	{id: "curl-auth-user", kind: KindPassword, shape: tokenAt, word: true, continued: 5, keywords: []string{"curl"}, need: []string{"-u", "--user"}, pattern: `\bcurl\b(?:.*|.*(?:[\r\n]{1,2}.*){1,5})[ \t\n\r](?:-u|--user)(?:=|[ \t]{0,5})("(:[^"]{3,}|[^:"]{3,}:|[^:"]{3,}:[^"]{3,})"|'([^:']{3,}:[^']{3,})'|((?:"[^"]{3,}"|'[^']{3,}'|[\w$@.-]+):(?:"[^"]{3,}"|'[^']{3,}'|[\w${}@.-]+)))(?:\s|\z)`, entropy: 2, allow: `(?:[^:]+:(?:change(?:it|me)|pass(?:word)?|pwd|test|token|\*+|x+))|(?:['"]?<[^>]+>['"]?:['"]?<[^>]+>|<[^:]+:[^>]+>['"]?)|(?:[^:]+:\[[^]]+])|(?:['"]?[^:]+['"]?:['"]?\$(?:\d|\w+|\{(?:\d|\w+)})['"]?)|(?:\$\([^)]+\):\$\([^)]+\))|(?:['"]?\$?{{[^}]+}}['"]?:['"]?\$?{{[^}]+}}['"]?)`},
 	{id: "databricks-api-token", kind: KindAPIKey, shape: tokenAt, word: true, keywords: []string{"dapi"}, pattern: `\b(dapi[a-f0-9]{32}(?:-\d)?)(?:[\x60'"\s;]|\\[nr]|$)`, entropy: 3},
 	{id: "datadog-access-token", kind: KindAPIKey, shape: assigned, fold: true, keywords: []string{"datadog"}, pattern: `(?i)[a-z0-9]{40}`},
 	{id: "defined-networking-api-token", kind: KindAPIKey, shape: assigned, fold: true, keywords: []string{"dnkey"}, pattern: `(?i)dnkey-[a-z0-9=_\-]{26}-[a-z0-9=_\-]{52}`},

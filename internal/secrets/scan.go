@@ -88,21 +88,9 @@ func buildGuard() *guard {
 // after a comparison or two.
 func (s *scanner) run() {
 	g := theGuard()
-	a, t := g.auto, s.t
-	row := int32(0)
-	for i := 0; i < len(t); i++ {
-		row = a.delta[row+int32(a.class[t[i]])]
-		if row >= 0 {
-			continue
-		}
-		row = ^row
-		for _, id := range a.ends[row/int32(a.width)] {
-			end := i + 1
-			if g.triggers[id].detect(s, end-int(a.lens[id]), end) {
-				return
-			}
-		}
-	}
+	g.auto.scan(s.t, func(id, start, end int) bool {
+		return g.triggers[id].detect(s, start, end)
+	})
 }
 
 // findings resolves overlaps and turns candidates into Findings.

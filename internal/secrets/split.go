@@ -43,6 +43,12 @@ func splitSecret(s *scanner, nl, _ int) bool {
 	if he-hs < 4 || strings.TrimRight(t[he:ne], " \t\r") != "" || !tokenFragment(t[hs:he]) {
 		return false
 	}
+	// A line that holds a whole secret of its own is not the rest of the
+	// line before ("Bearer …" followed by a GitHub token on its own line).
+	alone := scanner{t: t[hs:he], joined: true, first: true}
+	if alone.run(); len(alone.found) > 0 {
+		return false
+	}
 	ls, _ := lineStart(t, ts, 256)
 	cut := te - ls
 	sub := scanner{t: t[ls:te] + t[hs:he], joined: true}
@@ -57,15 +63,23 @@ func splitSecret(s *scanner, nl, _ int) bool {
 
 // tokenFragment reports whether v could be part of a generated token
 // rather than a word: it mixes letters and digits, or has a capital after
-// its first character ("GMbJmTPS", not "Done" or "2026").
+// its first character and a lower-case letter ("GMbJmTPS", not "Done",
+// "2026" or "README").
 func tokenFragment(v string) bool {
-	var letter, digit, innerUpper, lower bool
+	var letter, digit, lower, innerUpper bool
 	for i := 0; i < len(v); i++ {
-		c := v[i]
-		letter = letter || isLower(c) || isUpper(c)
-		digit = digit || isDigit(c)
-		lower = lower || isLower(c)
-		innerUpper = innerUpper || i > 0 && isUpper(c)
+		switch c := v[i]; {
+		case c >= 'a' && c <= 'z':
+			letter, lower = true, true
+		case c >= 'A' && c <= 'Z':
+			letter = true
+			innerUpper = innerUpper || i > 0
+		case c >= '0' && c <= '9':
+			digit = true
+		}
+		if letter && digit || innerUpper && lower {
+			return true
+		}
 	}
-	return letter && digit || innerUpper && lower
+	return false
 }
