@@ -75,6 +75,13 @@ func oneByte(v string) bool {
 	return true
 }
 
+// redacted reports whether v holds a redaction placeholder, in either form
+// (Placeholder or NamePlaceholder): what is left around a redacted secret
+// must never be taken for one, or redaction would not settle.
+func redacted(v string) bool {
+	return strings.Contains(v, "[REDACTED:") || containsFold(v, "redacted-")
+}
+
 // maskOnly reports a value made only of masking characters: "****",
 // "xxxxxxxx", "••••", "...", "…".
 func maskOnly(v string) bool {

@@ -231,7 +231,7 @@ func passwordValue(t string, k int, weak, prose, query bool) (start, end int) {
 func notAPassword(v string, quoted bool) bool {
 	// A value holding a placeholder was redacted already; flagging what is
 	// left ("$[REDACTED:aws-key]") would make redaction never settle.
-	if strings.Contains(v, "[REDACTED:") {
+	if redacted(v) {
 		return true
 	}
 	switch v[0] {

@@ -266,7 +266,7 @@ func bearer(t string, i int) (start, end int) {
 // environment variable names (YOUR_API_TOKEN), masks (xxxxxxxx, ********) and
 // the word "token" itself.
 func placeholderToken(v string) bool {
-	if maskOnly(v) {
+	if maskOnly(v) || redacted(v) {
 		return true
 	}
 	envLike := strings.IndexByte(v, '_') >= 0

@@ -74,7 +74,7 @@ func placeholderURLPassword(p string) bool {
 	case '$', '<', '{', '[':
 		return true
 	}
-	if p == "%s" || strings.HasPrefix(p, "%(") || maskOnly(p) || strings.Contains(p, "[REDACTED:") {
+	if p == "%s" || strings.HasPrefix(p, "%(") || maskOnly(p) || redacted(p) {
 		return true
 	}
 	switch strings.ToLower(p) {
