@@ -1,6 +1,9 @@
 package secrets
 
-import "fmt"
+import (
+	"fmt"
+	"strings"
+)
 
 // Kind names one kind of authentication material. The value is what appears
 // inside a redaction placeholder ("[REDACTED:github-token]") and in reports.
@@ -139,18 +142,31 @@ func Contains(text string) bool {
 // anything found in the output is mapped back onto the original text and
 // redacted too. Redact may therefore report a finding that Scan does not.
 func Redact(text string) (string, []Finding) {
-	return redact(text, Placeholder)
+	s := scanner{t: text}
+	s.run()
+	return redact(text, Placeholder, s.found)
 }
 
 // RedactName redacts a short string that becomes part of a path: a file
-// name, a path segment, a slug, a title or a URL. It runs the same
-// detectors as Redact, but a secret becomes NamePlaceholder(kind), since
-// the brackets and colon of "[REDACTED:kind]" are not allowed in file names
-// on Windows and break Obsidian links. Call it on the original name, before
+// name, a path, a slug, a title or a URL. It runs the same detectors as
+// Redact, with the dot of a file extension ending a token as a blank would
+// ("sk_live_….md"), and a secret becomes NamePlaceholder(kind), since the
+// brackets and colon of "[REDACTED:kind]" are not allowed in file names on
+// Windows and break Obsidian links. Call it on the original name, before
 // any slug is made from it: a slug lower-cases the text, and a lower-cased
 // secret ("akia…") no longer has the shape the detectors know.
 func RedactName(name string) (string, []Finding) {
-	return redact(name, NamePlaceholder)
+	s := scanner{t: name}
+	s.run()
+	// The dot of a file extension ends a token in a name as a blank does
+	// in text ("sk_live_….md"), so the name is also scanned with a blank
+	// there; both scans' findings are redacted.
+	if dot := strings.LastIndexByte(name, '.'); dot > 0 && isExtension(name[dot+1:]) {
+		blank := scanner{t: name[:dot] + " " + name[dot+1:]}
+		blank.run()
+		s.found = append(s.found, blank.found...)
+	}
+	return redact(name, NamePlaceholder, s.found)
 }
 
 // NamePlaceholder returns the file-name-safe form of Placeholder(k):

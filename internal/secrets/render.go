@@ -2,15 +2,13 @@ package secrets
 
 import "strings"
 
-// redact is Redact with the placeholder form as a parameter (Placeholder
-// for text, NamePlaceholder for names).
-func redact(text string, ph func(Kind) string) (string, []Finding) {
-	s := scanner{t: text}
-	s.run()
-	if len(s.found) == 0 {
+// redact replaces the secrets found in text (found, from scanning it) with
+// their placeholders, ph being Placeholder for text and NamePlaceholder for
+// names.
+func redact(text string, ph func(Kind) string, found []candidate) (string, []Finding) {
+	if len(found) == 0 {
 		return text, nil
 	}
-	found := s.found
 	fs := resolve(text, found)
 	out, reps := render(text, fs, ph)
 	// Each round covers more of the text, so this ends; the bound is a
@@ -32,6 +30,12 @@ func redact(text string, ph func(Kind) string) (string, []Finding) {
 		out, reps = render(text, fs, ph)
 	}
 	return out, fs
+}
+
+// isExtension reports whether s looks like a file extension: one to five
+// letters and digits ("md", "json", "tar" of ".tar").
+func isExtension(s string) bool {
+	return s != "" && len(s) <= 5 && span(s, 0, isAlnum) == len(s)
 }
 
 // render replaces each finding's bytes with its replacement and returns the

@@ -199,3 +199,66 @@ func TestKinds_AreAllDistinctAndOrderedByPriority(t *testing.T) {
 		}
 	}
 }
+
+// TestScan_PlaceholdersAreNotSecrets records what the guard does with
+// values that stand for a secret: documentation placeholders, masks,
+// variables and examples are never reported. A weak password that is the
+// configured one ("POSTGRES_PASSWORD=changeme" in a compose file) is a
+// password, and is reported; the same word as a token is not, since no
+// service issues it.
+func TestScan_PlaceholdersAreNotSecrets(t *testing.T) {
+	for text, want := range map[string]int{
+		"OPENAI_API_KEY=your-api-key-here":                            0,
+		"API token: <token>":                                          0,
+		"auth_token: xxxxxxxxxxxxxxxxxxxxxxxx":                        0,
+		"API_TOKEN=${API_TOKEN}":                                      0,
+		"api_key: {{ vault_api_key }}":                                0,
+		"stripe: sk_live_xxxxxxxxxxxxxxxxxxxxxxxxxxxx":                0,
+		"HF_TOKEN=hf_xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx":              0,
+		"aws_access_key_id = AKIAIOSFODNN7EXAMPLE":                    0,
+		"JWT_SECRET=changeme":                                         0,
+		"secret: ****************":                                    0,
+		"token: REPLACE_WITH_YOUR_TOKEN":                              0,
+		"POSTGRES_PASSWORD=changeme":                                  1,
+		"password: changeme":                                          1,
+		"SESSION_SECRET=kX9#mQ2$vL7pW4z":                              1,
+		"auth_token: Zf3D0LXCM3EIMbgJpUNnkRtOfOueHznB":                1,
+		"stripe: sk_live_51OuEMLAlTWGaDypq4P5cuDHbuKeG4tAGPYHJpEXQ7z": 1,
+	} {
+		if got := len(Scan(text)); got != want {
+			t.Errorf("Scan(%q) found %d, want %d", text, got, want)
+		}
+	}
+}
+
+func TestFinding_RuleNamesTheDetector(t *testing.T) {
+	for text, want := range map[string]string{
+		"stripe: sk_live_51OuEMLAlTWGaDypq4P5cuDHbuKeG4tAGPYHJpEXQ7z": "stripe-access-token",
+		"password: hunter2":                            "password",
+		"auth_token: Zf3D0LXCM3EIMbgJpUNnkRtOfOueHznB": "generic-api-key",
+		"SESSION_SECRET=kX9#mQ2$vL7pW4z":               "env-secret",
+		"mysql -u root -pW1nt3r!2026":                  "cli-password",
+		"postgres://app:pw123456@db/app":               "url-credentials",
+	} {
+		fs := Scan(text)
+		if len(fs) != 1 || fs[0].Rule != want {
+			t.Errorf("Scan(%q) = %+v, want one finding by %s", text, fs, want)
+		}
+	}
+}
+
+func TestFinding_PreviewShowsOnlyThePublicPrefixAndTheLastFour(t *testing.T) {
+	for text, want := range map[string]string{
+		"sk_live_51OuEMLAlTWGaDypq4P5cuDHbuKeG4tAGPYHJpEXQ7z":                      "sk_live_…XQ7z",
+		"HEROKU_API_KEY=8f2c41e9-a7b3-4d5e-9c0f-1a2b3c4d5e6f":                      "…5e6f",
+		"auth_token: Zf3D0LXCM3EIMbgJpUNnkRtOfOueHznB":                             "…",
+		"glpat-Xk3vQ9mZp2LrT7wYb4Nc":                                               "glpat-…b4Nc",
+		"xoxb-917693676320-1632870831727-QHJMu8W5CN0U5GB16JC5kV3E":                 "xoxb-…kV3E",
+		"sk-proj-MbMnrHontIKARAH_Ggl2JfaQqHu42bojteVs3qfNUfTAFnT0tEuw0dwQ0FIunWe8": "sk-proj-…nWe8",
+	} {
+		fs := Scan(text)
+		if len(fs) != 1 || fs[0].Preview != want {
+			t.Errorf("Scan(%q) = %+v, want preview %q", text, fs, want)
+		}
+	}
+}
