@@ -13,9 +13,10 @@ package secrets
 //     Their keywords are the key's words: gitleaks' keywords for lob
 //     (test_, live_), gocardless (live_), typeform (tfp_) and the like name
 //     no word the expression requires.
-//   - Token rules whose match starts with a literal run anchored at it
-//     ("tokenAt", keywords are those literals in the case the pattern
-//     needs); the others run over the keyword's line ("tokenNear").
+//   - Token rules whose match starts with a literal are anchored there
+//     ("tokenAt"; their keywords are those literals, in the case the
+//     pattern needs); the others run over the keyword's line ("tokenNear").
+//   - gitleaks' global allowlist applies to every rule (allow.go).
 //   - jwt-base64 and microsoft-teams-webhook report the whole match: their
 //     first group is a fragment of the token, not the secret.
 //   - The curl rules are anchored at "curl", span its continuation lines,
@@ -23,13 +24,20 @@ package secrets
 //     in their window before their costly pattern runs.
 //
 // Left out, and why:
-//   - pkcs12-file: matches a file path (*.p12, *.pfx), not text; notes are Markdown.
-//   - freemius-secret-key: scoped to *.php files by gitleaks; a PHP array literal in a note is found by generic-api-key when its value is random.
-//   - hashicorp-tf-password: scoped to *.tf and *.hcl files by gitleaks; in a note the password detector finds "password = ...".
-//   - kubernetes-secret-yaml: scoped to *.yaml files by gitleaks and spans a whole manifest; in a note password and generic-api-key find the values.
+//   - pkcs12-file: matches a file path (*.p12, *.pfx), not text; notes are
+//     Markdown.
+//   - freemius-secret-key: scoped to *.php files by gitleaks; a PHP array
+//     literal in a note is found by generic-api-key when its value is random.
+//   - hashicorp-tf-password: scoped to *.tf and *.hcl files by gitleaks; in a
+//     note the password detector finds "password = ...".
+//   - kubernetes-secret-yaml: scoped to *.yaml files by gitleaks and spans a
+//     whole manifest; in a note password and generic-api-key find the values.
 //   - nuget-config-password: scoped to nuget.config by gitleaks.
-//   - generic-api-key: ported by hand (generic.go): same keywords, operators, value shapes, entropy, allowlists and stopwords, plus Markdown labels.
-//   - private-key: replaced by privateKey (privatekey.go), which also finds key blocks in list items, quotes, comments, JSON strings and one-line pastes.
+//   - generic-api-key: ported by hand (generic.go): same keywords, operators,
+//     value shapes, entropy, allowlists and stopwords, plus Markdown labels.
+//   - private-key: replaced by privateKey (privatekey.go), which also finds
+//     key blocks in list items, quotes, comments, JSON strings and one-line
+//     pastes.
 var gitleaksRules = []rule{
 	{id: "1password-secret-key", kind: KindAPIKey, shape: tokenAt, word: true, keywords: []string{"A3-"}, pattern: `\bA3-[A-Z0-9]{6}-(?:(?:[A-Z0-9]{11})|(?:[A-Z0-9]{6}-[A-Z0-9]{5}))-[A-Z0-9]{5}-[A-Z0-9]{5}-[A-Z0-9]{5}\b`, entropy: 3.8},
 	{id: "1password-service-account-token", kind: KindAPIKey, shape: tokenAt, keywords: []string{"ops_eyJ"}, pattern: `ops_eyJ[a-zA-Z0-9+/]{250,}={0,3}`, entropy: 4},

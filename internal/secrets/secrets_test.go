@@ -231,34 +231,23 @@ func TestScan_PlaceholdersAreNotSecrets(t *testing.T) {
 	}
 }
 
-func TestFinding_RuleNamesTheDetector(t *testing.T) {
-	for text, want := range map[string]string{
-		"stripe: sk_live_51OuEMLAlTWGaDypq4P5cuDHbuKeG4tAGPYHJpEXQ7z": "stripe-access-token",
-		"password: hunter2":                            "password",
-		"auth_token: Zf3D0LXCM3EIMbgJpUNnkRtOfOueHznB": "generic-api-key",
-		"SESSION_SECRET=kX9#mQ2$vL7pW4z":               "env-secret",
-		"mysql -u root -pW1nt3r!2026":                  "cli-password",
-		"postgres://app:pw123456@db/app":               "url-credentials",
-	} {
-		fs := Scan(text)
-		if len(fs) != 1 || fs[0].Rule != want {
-			t.Errorf("Scan(%q) = %+v, want one finding by %s", text, fs, want)
-		}
+func TestFinding_NamesItsRuleAndShowsOnlyAMaskedPreview(t *testing.T) {
+	tests := []struct{ text, rule, preview string }{
+		{"stripe: sk_live_51OuEMLAlTWGaDypq4P5cuDHbuKeG4tAGPYHJpEXQ7z", "stripe-access-token", "sk_live_…XQ7z"},
+		{"password: hunter2", "password", "…"},
+		{"auth_token: Zf3D0LXCM3EIMbgJpUNnkRtOfOueHznB", "generic-api-key", "…"},
+		{"SESSION_SECRET=kX9#mQ2$vL7pW4z", "env-secret", "…"},
+		{"mysql -u root -pW1nt3r!2026", "cli-password", "…"},
+		{"postgres://app:pw123456@db/app", "url-credentials", "…"},
+		{"HEROKU_API_KEY=8f2c41e9-a7b3-4d5e-9c0f-1a2b3c4d5e6f", "heroku-api-key", "…5e6f"},
+		{"glpat-Xk3vQ9mZp2LrT7wYb4Nc", "gitlab-pat", "glpat-…b4Nc"},
+		{"xoxb-917693676320-1632870831727-QHJMu8W5CN0U5GB16JC5kV3E", "slack-bot-token", "xoxb-…kV3E"},
+		{"sk-proj-MbMnrHontIKARAH_Ggl2JfaQqHu42bojteVs3qfNUfTAFnT0tEuw0dwQ0FIunWe8", "sk-api-key", "sk-proj-…nWe8"},
 	}
-}
-
-func TestFinding_PreviewShowsOnlyThePublicPrefixAndTheLastFour(t *testing.T) {
-	for text, want := range map[string]string{
-		"sk_live_51OuEMLAlTWGaDypq4P5cuDHbuKeG4tAGPYHJpEXQ7z":                      "sk_live_…XQ7z",
-		"HEROKU_API_KEY=8f2c41e9-a7b3-4d5e-9c0f-1a2b3c4d5e6f":                      "…5e6f",
-		"auth_token: Zf3D0LXCM3EIMbgJpUNnkRtOfOueHznB":                             "…",
-		"glpat-Xk3vQ9mZp2LrT7wYb4Nc":                                               "glpat-…b4Nc",
-		"xoxb-917693676320-1632870831727-QHJMu8W5CN0U5GB16JC5kV3E":                 "xoxb-…kV3E",
-		"sk-proj-MbMnrHontIKARAH_Ggl2JfaQqHu42bojteVs3qfNUfTAFnT0tEuw0dwQ0FIunWe8": "sk-proj-…nWe8",
-	} {
-		fs := Scan(text)
-		if len(fs) != 1 || fs[0].Preview != want {
-			t.Errorf("Scan(%q) = %+v, want preview %q", text, fs, want)
+	for _, tt := range tests {
+		fs := Scan(tt.text)
+		if len(fs) != 1 || fs[0].Rule != tt.rule || fs[0].Preview != tt.preview {
+			t.Errorf("Scan(%q) = %+v, want one finding by %s previewed %q", tt.text, fs, tt.rule, tt.preview)
 		}
 	}
 }
