@@ -2,6 +2,7 @@ package secrets
 
 import (
 	"regexp"
+	"slices"
 	"sync"
 )
 
@@ -154,13 +155,15 @@ func (r *ruleState) near(s *scanner, at int) bool {
 	t := s.t
 	ws, _ := lineStart(t, at, 512)
 	we := r.windowEnd(t, at)
-	if s.scanned == nil {
-		s.scanned = make([]int, len(ruleSet()))
-	}
-	if we <= s.scanned[r.index] {
+	i := slices.IndexFunc(s.scanned, func(w ruleWindow) bool { return w.rule == r.index })
+	switch {
+	case i < 0:
+		s.scanned = append(s.scanned, ruleWindow{r.index, we})
+	case we <= s.scanned[i].end:
 		return false
+	default:
+		s.scanned[i].end = we
 	}
-	s.scanned[r.index] = we
 	if !r.needed(t[ws:we]) {
 		return false
 	}

@@ -23,11 +23,15 @@ type scanner struct {
 	// joined is set on the scanner of two lines joined into one (split.go),
 	// which must not look for split secrets again.
 	joined bool
-	// scanned holds, per pattern rule, the end of the last window its
-	// pattern ran on, so a rule runs once per window however many of its
-	// keywords the window holds. Allocated on first use.
-	scanned []int
+	// scanned holds, for the tokenNear rules that ran, the end of the last
+	// window each ran on, so a rule runs once per window however many of
+	// its keywords the window holds. Few rules run on one text, so a list
+	// is searched.
+	scanned []ruleWindow
 }
+
+// ruleWindow is where a rule's last window ended.
+type ruleWindow struct{ rule, end int }
 
 // add records a detection and reports whether the scan should stop.
 func (s *scanner) add(start, end int, k Kind, rule string) bool {
