@@ -45,9 +45,12 @@ func commandPassword(s *scanner, at, end int) bool {
 	}
 	// The command word may go on: mysqldump, mariadb-dump, mysql.exe.
 	i := span(t, end, func(c byte) bool { return isAlnum(c) || c == '-' || c == '_' || c == '.' })
-	le := commandEnd(t, i, 3)
+	// A command line longer than this, or a flag after its 24th word, is
+	// not one people type; the bounds keep a long line of command names
+	// linear to scan.
+	le := min(commandEnd(t, i, 3), i+1024)
 	afterFlag := false // the previous word was the flag alone
-	for {
+	for n := 0; n < 24; n++ {
 		w, ok := nextShellWord(t, i, le)
 		if !ok {
 			return false
@@ -81,6 +84,7 @@ func commandPassword(s *scanner, at, end int) bool {
 			return s.add(vs, ve, KindPassword, "cli-password")
 		}
 	}
+	return false
 }
 
 // cmdIsMySQL reports whether the command is of the MySQL family, whose

@@ -78,7 +78,9 @@ func genericSecret(s *scanner, at, end int) bool {
 // gitleaks the value is [\w.=-]{10,150} or base64 of 12 or more
 // characters; a full stop ending a sentence is not part of it.
 func genericValue(t string, vs int) int {
-	e := span(t, vs, func(c byte) bool { return isWord(c) || c == '.' || c == '=' || c == '-' })
+	// Bounded reads: a value longer than these is not one, and an
+	// unbounded span would make a long line of keywords quadratic.
+	e := span(t[:min(len(t), vs+152)], vs, func(c byte) bool { return isWord(c) || c == '.' || c == '=' || c == '-' })
 	for e > vs && t[e-1] == '.' && (e == len(t) || isSpace(t[e])) {
 		e--
 	}
@@ -86,7 +88,7 @@ func genericValue(t string, vs int) int {
 		return e
 	}
 	if vs < len(t) && isAlnum(t[vs]) {
-		e = span(t, vs, func(c byte) bool { return isAlnum(c) || c == '+' || c == '/' })
+		e = span(t[:min(len(t), vs+maxLine)], vs, func(c byte) bool { return isAlnum(c) || c == '+' || c == '/' })
 		for p := 0; p < 3 && e < len(t) && t[e] == '='; p++ {
 			e++
 		}

@@ -155,13 +155,17 @@ func (r *ruleState) near(s *scanner, at int) bool {
 	t := s.t
 	ws, _ := lineStart(t, at, 512)
 	we := r.windowEnd(t, at)
+	// A keyword inside the rule's last window was looked at with it, so a
+	// long line full of keywords costs its length, not its length times
+	// its keywords.
 	i := slices.IndexFunc(s.scanned, func(w ruleWindow) bool { return w.rule == r.index })
 	switch {
 	case i < 0:
 		s.scanned = append(s.scanned, ruleWindow{r.index, we})
-	case we <= s.scanned[i].end:
+	case at < s.scanned[i].end:
 		return false
 	default:
+		ws = max(ws, s.scanned[i].end-maxToken)
 		s.scanned[i].end = we
 	}
 	if !r.needed(t[ws:we]) {
@@ -189,6 +193,11 @@ func (r *ruleState) needed(window string) bool {
 	return false
 }
 
+// maxToken bounds the bytes a token pattern reads: the longest token of
+// the carried rules (a PyPI token, "pypi-AgEIcHlwaS5vcmc" and up to 1,000
+// characters) and its terminator fit.
+const maxToken = 1100
+
 // windowEnd returns the end of the window a pattern runs on from the
 // keyword at at. A token ends at the first blank, so a tokenAt window stops
 // there (a pattern's end-of-text then stands for its blank terminator); a
@@ -199,7 +208,7 @@ func (r *ruleState) windowEnd(t string, at int) int {
 	case r.continued > 0:
 		return commandEnd(t, at, r.continued)
 	case r.shape == tokenAt:
-		return span(t[:lineEnd(t, at, maxLine)], at, func(c byte) bool { return !isSpace(c) })
+		return span(t[:min(len(t), at+maxToken)], at, func(c byte) bool { return !isSpace(c) })
 	}
 	we := lineEnd(t, at, maxLine)
 	for n := 0; n < r.lines && we < len(t); n++ {
