@@ -11,9 +11,9 @@ as_root() { if [ "$(id -u)" = 0 ]; then "$@"; else sudo "$@"; fi; }
 
 step "dependencies"
 go mod download
-if ! command -v chromium >/dev/null 2>&1; then
+if ! command -v chromium >/dev/null 2>&1 || ! command -v strace >/dev/null 2>&1; then
   as_root apt-get update -qq
-  as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends chromium >/dev/null
+  as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends chromium strace >/dev/null
 fi
 if ! command -v node >/dev/null 2>&1; then
   as_root apt-get update -qq
@@ -28,7 +28,7 @@ go vet ./...
 if ! go mod tidy -diff; then echo "go.mod/go.sum are not tidy: run go mod tidy"; exit 1; fi
 
 step "go test (race detector on)"
-go test -race -count=1 ./...
+go test -race -count=1 -timeout 25m ./...
 
 step "fuzz the parsers briefly"
 # Budgets are counts of inputs (about ten seconds each here), not times:

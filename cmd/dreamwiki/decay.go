@@ -34,6 +34,7 @@ next dream moves archived entries to memory/archive/.`,
 			case f.json:
 				return writeJSON(e.stdout, res)
 			case !f.quiet:
+				printRecovered(e.stdout, res.Recovered)
 				res.WriteText(e.stdout, now().UTC())
 			}
 			return nil

@@ -2,7 +2,6 @@ package main
 
 import (
 	"encoding/json"
-	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -50,13 +49,16 @@ func writeJSON(w io.Writer, v any) error {
 }
 
 // memoryError turns the dream package's errors into exit codes: a held
-// lock and everything else that went wrong are failures (1).
-func memoryError(err error) error {
-	var le *dream.LockedError
-	if errors.As(err, &le) {
-		return failure{err.Error() + "; if no dream is running, the lock is stale and is replaced after its timeout"}
+// lock and everything else that went wrong are failures (1); their
+// messages already say what to do.
+func memoryError(err error) error { return failure{err.Error()} }
+
+// printRecovered tells what a run put back from an interrupted one before
+// doing its own work, and which edited files it left alone.
+func printRecovered(w io.Writer, rec *dream.Recovery) {
+	if rec != nil {
+		rec.WriteText(w)
 	}
-	return failure{err.Error()}
 }
 
 type dreamFlags struct {
@@ -82,7 +84,15 @@ replace older ones, closes finished work, archives decayed entries, keeps
 MEMORY.md within its character budget and appends an entry to
 memory/dream-log.md. Daily logs are never changed. Every file it changes is
 backed up to .backup/memory-dreams/ first and all writes happen in one
-journaled transaction.
+journaled transaction. If a dream is interrupted, the next one puts back
+what it had written, except files edited since: those are left as they are,
+with the interrupted dream's version kept beside their backup. A line of
+MEMORY.md or an L2 file that holds a secret is never rewritten; it is
+reported, and published outputs redact it.
+
+Only one dream (or recall, supersede, decay) writes at a time. The lock
+follows its process: while the dream that holds it runs (even paused), no
+other starts; a lock whose process is gone is replaced and reported.
 
 A dream runs when 3 days have passed since the last one and 3 new days of logs
 exist (see [dream] in dreamwiki.toml); --force skips those gates, never the
@@ -140,7 +150,10 @@ numbers, drop dates or hold a secret are not used.`,
 			}
 			if err != nil {
 				if res != nil && res.StaleLock != nil && !f.quiet {
-					fmt.Fprintf(e.stderr, "dreamwiki: replaced a stale lock (%s)\n", res.StaleLock)
+					fmt.Fprintf(e.stderr, "dreamwiki: %s\n", res.StaleLock.Reason)
+				}
+				if res != nil && !f.quiet {
+					printRecovered(e.stderr, res.Recovered)
 				}
 				return memoryError(err)
 			}

@@ -49,6 +49,7 @@ containing it, else lines sharing at least half its words.`,
 			if f.quiet {
 				return nil
 			}
+			printRecovered(e.stdout, res.Recovered)
 			fmt.Fprintf(e.stdout, "recorded a recall of %q: %d matches\n", res.Query, len(res.Matches))
 			for _, m := range res.Matches {
 				fmt.Fprintf(e.stdout, "  %s#L%d-L%d  %-9s %.3f  %s\n", m.Path, m.StartLine, m.EndLine, m.How, m.Score, clip(m.Text, 70))

@@ -47,6 +47,7 @@ up to .backup/memory-dreams/ first.`,
 			if f.quiet {
 				return nil
 			}
+			printRecovered(e.stdout, res.Recovered)
 			fmt.Fprintf(e.stdout, "superseded %s:%d %q\n      by %q (%s)\n", res.OldFile, res.OldLine, clip(res.Old, 80), clip(res.New, 80), res.NewFile)
 			if res.OldID != "" {
 				fmt.Fprintf(e.stdout, "  chain %s → %s in memory/memory-meta.json\n", res.OldID, res.NewID)

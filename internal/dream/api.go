@@ -14,13 +14,15 @@ import (
 
 	"github.com/dreamwiki/dreamwiki/internal/diag"
 	"github.com/dreamwiki/dreamwiki/internal/memory"
+	"github.com/dreamwiki/dreamwiki/internal/secrets"
 	"github.com/dreamwiki/dreamwiki/internal/workspace"
 )
 
 // Options tune a dream.
 type Options struct {
-	// Now is the clock: every date a dream writes, its gates and its lock
-	// come from it. nil means time.Now.
+	// Now is the clock: every date a dream writes and its gates come from
+	// it. nil means time.Now. The lock never uses it: a lock's age is
+	// measured on the wall clock.
 	Now func() time.Time
 	// Force skips the time and session gates. It never skips the lock.
 	Force bool
@@ -216,8 +218,8 @@ type Result struct {
 	// Backup is the folder the changed files were copied to first.
 	Backup  string   `json:"backup,omitempty"`
 	Written []string `json:"written,omitempty"`
-	// StaleLock is the stale lock this run replaced, if any.
-	StaleLock *LockInfo `json:"staleLock,omitempty"`
+	// StaleLock is the lock this run replaced because no process held it.
+	StaleLock *ReplacedLock `json:"staleLock,omitempty"`
 	// Recovered lists what an interrupted earlier run left and this run
 	// put back.
 	Recovered *Recovery `json:"recovered,omitempty"`
@@ -329,14 +331,6 @@ func (p *planner) run() error {
 			out[path] = d.render()
 		}
 	}
-	// A secret already sitting in MEMORY.md or an L2 file is redacted too:
-	// curated memory is injected into prompts and published, and the guard
-	// is the one hard block on content.
-	for path := range p.docs {
-		if _, ok := out[path]; !ok && (path == p.memDoc.path || p.topicByPath[path] != nil) && secretsIn(p.before[path].data) {
-			out[path] = p.before[path].data
-		}
-	}
 	p.audit(out)
 	p.counts.Candidates = pl.Counts.Candidates
 	p.counts.Skipped = pl.Counts.Skipped
@@ -383,11 +377,12 @@ func apply(ctx context.Context, pl *Plan, progress func(Event), held *lock, opts
 	}
 	if held == nil {
 		emit("lock", "taking the lock")
-		l, err := acquireLock(pl.root, opts.now(), lockTimeout(pl), pl.command)
+		l, err := acquireLock(pl.root, lockTimeout(pl), pl.command)
 		if err != nil {
 			return res, err
 		}
 		defer l.release()
+		held = l
 		res.StaleLock = l.Stale
 		if rec, err := Recover(pl.root); err != nil {
 			return res, err
@@ -400,7 +395,7 @@ func apply(ctx context.Context, pl *Plan, progress func(Event), held *lock, opts
 		writes = append(writes, fileWrite{Path: f.Path, Data: f.new, Before: f.Before, Backup: f.backup})
 	}
 	emit("backup", "backing up %d files and writing them", len(writes))
-	t := &txn{root: pl.root, run: pl.Now.Format("20060102-1504"), now: pl.Now, writes: writes, hook: opts.hook}
+	t := &txn{root: pl.root, run: pl.Now.Format("20060102-1504"), now: pl.Now, writes: writes, lock: held, hook: opts.hook}
 	dir, err := t.commit()
 	res.Backup = dir
 	if err != nil {
@@ -484,7 +479,7 @@ func Run(ctx context.Context, dir string, opts Options, dryRun bool, progress fu
 	}
 	timeout := time.Duration(max(cfg.Dream.LockTimeoutMin, 1)) * time.Minute
 	emit("lock", "taking the lock")
-	l, err := acquireLock(root, opts.now(), timeout, opts.Command)
+	l, err := acquireLock(root, timeout, opts.Command)
 	if err != nil {
 		return nil, err
 	}
@@ -496,7 +491,7 @@ func Run(ctx context.Context, dir string, opts Options, dryRun bool, progress fu
 	}
 	if rec != nil {
 		res.Recovered = rec
-		emit("recover", "put back %d files an interrupted dream (%s) was writing", len(rec.Restored), rec.Run)
+		emit("recover", "put back %d %s an interrupted dream (%s) was writing", len(rec.Restored), plural(len(rec.Restored), "file", "files"), rec.Run)
 	}
 	ws, err := workspace.Load(root, workspace.Options{})
 	if err != nil {
@@ -517,9 +512,10 @@ func Run(ctx context.Context, dir string, opts Options, dryRun bool, progress fu
 
 // audit is the read-only checkpoint before anything is written (the seed's
 // quality gates): only allowed paths are written (a target outside them is
-// dropped and reported, the rest goes on), daily logs never; curated
-// Markdown never carries a secret (any left is redacted and reported); and
-// a state file that would is not written at all.
+// dropped and reported, the rest goes on), daily logs never; no new secret
+// reaches curated Markdown (one on a line the file did not have is
+// redacted and reported; a line the file already had is never changed);
+// and a state file that would gain one is not written at all.
 func (p *planner) audit(out map[string][]byte) {
 	paths := make([]string, 0, len(out))
 	for path := range out {
@@ -532,19 +528,21 @@ func (p *planner) audit(out map[string][]byte) {
 			p.plan.Diagnostics.Errorf("dream", path, 0, "the plan would write outside the paths a dream may change; this file was left alone")
 			continue
 		}
-		if strings.HasSuffix(path, ".md") {
-			if red, found := redactFile(data); len(found) > 0 {
-				for _, f := range found {
-					p.plan.Secrets = append(p.plan.Secrets, SecretFinding{File: path, Line: f.Line, Kind: f.Kind, Action: "redacted in curated memory"})
-					p.action(Action{Kind: "redact", File: path, Text: fmt.Sprintf("line %d: %s", f.Line, f.Kind), Reason: "curated memory never holds a secret; the value was replaced by " + "[REDACTED:" + string(f.Kind) + "]"})
-				}
-				data = red
+		before := p.before[path]
+		red, found := redactNew(before.data, data)
+		switch {
+		case len(found) == 0:
+		case strings.HasSuffix(path, ".md"):
+			for _, f := range found {
+				p.plan.Secrets = append(p.plan.Secrets, SecretFinding{File: path, Line: f.Line, Kind: f.Kind, Action: "redacted: never promoted into curated memory"})
+				p.action(Action{Kind: "redact", File: path, Text: fmt.Sprintf("line %d: %s", f.Line, f.Kind),
+					Reason: "a dream never writes a new secret into curated memory; the value was replaced by " + secrets.Placeholder(f.Kind)})
 			}
-		} else if secretsIn(data) {
+			data = red
+		default:
 			p.plan.Diagnostics.Errorf("secret", path, 0, "the new content would hold a secret; this file was left alone")
 			continue
 		}
-		before := p.before[path]
 		if string(before.data) == string(data) && before.hash != "" {
 			continue
 		}
@@ -552,7 +550,9 @@ func (p *planner) audit(out map[string][]byte) {
 		if before.hash == "" {
 			fc.Change = "create"
 		}
-		fc.Diff = unifiedDiff(path, before.data, data, before.hash == "")
+		// The diff is shown and sent (dry runs, the server): redacted, like
+		// everything the dream prints.
+		fc.Diff = redact(unifiedDiff(path, before.data, data, before.hash == ""))
 		p.plan.Files = append(p.plan.Files, fc)
 	}
 }

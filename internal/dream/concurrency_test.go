@@ -165,7 +165,7 @@ func TestDream_CrashMidRunLeavesTheWorkspaceAsBeforePlusBackups(t *testing.T) {
 			}
 			// The next dream replaces the dead process's lock and runs.
 			res, err := Run(context.Background(), dir, Options{Now: at(crashNow), Force: true}, false, nil)
-			if err != nil || !res.Applied || res.StaleLock == nil || res.StaleLock.PID == os.Getpid() {
+			if err != nil || !res.Applied || res.StaleLock == nil || res.StaleLock.Owner == nil || res.StaleLock.Owner.PID == os.Getpid() {
 				t.Fatalf("dream after the crash: %v %+v", err, res)
 			}
 		})

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/dreamwiki/dreamwiki/internal/memory"
+	"github.com/dreamwiki/dreamwiki/internal/secrets"
 	"github.com/dreamwiki/dreamwiki/internal/workspace"
 )
 
@@ -98,6 +99,7 @@ func (p *planner) loadCurated() {
 		p.topicByPath[tp.path] = tp
 	}
 	for _, d := range append([]*mdDoc{p.memDoc}, p.topicDocs()...) {
+		p.pinSecrets(d)
 		for _, u := range d.units {
 			for _, e := range u.entries {
 				c := p.addCurated(u, e)
@@ -110,6 +112,29 @@ func (p *planner) loadCurated() {
 		}
 	}
 }
+
+// keptSecret is what the secret guard says about a secret already written
+// in curated memory.
+const keptSecret = "left as it is: a dream never rewrites a line of curated memory (the value would be lost); published outputs redact it"
+
+// pinSecrets reports every secret a curated file already holds, with its
+// line, and pins the units that hold one (see unit.pinned).
+func (p *planner) pinSecrets(d *mdDoc) {
+	data := string(p.before[d.path].data)
+	for _, f := range secrets.Scan(data) {
+		last := f.Line + strings.Count(data[f.Start:f.End], "\n")
+		p.plan.Secrets = append(p.plan.Secrets, SecretFinding{File: d.path, Line: f.Line, Kind: f.Kind, Action: keptSecret})
+		for _, u := range d.units {
+			if u.start <= last && u.end >= f.Line {
+				u.pinned = true
+			}
+		}
+	}
+}
+
+// pinned reports an entry whose lines hold a secret: it is read, matched
+// and reported, never changed, moved or archived.
+func (c *curated) pinned() bool { return c.u != nil && c.u.pinned }
 
 func (p *planner) topicDocs() []*mdDoc {
 	out := make([]*mdDoc, 0, len(p.topics))
@@ -263,9 +288,17 @@ func (p *planner) matchMeta() {
 		recWords[i] = contentWords(r.Text)
 		idx.add(i, recWords[i])
 	}
-	// An entry a dream marked ("(superseded …)", "(done …)") is the same
-	// entry as before: its record is found by the text without the marker.
-	text := func(c *curated) string { return stripMarkers(c.text) }
+	// Records hold their texts redacted, so an entry holding a secret is
+	// looked up redacted too. An entry a dream marked ("(superseded …)",
+	// "(done …)") is the same entry as before: its record is found by the
+	// text without the marker.
+	key := func(c *curated) string {
+		if c.pinned() {
+			return redact(c.text)
+		}
+		return c.text
+	}
+	text := func(c *curated) string { return stripMarkers(key(c)) }
 	take := func(rs []*memory.MetaRecord) *memory.MetaRecord {
 		for _, r := range rs {
 			if !used[r] {
@@ -286,9 +319,9 @@ func (p *planner) matchMeta() {
 		if c.pointer || c.preamble {
 			continue
 		}
-		if r := take(byTextFile[c.file+"\x00"+c.text]); r != nil {
+		if r := take(byTextFile[c.file+"\x00"+key(c)]); r != nil {
 			c.meta = r
-		} else if r := take(byText[c.text]); r != nil {
+		} else if r := take(byText[key(c)]); r != nil {
 			c.meta = r
 		} else if r := take(byText[text(c)]); r != nil {
 			c.meta = r
@@ -357,7 +390,7 @@ func (p *planner) bootstrapMeta() {
 
 // track adds a record for one entry.
 func (p *planner) track(c *curated) *memory.MetaRecord {
-	c.meta = p.meta.Add(redact(c.text))
+	c.meta = p.meta.Add(c.text)
 	c.meta.Created = c.date
 	if c.meta.Created.IsZero() {
 		c.meta.Created = p.day

@@ -161,7 +161,7 @@ func (p *planner) decideOne(c *candidate) bool {
 		}
 	}
 	if c.status == memory.StatusClosed {
-		if open := p.findLifecycle(c, memory.StatusOpen); open != nil {
+		if open := p.findLifecycle(c, memory.StatusOpen); open != nil && !open.pinned() {
 			p.close(open, c)
 			p.action(Action{Kind: "close", File: open.file, Text: c.fact, Old: shorten(open.text, 120), Type: c.typ,
 				Evidence: evidenceStrings(c.evidence), Reason: "the log says the open item is finished; closed with this date and evidence", Scores: scores})
@@ -169,7 +169,11 @@ func (p *planner) decideOne(c *candidate) bool {
 			return true
 		}
 	}
-	if dup := p.findDuplicate(c); dup != nil {
+	if dup := p.findDuplicate(c); dup != nil && dup.pinned() {
+		p.plan.Skipped = append(p.plan.Skipped, Skip{File: c.path, Line: c.line, Text: shorten(c.fact, 80),
+			Reason: fmt.Sprintf("already kept at %s:%d, whose line holds a secret and is left as it is (no evidence added)", dup.file, dup.line())})
+		return true
+	} else if dup != nil {
 		p.merge(dup, c)
 		p.action(Action{Kind: "merge", File: dup.file, Text: shorten(dup.text, 160), Type: c.typ, Evidence: evidenceStrings(c.evidence),
 			Reason: "near-duplicate of an entry already kept; its evidence was added to that entry", Scores: scores})
@@ -403,7 +407,7 @@ func (p *planner) findContradictions(c *candidate, tp *topic) []*curated {
 	multi := strings.Contains(c.subject, " ")
 	var out []*curated
 	for _, o := range p.subjects[c.subject] {
-		if o.isGone() || o.superseded() || o.pointer || o.table || !plausibleValue(o.value) {
+		if o.isGone() || o.superseded() || o.pointer || o.table || o.pinned() || !plausibleValue(o.value) {
 			continue
 		}
 		if o.fresh && o.cand == c {
@@ -488,7 +492,7 @@ func (p *planner) close(o *curated, c *candidate) {
 // goes to the archive, marked the same way.
 func (p *planner) supersede(o *curated, c *candidate) {
 	marker := fmt.Sprintf("(superseded %s by: %s; since %s)", c.date.Format(time.DateOnly),
-		shorten(strings.TrimRight(stripDateSuffix(c.fact), ". "), 80), dateOr(o.since(), "unknown"))
+		shorten(strings.TrimRight(stripDateSuffix(redact(c.fact)), ". "), 80), dateOr(o.since(), "unknown"))
 	o.status = memory.StatusClosed
 	o.supersededBy = c
 	if o.cand != nil {

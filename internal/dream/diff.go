@@ -1,6 +1,8 @@
 package dream
 
 import (
+	"strings"
+
 	"github.com/rogpeppe/go-internal/diff"
 
 	"github.com/dreamwiki/dreamwiki/internal/secrets"
@@ -17,13 +19,37 @@ func unifiedDiff(path string, old, new []byte, created bool) string {
 	return string(diff.Diff(from, old, "b/"+path, new))
 }
 
-// redactFile replaces every secret in a file's bytes by its placeholder.
-func redactFile(b []byte) ([]byte, []secrets.Finding) {
-	out, found := secrets.Redact(string(b))
+// redactNew replaces the secrets in a file's new bytes that are not on a
+// line the old bytes already had, and returns those it replaced. A line the
+// file had is never changed: redacting it would lose the value from the
+// user's file (DESIGN 5.6).
+func redactNew(old, data []byte) ([]byte, []secrets.Finding) {
+	s := string(data)
+	_, found := secrets.Redact(s)
 	if len(found) == 0 {
-		return b, nil
+		return data, nil
 	}
-	return []byte(out), found
+	had := "\n" + string(old) + "\n"
+	var b strings.Builder
+	var replaced []secrets.Finding
+	last := 0
+	for _, f := range found {
+		from := strings.LastIndexByte(s[:f.Start], '\n') + 1
+		to := len(s)
+		if i := strings.IndexByte(s[f.End:], '\n'); i >= 0 {
+			to = f.End + i
+		}
+		if strings.Contains(had, "\n"+s[from:to]+"\n") {
+			continue
+		}
+		b.WriteString(s[last:f.Start])
+		b.WriteString(secrets.Placeholder(f.Kind))
+		last = f.End
+		replaced = append(replaced, f)
+	}
+	if len(replaced) == 0 {
+		return data, nil
+	}
+	b.WriteString(s[last:])
+	return []byte(b.String()), replaced
 }
-
-func secretsIn(b []byte) bool { return secrets.Contains(string(b)) }

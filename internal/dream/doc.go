@@ -18,15 +18,56 @@
 //
 // A plan (NewPlan, PlanWorkspace) is the whole dream worked out, with the
 // reason and scores of every action and the new bytes of every file; it
-// writes nothing. Apply (or Run) writes a plan in one journaled
-// transaction: the lock, a check that nothing changed since the plan, a
-// backup of every file it changes in .backup/memory-dreams/, all new files
-// staged, then renamed into place; a crash at any point leaves the
-// workspace as it was, or recoverable to it (Recover).
+// writes nothing, and everything it shows (actions, diagnostics, diffs) is
+// redacted. Apply (or Run) writes a plan in one journaled transaction.
 //
 // A dream never modifies, moves or deletes a daily log, never writes
 // outside MEMORY.md and memory/ (daily logs, memory/dreaming/ excluded),
-// never writes a secret into curated memory, and never deletes a fact: each
-// one is still present, superseded with a link to its successor, or in
-// memory/archive/.
+// never writes a new secret into curated memory and never rewrites a line
+// that holds one (it reports it; published outputs redact it), and never
+// deletes a fact: each one is still present, superseded with a link to its
+// successor, or in memory/archive/.
+//
+// # Crash safety
+//
+// Every write of a dream, recall, supersede or decay is one transaction
+// under the workspace lock, and no step of it can destroy an edit made
+// by someone else, before, during or after a crash:
+//
+//  1. Lock: .dreamwiki/dream.lock names its holder (pid, and on Linux the
+//     process's start time and the boot id, so a reused pid is told
+//     apart) and its modification time is refreshed every 10 s. A lock is
+//     replaced only when no process holds it: its holder is gone, or it
+//     sits on another host (or a platform that cannot tell) unrefreshed
+//     for the lock timeout, or it is not JSON and unwritten for 30 s.
+//     Ages are wall-clock; --now never ages a lock, and a live holder,
+//     stopped or sleeping, keeps it.
+//  2. Check: every file still holds the bytes the plan read.
+//  3. Back up: the old bytes of each changed file go whole into
+//     .backup/memory-dreams/<run>/<path>.bak (staged, then renamed), or
+//     into staging for state files that keep no backup.
+//  4. Stage: the new bytes go into .dreamwiki/staging/<run>/ twice,
+//     synced: one copy to rename into place, one kept until the end.
+//  5. Journal: .dreamwiki/journal.json lists each file's old and new
+//     hash and where its copies are. This is the commit point.
+//  6. Rename, file by file: first the lock is checked (a dream whose lock
+//     was taken over stops here and touches nothing more: the new holder
+//     owns the journal), then the file is hashed again; a file that
+//     changed since the plan stops the run (step 8). (An edit landing in
+//     the microseconds between that hash and the rename is not seen.)
+//  7. Done: the lock is checked once more, then the journal and staging
+//     go.
+//  8. Rollback (after a failed or refused rename, or by Recover after a
+//     crash, under the lock, before anything else): a file holding exactly
+//     the run's new bytes is put back (hashed once more right before), a
+//     file holding its old bytes is done with, and any other file is
+//     someone's edit: it is left as it is, the run's version is kept as
+//     .backup/memory-dreams/<run>/<path>.dream beside its .bak (a run
+//     without backups uses a folder of its own there), and both paths
+//     are reported (Recovery.Kept).
+//
+// A crash before 5 leaves the workspace untouched (staging is in the cache
+// folder, which nothing reads; backups are whole copies). The fault suite
+// (faults_linux_test.go) kills a dream at each of its writes, fsyncs,
+// renames, links and unlinks and checks that no edit is lost.
 package dream

@@ -49,6 +49,8 @@ type planner struct {
 	indexed    map[*candidate]bool
 	sel        *selection
 	started    time.Time
+	lock       *lock     // held by recall, supersede and decay while they write
+	recovered  *Recovery // what they put back before reading the workspace
 }
 
 // fileState is a file as the plan read it.
@@ -279,13 +281,17 @@ func (p *planner) promotion(c *candidate) (memory.Decision, memory.PromotionInpu
 	return memory.Promote(in, p.now, p.promoCfg), in, promoted
 }
 
-// warn records a diagnostic on the plan.
+// warn records a diagnostic on the plan, redacted like an action.
 func (p *planner) warn(file, format string, args ...any) {
-	p.plan.Diagnostics.Warnf("dream", file, 0, format, args...)
+	p.plan.Diagnostics.Warnf("dream", file, 0, "%s", redact(fmt.Sprintf(format, args...)))
 }
 
-// action records a decision on the plan.
-func (p *planner) action(a Action) { p.plan.Actions = append(p.plan.Actions, a) }
+// action records a decision. Its texts quote curated memory and logs, and
+// are printed, sent and written as JSON: they are redacted here, once.
+func (p *planner) action(a Action) {
+	a.Text, a.Old, a.Reason = redact(a.Text), redact(a.Old), redact(a.Reason)
+	p.plan.Actions = append(p.plan.Actions, a)
+}
 
 func evidenceStrings(evs []evidence) []string {
 	out := make([]string, 0, len(evs))

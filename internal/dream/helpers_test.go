@@ -45,24 +45,7 @@ func workspaceFrom(t testing.TB, src string) string {
 func demoCopy(t testing.TB) string {
 	t.Helper()
 	dir := t.TempDir()
-	src := "../demo/workspace"
-	err := filepath.WalkDir(src, func(p string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		rel, _ := filepath.Rel(src, p)
-		if d.IsDir() {
-			return os.MkdirAll(filepath.Join(dir, rel), 0o755)
-		}
-		b, err := os.ReadFile(p)
-		if err != nil {
-			return err
-		}
-		return os.WriteFile(filepath.Join(dir, rel), b, 0o644)
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
+	copyTree(t, "../demo/workspace", dir)
 	return dir
 }
 
@@ -99,6 +82,24 @@ func snapshot(t testing.TB, dir string) map[string]string {
 func sha(s string) string {
 	h := sha256.Sum256([]byte(s))
 	return hex.EncodeToString(h[:])
+}
+
+// generated writes the generated workspace the crash tests dream over, and
+// returns it with the time of that dream.
+func generated(t testing.TB) (dir, now string) {
+	dir = t.TempDir()
+	end := genWorkspace(dir, 3, 10, 6)
+	return dir, end.Add(7 * time.Hour).Format(time.RFC3339)
+}
+
+// forcedPlan plans a forced dream and fails the test on error.
+func forcedPlan(t testing.TB, dir, now string) *Plan {
+	t.Helper()
+	pl, err := NewPlan(context.Background(), dir, Options{Now: at(now), Force: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return pl
 }
 
 // dream runs a forced dream and fails the test on error.

@@ -2,5 +2,5 @@
 
 package dream
 
-// processAlive cannot tell on this platform; the lock timeout decides.
-func processAlive(pid int) bool { return true }
+// processAlive cannot tell on this platform: the lock's heartbeat decides.
+func processAlive(pid int) (alive, known bool) { return false, false }

@@ -71,8 +71,12 @@ type unit struct {
 	lines   []string // the lines now (a copy of orig until changed)
 	changed bool
 	gone    bool
-	after   []*block
-	cur     *curated // the dream's view of the entry
+	// pinned is set for a unit whose lines hold a secret: a dream never
+	// rewrites, moves or removes such a line (redacting it would lose the
+	// value; moving it would copy it), it only reports it.
+	pinned bool
+	after  []*block
+	cur    *curated // the dream's view of the entry
 }
 
 // newDoc builds an editable document from a file's content and the

@@ -24,16 +24,16 @@ const DefaultWait = 10 * time.Second
 // records, without creating records for entries that have none. The
 // caller holds the lock.
 func prepare(ctx context.Context, root string, opts Options) (*planner, error) {
-	if Pending(root) {
-		if _, err := Recover(root); err != nil {
-			return nil, err
-		}
+	rec, err := Recover(root)
+	if err != nil {
+		return nil, err
 	}
 	ws, err := workspace.Load(root, workspace.Options{})
 	if err != nil {
 		return nil, err
 	}
 	p := newPlanner(ctx, ws, opts)
+	p.recovered = rec
 	p.plan = &Plan{Workspace: ws.Root, Now: p.now, root: ws.Root, Actions: []Action{}, Files: []FileChange{}}
 	p.sel = &selection{}
 	p.loadCurated()
@@ -61,13 +61,14 @@ func locked(ctx context.Context, dir string, opts Options, wait time.Duration, f
 	if err != nil {
 		return err
 	}
+	p.lock = l
 	return fn(p)
 }
 
 // lockWaiting takes the lock, retrying every 100 ms for up to wait.
 func lockWaiting(ctx context.Context, root string, opts Options, wait time.Duration, timeout time.Duration) (*lock, error) {
 	for {
-		l, err := acquireLock(root, opts.now(), timeout, opts.Command)
+		l, err := acquireLock(root, timeout, opts.Command)
 		var le *LockedError
 		if err == nil || !errors.As(err, &le) || wait <= 0 {
 			return l, err
@@ -91,7 +92,7 @@ func (p *planner) commitFiles() (string, error) {
 	for _, f := range p.plan.Files {
 		writes = append(writes, fileWrite{Path: f.Path, Data: f.new, Before: f.Before, Backup: f.backup})
 	}
-	t := &txn{root: p.root, run: p.now.Format("20060102-1504"), now: p.now, writes: writes, hook: p.opts.hook}
+	t := &txn{root: p.root, run: p.now.Format("20060102-1504"), now: p.now, writes: writes, lock: p.lock, hook: p.opts.hook}
 	return t.commit()
 }
 
@@ -103,6 +104,9 @@ type RecallResult struct {
 	// after the recall.
 	Entries []memory.TierRow `json:"entries"`
 	Files   []string         `json:"files"`
+	// Recovered is what an interrupted earlier run left and this one put
+	// back first.
+	Recovered *Recovery `json:"recovered,omitempty"`
 }
 
 // NoMatchError says a recall or supersede found nothing.
@@ -154,7 +158,7 @@ func (p *planner) recordRecall(query, matches string) (*RecallResult, error) {
 	for i := range found {
 		found[i].Text = redact(found[i].Text)
 	}
-	res := &RecallResult{Query: query, Matches: found}
+	res := &RecallResult{Query: redact(query), Matches: found, Recovered: p.recovered}
 
 	// The recall store and the events.
 	store := memory.NewRecallDoc()
@@ -240,6 +244,9 @@ type SupersedeResult struct {
 	Existing bool         `json:"existing"` // the new fact was already written somewhere
 	Backup   string       `json:"backup,omitempty"`
 	Files    []FileChange `json:"files"`
+	// Recovered is what an interrupted earlier run left and this one put
+	// back first.
+	Recovered *Recovery `json:"recovered,omitempty"`
 }
 
 // AmbiguousError says a text matches several entries equally well.
@@ -298,12 +305,15 @@ func (p *planner) supersedeText(oldText, newText string) (*SupersedeResult, erro
 	if strings.Contains(strings.ToLower(old.text), "(superseded ") {
 		return nil, fmt.Errorf("%s:%d is already superseded; supersede its successor to extend the chain", old.file, old.e.Line)
 	}
+	if old.pinned() {
+		return nil, fmt.Errorf("%s:%d holds a secret, and a line holding one is never rewritten (its value would be lost); move the secret to a password manager, edit the line by hand, then supersede it", old.file, old.e.Line)
+	}
 	if old.meta == nil && p.meta != nil {
 		p.track(old)
 	}
-	res := &SupersedeResult{Old: old.text, OldFile: old.file, OldLine: old.e.Line}
+	res := &SupersedeResult{Old: old.text, OldFile: old.file, OldLine: old.e.Line, Recovered: p.recovered}
 
-	fact := strings.TrimSpace(newText)
+	fact := redact(strings.TrimSpace(newText)) // a new secret never reaches curated memory
 	if !reISODate.MatchString(fact) {
 		fact = withDate(fact, p.day)
 	}
@@ -317,7 +327,7 @@ func (p *planner) supersedeText(oldText, newText string) (*SupersedeResult, erro
 	// The successor may exist already.
 	if nm := memory.MatchRecall(newText, lines, 1); len(nm) > 0 && nm[0].How != "overlap" {
 		if n := byKey[fmt.Sprintf("%s:%d", nm[0].Path, nm[0].StartLine)]; n != nil && n != old {
-			res.Existing, res.New, res.NewFile = true, n.text, n.file
+			res.Existing, res.New, res.NewFile = true, redact(n.text), n.file
 			if n.meta == nil && p.meta != nil {
 				p.track(n)
 			}
@@ -379,6 +389,9 @@ type DecayResult struct {
 	Untracked int    `json:"untracked"`
 	Written   bool   `json:"written"`
 	File      string `json:"file"`
+	// Recovered is what an interrupted earlier run left and this one put
+	// back first.
+	Recovered *Recovery `json:"recovered,omitempty"`
 }
 
 // Decay recomputes every entry's decay score and tier (DESIGN 5.1) in
@@ -394,7 +407,7 @@ func Decay(ctx context.Context, dir string, opts Options, wait time.Duration) (*
 }
 
 func (p *planner) decay() (*DecayResult, error) {
-	res := &DecayResult{Tiers: map[memory.Tier]int{}, File: metaPath}
+	res := &DecayResult{Tiers: map[memory.Tier]int{}, File: metaPath, Recovered: p.recovered}
 	if p.meta == nil {
 		return nil, fmt.Errorf("%s cannot be read; fix it, or remove it and let a dream start it again", metaPath)
 	}

@@ -58,7 +58,7 @@ func (p *planner) metaForPlacements() {
 			continue
 		}
 		c := pl.c
-		r := p.meta.Add(redact(c.entryText()))
+		r := p.meta.Add(c.entryText())
 		r.Created = c.evidence[0].Date
 		r.Type = c.typ
 		r.File = pl.doc.path
@@ -90,12 +90,6 @@ func (p *planner) metaForPlacements() {
 		}
 		o.meta.SupersededBy = next.ID
 		next.Supersedes = o.meta.ID
-	}
-	// Texts in the meta file are curated memory too: no secrets.
-	for _, r := range p.meta.Entries {
-		if out := redact(r.Text); out != r.Text {
-			r.Text = out
-		}
 	}
 }
 

@@ -120,10 +120,10 @@ func orDash(s string) string {
 func (r *Result) WriteText(w io.Writer) {
 	p := func(format string, args ...any) { fmt.Fprintf(w, format+"\n", args...) }
 	if r.StaleLock != nil {
-		p("replaced a stale lock (%s)", r.StaleLock)
+		p("%s", r.StaleLock.Reason)
 	}
 	if r.Recovered != nil {
-		p("put back %d files an interrupted dream (%s) was writing: %s", len(r.Recovered.Restored), r.Recovered.Run, strings.Join(r.Recovered.Restored, ", "))
+		r.Recovered.WriteText(w)
 	}
 	pl := r.Plan
 	if pl == nil {
@@ -156,6 +156,18 @@ func (r *Result) WriteText(w io.Writer) {
 	}
 	for _, d := range pl.Diagnostics {
 		p("  %s: %s", d.Severity, d.Error())
+	}
+}
+
+// WriteText prints what a recovery put back and what it left alone.
+func (r *Recovery) WriteText(w io.Writer) {
+	fmt.Fprintf(w, "put back %d %s an interrupted dream (%s) was writing", len(r.Restored), plural(len(r.Restored), "file", "files"), r.Run)
+	if len(r.Restored) > 0 {
+		fmt.Fprintf(w, ": %s", strings.Join(r.Restored, ", "))
+	}
+	fmt.Fprintln(w)
+	for _, c := range r.Kept {
+		fmt.Fprintf(w, "  %s\n", c)
 	}
 }
 

@@ -34,7 +34,7 @@ func (p *planner) materialize() {
 // 5.1) to memory/archive/YYYY-MM.md.
 func (p *planner) archiveDecayed() {
 	for _, c := range p.curated {
-		if c.fresh || c.u == nil || c.isGone() || c.table || c.pointer || c.preamble || c.structural || c.meta == nil {
+		if c.fresh || c.u == nil || c.isGone() || c.table || c.pointer || c.preamble || c.structural || c.pinned() || c.meta == nil {
 			continue
 		}
 		if c.decay.Tier != memory.TierArchived || len(c.u.entries) != 1 {
@@ -204,7 +204,7 @@ func (p *planner) fitBudget() {
 	}
 	var sinkable []*unit
 	for _, u := range p.memDoc.units {
-		if u.gone || u.cur == nil || p.allPointers(u) {
+		if u.gone || u.pinned || u.cur == nil || p.allPointers(u) {
 			continue
 		}
 		sinkable = append(sinkable, u)
@@ -289,7 +289,7 @@ func (p *planner) fitBudget() {
 		}
 	}
 	if !target.fits(cur) {
-		p.warn(p.memDoc.path, "MEMORY.md is still over its budget (%s > %s) after moving every entry that can move to L2 files; what is left are index lines",
+		p.warn(p.memDoc.path, "MEMORY.md is still over its budget (%s > %s) after moving every entry that can move to L2 files; what is left are index lines and lines holding a secret, which never move",
 			thousands(cur.Chars)+" chars", target.String())
 	}
 }

@@ -10,7 +10,9 @@
 // files such as heartbeat-state.json). They read bytes and give bytes back,
 // keeping key order and unknown fields, so a rewrite shows only what
 // changed; MatchRecall finds the lines a recall refers to, and Recompute
-// applies decay to a whole MetaDoc.
+// applies decay to a whole MetaDoc. The texts they write (entry texts,
+// snippets, queries) never hold a secret: each encoder redacts them, so
+// every writer is covered.
 //
 // Every function is pure: it takes the text, bytes or numbers it judges
 // and, where time matters, the current time as an argument, and returns a

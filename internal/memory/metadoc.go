@@ -19,7 +19,8 @@ import (
 // fields untouched, so that a rewrite shows only the values that changed.
 //
 // Building and encoding a MetaDoc is pure; writing the bytes is the dream
-// package's job.
+// package's job. Entry texts are held and written with their secrets
+// redacted.
 type MetaDoc struct {
 	shape   string  // "entries-array", "entries-map", "array" or "map"
 	top     *object // the top-level object; nil for "array"
@@ -192,7 +193,8 @@ func readRecord(o *object, mapKey string) *MetaRecord {
 	if r.ID == "" {
 		r.ID = mapKey
 	}
-	r.Text = rawString(get(metaText))
+	raw := rawString(get(metaText))
+	r.Text = scrub(raw)
 	r.Section = rawString(get(metaSection))
 	r.Type = rawString(get(metaType))
 	r.File = rawString(get(metaFile))
@@ -209,6 +211,7 @@ func readRecord(o *object, mapKey string) *MetaRecord {
 	r.Tier = rawString(get(metaTier))
 	r.Score = rawFloat(get(metaScore))
 	r.orig = r.typed()
+	r.orig.Text = raw // a secret in it is written over at the next write
 	return r
 }
 
@@ -226,6 +229,7 @@ func (d *MetaDoc) ByID(id string) *MetaRecord { return d.ids[id] }
 // that id is taken), the form OpenClaw's bootstrap uses; the id, not the
 // text, identifies the entry from then on.
 func (d *MetaDoc) Add(text string) *MetaRecord {
+	text = scrub(text)
 	sum := sha256.Sum256([]byte(text))
 	h := hex.EncodeToString(sum[:])
 	id := "mem_" + h[:8]
@@ -340,7 +344,7 @@ func (r *MetaRecord) write() {
 		put(keys, true, now)
 	}
 	str(metaID, r.ID, was.ID)
-	str(metaText, r.Text, was.Text)
+	str(metaText, scrub(r.Text), was.Text)
 	str(metaSection, r.Section, was.Section)
 	str(metaType, r.Type, was.Type)
 	str(metaFile, r.File, was.File)

@@ -15,7 +15,8 @@ import (
 // RecallDoc is memory/.dreams/short-term-recall.json held for editing:
 // {"version":1,"entries":{KEY:{path,startLine,endLine,snippet,recallCount,...}}}.
 // Entries the caller does not touch are written back byte for byte (up to
-// indentation), with their keys in the original order.
+// indentation), with their keys in the original order, unless their
+// snippet holds a secret: that is written again redacted.
 type RecallDoc struct {
 	top     *object
 	list    bool // entries were an array
@@ -125,7 +126,10 @@ func readRecall(o *object, key string) *RecallRecord {
 			}
 		}
 	}
-	r.Snippet = rawString(o.vals["snippet"])
+	if raw := rawString(o.vals["snippet"]); raw != "" {
+		r.Snippet = scrub(raw)
+		r.dirty = r.Snippet != raw // written again without the secret
+	}
 	r.RecallCount = int(rawFloat(o.vals["recallCount"]))
 	r.DailyCount = int(rawFloat(o.vals["dailyCount"]))
 	r.GroundedCount = int(rawFloat(o.vals["groundedCount"]))
@@ -181,10 +185,10 @@ func (d *RecallDoc) Record(m Match, queryHash string, grounded bool, at time.Tim
 	}
 	r.dirty = true
 	if r.Snippet == "" {
-		r.Snippet = m.Text
+		r.Snippet = scrub(m.Text)
 	}
 	if len(r.ConceptTags) == 0 {
-		r.ConceptTags = ConceptTags(m.Text, 6)
+		r.ConceptTags = ConceptTags(r.Snippet, 6)
 	}
 	r.RecallCount++
 	r.TotalScore = round3(r.TotalScore + m.Score)
@@ -266,7 +270,7 @@ func (r *RecallRecord) write() {
 	o.set("path", r.Path)
 	o.set("startLine", r.StartLine)
 	o.set("endLine", r.EndLine)
-	o.set("snippet", r.Snippet)
+	o.set("snippet", scrub(r.Snippet))
 	o.set("recallCount", r.RecallCount)
 	o.set("dailyCount", r.DailyCount)
 	o.set("groundedCount", r.GroundedCount)
@@ -309,7 +313,7 @@ func QueryHash(q string) string {
 }
 
 // RecallEvent returns the events.jsonl line (with its newline) of a
-// memory.recall.recorded event.
+// memory.recall.recorded event. The query is written redacted.
 func RecallEvent(query string, results []Match, at time.Time) []byte {
 	type result struct {
 		Path      string  `json:"path"`
@@ -323,7 +327,7 @@ func RecallEvent(query string, results []Match, at time.Time) []byte {
 		Query       string   `json:"query"`
 		ResultCount int      `json:"resultCount"`
 		Results     []result `json:"results"`
-	}{Type: "memory.recall.recorded", TS: stamp(at), Query: query, ResultCount: len(results), Results: []result{}}
+	}{Type: "memory.recall.recorded", TS: stamp(at), Query: scrub(query), ResultCount: len(results), Results: []result{}}
 	for _, m := range results {
 		ev.Results = append(ev.Results, result{m.Path, m.StartLine, m.EndLine, round3(m.Score)})
 	}
@@ -332,7 +336,7 @@ func RecallEvent(query string, results []Match, at time.Time) []byte {
 
 // Event returns an events.jsonl line (with its newline) of any other type,
 // such as "memory.promotion.applied" or "memory.dream.completed"; fields
-// are written in sorted order after type and ts.
+// are written in sorted order after type and ts, strings redacted.
 func Event(typ string, at time.Time, fields map[string]any) []byte {
 	o := newObject()
 	o.set("type", typ)
@@ -343,7 +347,11 @@ func Event(typ string, at time.Time, fields map[string]any) []byte {
 	}
 	slices.Sort(keys)
 	for _, k := range keys {
-		o.set(k, fields[k])
+		v := fields[k]
+		if s, ok := v.(string); ok {
+			v = scrub(s)
+		}
+		o.set(k, v)
 	}
 	raw, _ := o.MarshalJSON()
 	return append(raw, '\n')

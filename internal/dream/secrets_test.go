@@ -1,0 +1,248 @@
+package dream
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/dreamwiki/dreamwiki/internal/secrets"
+	"github.com/dreamwiki/dreamwiki/internal/workspace"
+)
+
+// withSecrets is a workspace whose curated memory already holds secrets
+// (as a real one held "格式密码：912530"), and whose new log has one more,
+// next to ordinary work for a dream: a fact that changes, a new fact, a
+// TODO that gets done.
+const withSecrets = `
+-- MEMORY.md --
+# MEMORY.md
+
+> limit: 200 lines / 25KB | last dream: 2026-04-01
+
+## Infrastructure
+- 格式密码：912530
+- Router admin password: tr0ub4dor&3 (set 2026-03-01)
+- Gateway host is the NUC. Source: memory/2026-03-20.md#L3-L3
+- Home lab details: see memory/homelab.md
+
+## Projects
+- [project] TODO: renew the okafor.dev domain (source: 2026-03-25)
+-- memory/homelab.md --
+# Home lab
+
+## Hosts
+- NAS is nas-01 at 10.0.0.20, Synology, backs up nightly to S3. Source: memory/2026-03-20.md#L4-L4
+- The NAS admin login is sam, password: hunter2-but-longer
+- Zigbee2MQTT runs on the NUC with the SONOFF dongle. Source: memory/2026-03-21.md#L3-L3
+-- memory/dream-log.md --
+# Dream log
+
+## 2026-04-01 07:00 — dream
+
+Consolidated through: 2026-03-31
+-- memory/2026-03-20.md --
+# 2026-03-20
+
+- Gateway host is the NUC.
+- NAS is nas-01 at 10.0.0.20, Synology, backs up nightly to S3.
+-- memory/2026-04-02.md --
+# 2026-04-02
+
+- Gateway host is now the Mac mini.
+- The Zigbee2MQTT dongle on the NUC needs the by-id path, not /dev/ttyUSB0.
+- Renewed the okafor.dev domain for two years — done.
+- New router admin password: n3w-r0uter-pass-2026
+- The NAS admin login is sam, password: hunter2-but-longer
+`
+
+// rawSecrets are the values withSecrets holds.
+var rawSecrets = []string{"912530", "tr0ub4dor&3", "hunter2-but-longer", "n3w-r0uter-pass-2026"}
+
+// TestDream_ASecretAlreadyInCuratedMemoryIsKeptAndReported is DESIGN 5.6
+// and issue #13's third defect: a dream never rewrites a line of curated
+// memory to redact it (a real workspace lost "格式密码：912530" that way).
+// The lines stay byte for byte, each is reported with file and line, the
+// dream still does its other work, and nothing new it writes (the state
+// files, the dream log, the new facts) holds a secret.
+func TestDream_ASecretAlreadyInCuratedMemoryIsKeptAndReported(t *testing.T) {
+	dir := workspaceFrom(t, withSecrets)
+	kept := map[string][]string{
+		"MEMORY.md":         {"- 格式密码：912530", "- Router admin password: tr0ub4dor&3 (set 2026-03-01)"},
+		"memory/homelab.md": {"- The NAS admin login is sam, password: hunter2-but-longer"},
+	}
+	res := dream(t, dir, "2026-04-05T07:00:00Z")
+
+	for path, lines := range kept {
+		content := read(t, dir, path)
+		for _, l := range lines {
+			if !strings.Contains(content, "\n"+l+"\n") {
+				t.Errorf("%s lost the line %q:\n%s", path, l, content)
+			}
+		}
+	}
+	want := map[string]bool{"MEMORY.md:6": false, "MEMORY.md:7": false, "memory/homelab.md:5": false}
+	for _, s := range res.Plan.Secrets {
+		if s.Action == keptSecret {
+			want[s.File+":"+itoa(s.Line)] = true
+		}
+	}
+	for at, ok := range want {
+		if !ok {
+			t.Errorf("%s not reported: %+v", at, res.Plan.Secrets)
+		}
+	}
+	var out strings.Builder
+	res.Plan.WriteText(&out)
+	if !strings.Contains(out.String(), "  MEMORY.md:6  password — left as it is: a dream never rewrites a line of curated memory") {
+		t.Errorf("the plan does not report the kept secret:\n%s", out.String())
+	}
+
+	// The other work was done.
+	c := res.Plan.Counts
+	if c.Superseded != 1 || c.Closed != 1 || c.Promoted < 2 {
+		t.Errorf("counts %+v", c)
+	}
+	mem := read(t, dir, "MEMORY.md")
+	if !strings.Contains(mem, "Gateway host is now the Mac mini") || !strings.Contains(mem, "(done 2026-04-02)") {
+		t.Errorf("MEMORY.md:\n%s", mem)
+	}
+	// Nothing new holds a secret: the kept lines are the only ones.
+	for path, content := range snapshot(t, dir) {
+		if isDailyPath(path) {
+			continue
+		}
+		for _, l := range kept[path] {
+			content = strings.Replace(content, l, "", 1)
+		}
+		if f := secrets.Scan(content); len(f) > 0 {
+			t.Errorf("%s gained a secret: %v\n%s", path, f, content)
+		}
+	}
+
+	// A second dream matches the kept lines to their memory-meta.json
+	// records (no new ones) and leaves them alone again.
+	res = dream(t, dir, "2026-04-05T09:00:00Z")
+	if res.Plan.Counts.Tracked != 0 {
+		t.Errorf("the second dream tracked %d entries again", res.Plan.Counts.Tracked)
+	}
+	if read(t, dir, "MEMORY.md") != mem {
+		t.Error("the second dream changed MEMORY.md")
+	}
+}
+
+// TestDream_ASecretLineNeverMovesForTheBudget: a MEMORY.md far over its
+// budget sinks entries into L2 files, but never the line holding a secret
+// (moving it would copy the value; redacting it would lose it).
+func TestDream_ASecretLineNeverMovesForTheBudget(t *testing.T) {
+	var b strings.Builder
+	b.WriteString("# MEMORY.md\n\n## Notes\n- 格式密码：912530\n")
+	for i := 0; i < 100; i++ {
+		fmt.Fprintf(&b, "- Note %d about the homelab rack and its cabling plan.\n", i)
+	}
+	dir := workspaceFrom(t, "-- MEMORY.md --\n"+b.String())
+	res, err := Run(t.Context(), dir, Options{Now: at("2026-03-10T07:00:00Z"), Force: true, Configure: func(c *workspace.Config) {
+		c.Budget.MaxChars = 10 // everything that can move must
+	}}, false, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Plan.Counts.Sunk < 90 {
+		t.Fatalf("nothing sank: %+v", res.Plan.Counts)
+	}
+	if mem := read(t, dir, "MEMORY.md"); !strings.Contains(mem, "\n- 格式密码：912530\n") {
+		t.Errorf("the secret line moved:\n%s", mem)
+	}
+	for path, content := range snapshot(t, dir) {
+		if path != "MEMORY.md" && strings.Contains(content, "912530") {
+			t.Errorf("%s got a copy of the secret", path)
+		}
+	}
+}
+
+// TestDream_APlanHoldsNoSecret: everything a dry run shows (the text, the
+// diff, the JSON the CLI and the server send) is redacted, though curated
+// memory and the logs hold secrets and the diff's context lines pass by
+// them.
+func TestDream_APlanHoldsNoSecret(t *testing.T) {
+	dir := workspaceFrom(t, withSecrets)
+	res, err := Run(context.Background(), dir, Options{Now: at("2026-04-05T07:00:00Z"), Force: true}, true, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var text strings.Builder
+	res.Plan.WriteText(&text)
+	text.WriteString(res.Plan.Diff())
+	js, err := json.Marshal(res)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(res.Plan.Diff(), "[REDACTED:password]") {
+		t.Errorf("the diff shows no redacted line; the test does not test much:\n%s", res.Plan.Diff())
+	}
+	for _, out := range []string{text.String(), string(js)} {
+		for _, v := range rawSecrets {
+			if strings.Contains(out, v) {
+				t.Errorf("the plan shows %q:\n%s", v, out)
+			}
+		}
+	}
+}
+
+// TestRecall_WritesNoSecretIntoTheRecallLogs: a recall whose query and
+// match hold a secret (an agent searched for a password) logs the event,
+// counts the recall and moves the entry's decay, with the query, the
+// snippet and the entry text redacted in every file, and the curated line
+// it matched untouched.
+func TestRecall_WritesNoSecretIntoTheRecallLogs(t *testing.T) {
+	dir := workspaceFrom(t, withSecrets)
+	dream(t, dir, "2026-04-05T07:00:00Z") // gives every entry a record
+	mem := read(t, dir, "MEMORY.md")
+	os.MkdirAll(filepath.Join(dir, "memory/.dreams"), 0o755)
+	os.WriteFile(filepath.Join(dir, eventsPath), nil, 0o644)
+
+	res, err := Recall(context.Background(), dir, "router admin password: tr0ub4dor&3", "Router admin password: tr0ub4dor&3",
+		Options{Now: at("2026-04-06T10:00:00Z")}, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res.Entries) == 0 || res.Entries[0].Recalls != 1 {
+		t.Fatalf("the recall was not counted: %+v", res)
+	}
+	js, _ := json.Marshal(res)
+	for _, f := range []string{eventsPath, recallPath, metaPath} {
+		content := read(t, dir, f)
+		if !strings.Contains(content, "[REDACTED:password]") && f != metaPath {
+			t.Errorf("%s holds no redacted text; the test does not test much:\n%s", f, content)
+		}
+		for _, v := range rawSecrets {
+			if strings.Contains(content, v) {
+				t.Errorf("%s holds %q:\n%s", f, v, content)
+			}
+			if strings.Contains(string(js), v) {
+				t.Errorf("the recall's result holds %q: %s", v, js)
+			}
+		}
+	}
+	if read(t, dir, "MEMORY.md") != mem {
+		t.Error("the recall changed MEMORY.md")
+	}
+}
+
+// TestSupersede_RefusesALineHoldingASecret: superseding would rewrite the
+// line; the command says what to do instead and changes nothing.
+func TestSupersede_RefusesALineHoldingASecret(t *testing.T) {
+	dir := workspaceFrom(t, withSecrets)
+	before := snapshot(t, dir)
+	_, err := Supersede(context.Background(), dir, "Router admin password", "The router admin password is in 1Password",
+		Options{Now: at("2026-04-06T10:00:00Z")}, 0)
+	if err == nil || err.Error() != "MEMORY.md:7 holds a secret, and a line holding one is never rewritten (its value would be lost); move the secret to a password manager, edit the line by hand, then supersede it" {
+		t.Fatalf("got %v", err)
+	}
+	if !mapsEqual(before, snapshot(t, dir)) {
+		t.Error("a refused supersede changed files")
+	}
+}
