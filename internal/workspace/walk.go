@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/dreamwiki/dreamwiki/internal/diag"
+	"github.com/dreamwiki/dreamwiki/internal/secrets"
 )
 
 // maxLinkHops bounds symlink chains (as the kernel's ELOOP does) and
@@ -149,7 +150,7 @@ func (w *walker) named(p string) string {
 	if !w.redact {
 		return p
 	}
-	out, found := redactPath(p)
+	out, found := secrets.RedactName(p)
 	for _, s := range found {
 		w.diags.Add(diag.Diagnostic{Severity: diag.Warning, Code: "secret", File: out,
 			Message: fmt.Sprintf("the file's name holds %s %s; it is published as %s", s.Kind, s.Preview, out),
