@@ -69,6 +69,8 @@ func TestLeak_NoPlantedSecretOrPrivateWordIsPublished(t *testing.T) {
 	for _, a := range answers {
 		sc.scan(a.name, a.body)
 	}
+	t.Logf("%d answers: the build report, %d CLI searches, %d CLI gets, %d served pages and API calls",
+		len(answers), len(queries), len(files), len(answers)-1-len(queries)-len(files))
 	sc.report(t)
 }
 
