@@ -27,4 +27,10 @@ var extraRules = []rule{
 	{id: "discord-webhook-url", kind: KindWebhookURL, shape: tokenAt, fold: true,
 		keywords: []string{"discord.com/api/webhooks/", "discordapp.com/api/webhooks/"},
 		pattern:  `(?i)discord(?:app)?\.com/api/webhooks/(\d{17,20}/[A-Za-z0-9_-]{60,80})`},
+	// A New Relic user API key: "NRAK-" and 27 characters. gitleaks finds
+	// it only after a key naming New Relic in one word ("newrelic",
+	// "new_relic"); in prose it is "New Relic user key NRAK-…", and the
+	// prefix alone is distinctive enough.
+	{id: "new-relic-user-api-key-prefixed", kind: KindAPIKey, shape: tokenAt, word: true, keywords: []string{"NRAK-"},
+		pattern: `\b(NRAK-[A-Z0-9]{27})(?:[^A-Za-z0-9_-]|$)`, entropy: 3},
 }

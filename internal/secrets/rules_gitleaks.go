@@ -17,6 +17,9 @@ package secrets
 //     ("tokenAt"; their keywords are those literals, in the case the
 //     pattern needs); the others run over the keyword's line ("tokenNear").
 //   - gitleaks' global allowlist applies to every rule (allow.go).
+//   - stripe-access-token ends at any character outside its alphabet, not
+//     only at a quote, blank or ';', so a key in a file name
+//     ("sk_live_…-refunds.md") is found too.
 //   - jwt-base64 and microsoft-teams-webhook report the whole match: their
 //     first group is a fragment of the token, not the secret.
 //   - The curl rules are anchored at "curl", span its continuation lines,
@@ -236,7 +239,7 @@ var gitleaksRules = []rule{
 	{id: "sourcegraph-access-token", kind: KindAPIKey, shape: tokenNear, fold: true, keywords: []string{"sgp_", "sourcegraph"}, pattern: `(?i)\b(\b(sgp_(?:[a-fA-F0-9]{16}|local)_[a-fA-F0-9]{40}|sgp_[a-fA-F0-9]{40}|[a-fA-F0-9]{40})\b)(?:[\x60'"\s;]|\\[nr]|$)`, entropy: 3},
 	{id: "square-access-token", kind: KindAPIKey, shape: tokenAt, word: true, keywords: []string{"EAAA", "sq0atp-"}, pattern: `\b((?:EAAA|sq0atp-)[\w-]{22,60})(?:[\x60'"\s;]|\\[nr]|$)`, entropy: 2},
 	{id: "squarespace-access-token", kind: KindAPIKey, shape: assigned, fold: true, keywords: []string{"squarespace"}, pattern: `(?i)[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}`},
-	{id: "stripe-access-token", kind: KindAPIKey, shape: tokenAt, word: true, keywords: []string{"sk_", "rk_"}, pattern: `\b((?:sk|rk)_(?:test|live|prod)_[a-zA-Z0-9]{10,99})(?:[\x60'"\s;]|\\[nr]|$)`, entropy: 2},
+	{id: "stripe-access-token", kind: KindAPIKey, shape: tokenAt, word: true, keywords: []string{"sk_", "rk_"}, pattern: `\b((?:sk|rk)_(?:test|live|prod)_[a-zA-Z0-9]{10,99})(?:[^a-zA-Z0-9]|$)`, entropy: 2},
 	{id: "sumologic-access-id", kind: KindAPIKey, shape: assigned, fold: true, keywords: []string{"sumo"}, ident: `(?i)(?-i:[Ss]umo|SUMO)`, pattern: `su[a-zA-Z0-9]{12}`, entropy: 3},
 	{id: "sumologic-access-token", kind: KindAPIKey, shape: assigned, fold: true, keywords: []string{"sumo"}, ident: `(?i)(?-i:[Ss]umo|SUMO)`, pattern: `(?i)[a-z0-9]{64}`, entropy: 3},
 	{id: "telegram-bot-api-token", kind: KindAPIKey, shape: assigned, fold: true, keywords: []string{"telegr"}, pattern: `(?i)[0-9]{5,16}:(?-i:A)[a-z0-9_\-]{34}`},
