@@ -65,7 +65,8 @@ func Assemble(ws *workspace.Workspace, res *provenance.Result) ([]Input, []*Asse
 	}
 	if len(res.Claims) > 0 || res.Budget != nil || len(res.Findings) > 0 {
 		// A workspace with no memory files has nothing to report on.
-		inputs = append(inputs, reportInputs(res, locate)...)
+		private := func(p string) bool { f := ws.FileByPath(p); return f != nil && f.Private }
+		inputs = append(inputs, reportInputs(res, locate, private)...)
 	}
 	return inputs, assets
 }

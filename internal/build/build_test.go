@@ -403,6 +403,17 @@ Diary-phrase.
 	if claims != 1 {
 		t.Errorf("%d vault claims from the private topic file, want 1", claims)
 	}
+	// Obsidian Publish leaves out notes marked publish: false and
+	// publishes the rest, reports included: no other note may quote one.
+	for p := range treeHash(t, filepath.Join(out, "vault")) {
+		if !strings.HasSuffix(p, ".md") {
+			continue // the manifest, which keeps claim ids, is no note
+		}
+		note := read(t, filepath.Join(out, "vault", p))
+		if !strings.Contains(note, "publish: false") && (strings.Contains(note, "Knee-physio-phrase") || strings.Contains(note, "Diary-phrase")) {
+			t.Errorf("vault %s is published but quotes a private note:\n%s", p, note)
+		}
+	}
 	for p := range treeHash(t, filepath.Join(out, "site")) {
 		data := read(t, filepath.Join(out, "site", p))
 		if strings.Contains(data, "Knee-physio-phrase") || strings.Contains(data, "Diary-phrase") {
