@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/dreamwiki/dreamwiki/internal/analysis"
 	"github.com/dreamwiki/dreamwiki/internal/demo"
 	"github.com/dreamwiki/dreamwiki/internal/search"
 )
@@ -48,7 +49,7 @@ func TestSearch_JSONCitationsContainTheMatch(t *testing.T) {
 		}
 		cited := strings.Join(lines[r.StartLine-1:r.EndLine], "\n")
 		terms := map[string]bool{}
-		for _, term := range search.Analyze(cited) {
+		for _, term := range analysis.Analyze(cited) {
 			terms[term] = true
 		}
 		if !terms["gateway"] && !terms["host"] {

@@ -19,7 +19,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/blevesearch/bleve/v2"
-	"github.com/blevesearch/bleve/v2/analysis"
+	banalysis "github.com/blevesearch/bleve/v2/analysis"
 	"github.com/blevesearch/bleve/v2/analysis/analyzer/custom"
 	"github.com/blevesearch/bleve/v2/analysis/analyzer/keyword"
 	"github.com/blevesearch/bleve/v2/index/scorch"
@@ -29,6 +29,7 @@ import (
 	"github.com/blevesearch/bleve/v2/search/query"
 	index "github.com/blevesearch/bleve_index_api"
 
+	"github.com/dreamwiki/dreamwiki/internal/analysis"
 	"github.com/dreamwiki/dreamwiki/internal/workspace"
 	"github.com/dreamwiki/dreamwiki/vault"
 )
@@ -62,7 +63,7 @@ func init() {
 	// bleve resolves tokenizers by name from a process-wide registry, and
 	// a persisted index names its analyzer; registering at init is the way
 	// bleve's own analyzers do it.
-	if err := registry.RegisterTokenizer(analyzerName, func(map[string]interface{}, *registry.Cache) (analysis.Tokenizer, error) {
+	if err := registry.RegisterTokenizer(analyzerName, func(map[string]interface{}, *registry.Cache) (banalysis.Tokenizer, error) {
 		return tokenizer{}, nil
 	}); err != nil {
 		panic(err)
@@ -72,15 +73,15 @@ func init() {
 // tokenizer adapts AnalyzeTokens to bleve.
 type tokenizer struct{}
 
-func (tokenizer) Tokenize(input []byte) analysis.TokenStream {
-	toks := AnalyzeTokens(string(input))
-	out := make(analysis.TokenStream, len(toks))
+func (tokenizer) Tokenize(input []byte) banalysis.TokenStream {
+	toks := analysis.AnalyzeTokens(string(input))
+	out := make(banalysis.TokenStream, len(toks))
 	for i, t := range toks {
-		typ := analysis.AlphaNumeric
+		typ := banalysis.AlphaNumeric
 		if r, _ := utf8.DecodeRuneInString(t.Term); r >= 0x2E80 {
-			typ = analysis.Ideographic
+			typ = banalysis.Ideographic
 		}
-		out[i] = &analysis.Token{Start: t.Start, End: t.End, Term: []byte(t.Term), Position: t.Pos + 1, Type: typ}
+		out[i] = &banalysis.Token{Start: t.Start, End: t.End, Term: []byte(t.Term), Position: t.Pos + 1, Type: typ}
 	}
 	return out
 }
@@ -152,7 +153,7 @@ type fileState struct {
 // index written by another version of the mapping or analysis is rebuilt.
 // dir "" keeps the index in memory (the demo, tests).
 func OpenIndex(dir string) (*Index, error) {
-	ix := &Index{dir: dir, state: indexState{Version: indexVersion, Analysis: AnalysisVersion, Files: map[string]fileState{}}}
+	ix := &Index{dir: dir, state: indexState{Version: indexVersion, Analysis: analysis.Version, Files: map[string]fileState{}}}
 	m, err := newMapping()
 	if err != nil {
 		return nil, err
@@ -169,7 +170,7 @@ func OpenIndex(dir string) (*Index, error) {
 	}
 	var st indexState
 	data, err := os.ReadFile(filepath.Join(dir, stateName))
-	fresh := err != nil || json.Unmarshal(data, &st) != nil || st.Version != indexVersion || st.Analysis != AnalysisVersion || st.Files == nil
+	fresh := err != nil || json.Unmarshal(data, &st) != nil || st.Version != indexVersion || st.Analysis != analysis.Version || st.Files == nil
 	if !fresh {
 		ix.bi, err = bleve.OpenUsing(filepath.Join(dir, bleveDir), boltConfig())
 		if err == nil {
@@ -481,7 +482,7 @@ func (ix *Index) Search(ctx context.Context, q Query) ([]Result, error) {
 		// The typo leg is the whole query again, with edits allowed in the
 		// words that match nothing (as in the browser).
 		fq := tq
-		if ts := Analyze(w.text); len(ts) == 1 {
+		if ts := analysis.Analyze(w.text); len(ts) == 1 {
 			if n, ok := typoEligible(ts[0]); ok && n >= minTypoLen {
 				if cnt, err := ix.count(ctx, tq); err == nil && cnt == 0 {
 					fq = textQuery(w.text, 2) // bleve counts a transposition as two edits
@@ -609,7 +610,7 @@ func fieldString(h *bsearch.DocumentMatch, f string) string {
 func termSet(text string) []uint32 {
 	seen := map[uint32]bool{}
 	var out []uint32
-	for _, t := range Analyze(text) {
+	for _, t := range analysis.Analyze(text) {
 		h := fnv.New32a()
 		h.Write([]byte(t))
 		v := h.Sum32()
@@ -730,7 +731,7 @@ var textFields = []struct {
 // lone CJK character as a prefix of bigrams. fuzziness > 0 allows that
 // many edits per term.
 func textQuery(s string, fuzziness int) query.Query {
-	terms := Analyze(s)
+	terms := analysis.Analyze(s)
 	var alts []query.Query
 	for _, f := range textFields {
 		var q query.Query

@@ -1,17 +1,17 @@
-// Package search is dreamwiki's search: analysis (text to terms), the
-// static index the site's browser search reads, the ranking shared by
-// every side, and the bleve index behind `dreamwiki search` and serve mode.
+// Package search is dreamwiki's search: the static index the site's
+// browser search reads, the ranking shared by every side, and the bleve
+// index behind `dreamwiki search` and serve mode.
 //
-// Every side of search turns text into terms with Analyze and nothing else:
-// the static index, the browser's query parser (assets/search/analyze.ts,
-// which is kept byte-identical by testdata/analysis.json) and bleve agree on
-// terms only because they share it. Search is given values by earlier
+// Every side of search turns text into terms with analysis.Analyze and
+// nothing else: the static index, the browser's query parser
+// (assets/search/analyze.ts, which is kept byte-identical by
+// testdata/analysis.json) and bleve agree on terms only because they share
+// it. Search is given values by earlier
 // stages (vault notes, workspace files as read); it never reads the
 // workspace's files itself.
 //
 // The files, by job:
 //
-//	analyze*.go        the analysis (see Analyze for the rules)
 //	corpus.go          Doc: a published note as the static index sees it
 //	rank.go            Params, BM25F, Decay and Rank (merge, decay, MMR,
 //	                   supersession): the one ranking, which

@@ -3,6 +3,8 @@ package search
 import (
 	"strings"
 	"unicode"
+
+	"github.com/dreamwiki/dreamwiki/internal/analysis"
 )
 
 // The query syntax of `dreamwiki search`, kept small and forgiving: any
@@ -63,7 +65,7 @@ func parseQuery(s string) parsedQuery {
 			}
 			text := string(rs[i+1 : j])
 			i = j + 1
-			if len(Analyze(text)) > 0 {
+			if len(analysis.Analyze(text)) > 0 {
 				pq.words = append(pq.words, queryWord{text: text, phrase: true, must: must, not: not})
 			}
 			continue
@@ -81,7 +83,7 @@ func parseQuery(s string) parsedQuery {
 				continue
 			}
 		}
-		if len(Analyze(tok)) == 0 {
+		if len(analysis.Analyze(tok)) == 0 {
 			continue // punctuation only
 		}
 		pq.words = append(pq.words, queryWord{text: tok, must: must, not: not})

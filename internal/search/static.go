@@ -14,6 +14,7 @@ import (
 	"sync"
 	"unicode/utf8"
 
+	"github.com/dreamwiki/dreamwiki/internal/analysis"
 	"github.com/dreamwiki/dreamwiki/internal/output"
 	"github.com/dreamwiki/dreamwiki/internal/parallel"
 )
@@ -237,13 +238,8 @@ func analyseDoc(d *Doc) docTerms {
 	var a docTerms
 	sc := termScratches.Get().(*termScratch)
 	sc.terms, sc.tf = sc.terms[:0], sc.tf[:0]
-	seg := getSegmenter()
 	add := func(f int, text string) {
-		seg.run(text)
-		from := 0
-		for _, t := range seg.toks {
-			term := seg.buf[from:t.termEnd]
-			from = t.termEnd
+		analysis.EachTerm(text, func(term []byte) {
 			a.length[f]++
 			i, ok := sc.at[string(term)] // no allocation: a lookup
 			if !ok {
@@ -256,7 +252,7 @@ func analyseDoc(d *Doc) docTerms {
 			if sc.tf[i][f] < 0xffff {
 				sc.tf[i][f]++
 			}
-		}
+		})
 	}
 	add(FieldTitle, d.Title)
 	for _, s := range d.Aliases {
@@ -266,7 +262,6 @@ func analyseDoc(d *Doc) docTerms {
 		add(FieldHeadings, s)
 	}
 	add(FieldBody, d.Body)
-	seg.release()
 	a.terms = append([]string(nil), sc.terms...)
 	a.tf = append([][NumFields]uint16(nil), sc.tf...)
 	clear(sc.at)
@@ -636,7 +631,7 @@ func (ix *staticIndex) meta(shardStarts []string, triKeys []int) []byte {
 	}
 	p := ix.params
 	h := metaHeader{
-		Format: StaticFormat, Analysis: AnalysisVersion, Docs: n, AsOf: ix.asOf,
+		Format: StaticFormat, Analysis: analysis.Version, Docs: n, AsOf: ix.asOf,
 		Avg: ix.avg[:],
 		Params: metaParams{K1: p.K1, B: p.B, Boosts: p.Boosts[:], FuzzyWeight: p.FuzzyWeight,
 			HalfLifeDays: p.HalfLifeDays, MMRLambda: p.MMRLambda, MMRTop: p.MMRTop, SupersededPenalty: p.SupersededPenalty},

@@ -6,6 +6,8 @@ import (
 	"sort"
 	"strconv"
 	"unicode/utf8"
+
+	"github.com/dreamwiki/dreamwiki/internal/analysis"
 )
 
 // StaticIndex answers queries from the files WriteStatic wrote, the way the
@@ -59,9 +61,9 @@ func OpenStatic(load func(name string) ([]byte, error)) (*StaticIndex, error) {
 	if err := json.Unmarshal(head, &s.h); err != nil {
 		return nil, fmt.Errorf("search index: metadata header: %w", err)
 	}
-	if s.h.Format != StaticFormat || s.h.Analysis != AnalysisVersion {
+	if s.h.Format != StaticFormat || s.h.Analysis != analysis.Version {
 		return nil, fmt.Errorf("search index: format %d analysis %d, this reader knows %d and %d",
-			s.h.Format, s.h.Analysis, StaticFormat, AnalysisVersion)
+			s.h.Format, s.h.Analysis, StaticFormat, analysis.Version)
 	}
 	mp := s.h.Params
 	s.p = Params{K1: mp.K1, B: mp.B, FuzzyWeight: mp.FuzzyWeight, HalfLifeDays: mp.HalfLifeDays,
@@ -211,7 +213,7 @@ type queryUnit struct {
 // compound comes before its parts (AnalyzeTokens orders by start, longer
 // first), so containers always point backwards.
 func queryUnits(text string) []queryUnit {
-	toks := AnalyzeTokens(text)
+	toks := analysis.AnalyzeTokens(text)
 	top := make([]bool, len(toks))
 	for i, t := range toks {
 		top[i] = true

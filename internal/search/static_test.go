@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/dreamwiki/dreamwiki/internal/analysis"
 	"github.com/dreamwiki/dreamwiki/internal/output"
 )
 
@@ -107,7 +108,7 @@ func TestWriteStatic_EveryTermIsInTheShardTheTableNames(t *testing.T) {
 		t.Fatalf("%d shards; the test wants many", len(s.h.Shards))
 	}
 	for _, d := range docs {
-		for _, term := range Analyze(d.Body) {
+		for _, term := range analysis.Analyze(d.Body) {
 			k := s.shardOf(term)
 			sh, err := s.dict(k)
 			if err != nil {

@@ -1,10 +1,10 @@
-package search
+package analysis
 
-// AnalysisVersion identifies the analysis rules below. Anything that stores
+// Version identifies the analysis rules below. Anything that stores
 // terms (static shards, the bleve index) records it and rebuilds when it
 // changes; assets/search/analyze.ts exports the same number. Bump it with
 // every change to the rules or to analyze_tables.go.
-const AnalysisVersion = 1
+const Version = 1
 
 // MaxTermBytes is the longest term, in UTF-8 bytes, that analysis emits.
 // Longer terms are cut at the last rune boundary that fits, so that a
@@ -30,7 +30,7 @@ type Token struct {
 //
 // The rules, shared with assets/search/analyze.ts and pinned by
 // testdata/analysis.json (a change to any of them is a change of
-// AnalysisVersion):
+// Version):
 //
 // Folding. Each code point is folded on its own, by tables derived from
 // Unicode 15.0 (analyze_tables.go; see analyze_gen_test.go): simple case
@@ -129,4 +129,20 @@ func AnalyzeTokens(text string) []Token {
 		from = t.termEnd
 	}
 	return toks
+}
+
+// EachTerm calls fn with each term of text, in the order of Analyze. The
+// term is scratch memory, valid only during the call: fn copies what it
+// keeps. It serves callers that count terms (the static index counts every
+// term of every note) and would otherwise allocate a string per term only
+// to look it up.
+func EachTerm(text string, fn func(term []byte)) {
+	s := getSegmenter()
+	defer s.release()
+	s.run(text)
+	from := 0
+	for _, t := range s.toks {
+		fn(s.buf[from:t.termEnd])
+		from = t.termEnd
+	}
 }

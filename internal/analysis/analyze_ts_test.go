@@ -1,4 +1,4 @@
-package search
+package analysis
 
 // These tests run assets/search/analyze.ts under node, bundled by esbuild's
 // Go API as the site bundles it, and compare it with the Go analysis:
