@@ -102,14 +102,7 @@ func Analyze(text string) []string {
 	s := getSegmenter()
 	defer s.release()
 	s.run(text)
-	terms := make([]string, len(s.toks))
-	all := string(s.buf)
-	from := 0
-	for i, t := range s.toks {
-		terms[i] = all[from:t.termEnd]
-		from = t.termEnd
-	}
-	return terms
+	return s.terms()
 }
 
 // AnalyzeTokens returns the tokens of text, following the rules of Analyze.

@@ -165,10 +165,14 @@ type segmenter struct {
 	// noFastPath makes tests take the general path for every compound, to
 	// check that simpleWord agrees with it.
 	noFastPath bool
-	units      []unit
-	fold       []byte // folded form of the current compound
-	leaves     []leaf
-	cjk        []cjkRune
+	// words makes a compound give its words (see Words) instead of its
+	// tree of joined forms; compounds adds the whole compound before them
+	// (see WordsAndCompounds).
+	words, compounds bool
+	units            []unit
+	fold             []byte // folded form of the current compound
+	leaves           []leaf
+	cjk              []cjkRune
 }
 
 // decode returns the class of the code point at i, its size and, for
@@ -200,6 +204,7 @@ func getSegmenter() *segmenter { return segmenters.Get().(*segmenter) }
 
 func (s *segmenter) release() {
 	s.text = ""
+	s.words, s.compounds = false, false
 	if max(cap(s.toks), cap(s.units), cap(s.leaves), cap(s.cjk), cap(s.buf)/8, cap(s.fold)/8) <= maxPooled {
 		segmenters.Put(s)
 	}
@@ -229,6 +234,18 @@ func (s *segmenter) run(text string) {
 			i += size
 		}
 	}
+}
+
+// terms returns the terms of the last run, sharing one backing string.
+func (s *segmenter) terms() []string {
+	terms := make([]string, len(s.toks))
+	all := string(s.buf)
+	from := 0
+	for i, t := range s.toks {
+		terms[i] = all[from:t.termEnd]
+		from = t.termEnd
+	}
+	return terms
 }
 
 // emit appends a term, cut to MaxTermBytes at a rune boundary.
@@ -291,7 +308,11 @@ scan:
 		}
 	}
 	s.cutLeaves()
-	s.emitNode(0, len(s.leaves))
+	if s.words {
+		s.emitWords()
+	} else {
+		s.emitNode(0, len(s.leaves))
+	}
 	return s.units[lastWord].end
 }
 
@@ -417,6 +438,32 @@ func (s *segmenter) emitNode(a, b int) {
 		}
 	}
 	s.emitNode(from, b)
+}
+
+// emitWords emits the words of the current compound, the runs of leaves
+// with only camelCase boundaries between them, after the whole compound
+// when s.compounds is set and it has more than one word.
+func (s *segmenter) emitWords() {
+	emit := func(a, b int) {
+		before, last := &s.units[s.leaves[a].u0-1], &s.units[s.leaves[b-1].u1-1]
+		s.emit(s.fold[before.fb:last.fb], before.end, last.end, s.pos)
+	}
+	if s.compounds {
+		for _, l := range s.leaves[1:] {
+			if l.cut < joinLevelCamel {
+				emit(0, len(s.leaves))
+				break
+			}
+		}
+	}
+	from := 0
+	for k := 1; k <= len(s.leaves); k++ {
+		if k == len(s.leaves) || s.leaves[k].cut < joinLevelCamel {
+			emit(from, k)
+			s.pos++
+			from = k
+		}
+	}
 }
 
 // cjkRun analyses the run of CJK characters starting at i as bigrams and

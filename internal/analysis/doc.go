@@ -6,6 +6,11 @@
 //
 // The files, by job:
 //
-//	analyze*.go  Analyze, AnalyzeTokens, EachTerm: folding, compounds,
-//	             CJK bigrams (see Analyze for the rules)
+//	analyze*.go    Analyze, AnalyzeTokens, EachTerm: folding, compounds,
+//	               CJK bigrams (see Analyze for the rules)
+//	words.go       Words, WordsAndCompounds, Normalize, WordSet: views of
+//	               the same analysis for comparing texts
+//	stop.go        StopWord
+//	stem.go        Stem (Porter, plain English words)
+//	similarity.go  Overlap, Jaccard, JaccardSorted, Dice
 package analysis

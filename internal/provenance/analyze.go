@@ -6,6 +6,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/dreamwiki/dreamwiki/internal/analysis"
 	"github.com/dreamwiki/dreamwiki/internal/diag"
 	"github.com/dreamwiki/dreamwiki/internal/markdown"
 	"github.com/dreamwiki/dreamwiki/internal/memory"
@@ -331,7 +332,7 @@ func (a *analyzer) indexClaims() {
 	a.claimWords = map[string][]int{}
 	a.claimSets = make([]map[string]bool, len(a.claims))
 	for i, c := range a.claims {
-		set := contentWords(c.Text)
+		set := analysis.ContentWordSet(c.Text)
 		a.claimSets[i] = set
 		for w := range set {
 			a.claimWords[w] = append(a.claimWords[w], i)
@@ -339,31 +340,12 @@ func (a *analyzer) indexClaims() {
 	}
 }
 
-// contentWords is wordSet without stop words.
-func contentWords(text string) map[string]bool {
-	set := wordSet(text)
-	for w := range set {
-		if stopWords[w] {
-			delete(set, w)
-		}
-	}
-	return set
-}
-
-// dice is 2|a∩b| / (|a|+|b|).
-func dice(a, b map[string]bool) float64 {
-	if len(a) == 0 || len(b) == 0 {
-		return 0
-	}
-	return 2 * float64(commonWords(a, b)) / float64(len(a)+len(b))
-}
-
 // findClaim returns the claim whose content words best match text (Dice
 // overlap, stop words aside): a dream item or a USER.md observation
 // restates a claim in other words, with more or less around it. ok is
 // false below minScore.
 func (a *analyzer) findClaim(text string, minScore float64, accept func(*Claim) bool) (*Claim, float64, bool) {
-	set := contentWords(text)
+	set := analysis.ContentWordSet(text)
 	counts := map[int]int{}
 	for w := range set {
 		for _, i := range a.claimWords[w] {
@@ -375,7 +357,7 @@ func (a *analyzer) findClaim(text string, minScore float64, accept func(*Claim) 
 		if accept != nil && !accept(a.claims[i]) {
 			continue
 		}
-		s := dice(set, a.claimSets[i])
+		s := analysis.Dice(set, a.claimSets[i])
 		if s > bestScore || (s == bestScore && best >= 0 && i < best) {
 			best, bestScore = i, s
 		}

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/dreamwiki/dreamwiki/internal/analysis"
 	"github.com/dreamwiki/dreamwiki/internal/memory"
 	"github.com/dreamwiki/dreamwiki/internal/workspace"
 )
@@ -206,7 +207,7 @@ func (a *analyzer) contests() {
 		if !ok {
 			continue
 		}
-		h := wordSet(valueHead(val))
+		h := analysis.WordSet(valueHead(val))
 		if len(h) == 0 {
 			continue
 		}
@@ -220,7 +221,7 @@ func (a *analyzer) contests() {
 		for i := 0; i < len(g); i++ {
 			for j := i + 1; j < len(g) && j < i+32; j++ {
 				x, y := g[i], g[j]
-				if jaccard(x.head, y.head) >= 0.5 || subset(x.head, y.head) || subset(y.head, x.head) {
+				if analysis.Jaccard(x.head, y.head) >= 0.5 || subset(x.head, y.head) || subset(y.head, x.head) {
 					continue
 				}
 				older, newer := x.c, y.c

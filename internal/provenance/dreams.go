@@ -5,6 +5,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/dreamwiki/dreamwiki/internal/analysis"
 	"github.com/dreamwiki/dreamwiki/internal/workspace"
 )
 
@@ -201,7 +202,7 @@ func splitPhrases(s string) []string {
 // them or the phrase has fewer than two words that mean something.
 func (a *analyzer) phraseClaim(phrase string, accept func(*Claim) bool) *Claim {
 	var words []string
-	for w := range contentWords(phrase) {
+	for w := range analysis.ContentWordSet(phrase) {
 		words = append(words, w)
 	}
 	if len(words) < 2 {

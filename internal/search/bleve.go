@@ -566,7 +566,7 @@ func (ix *Index) Search(ctx context.Context, q Query) ([]Result, error) {
 	if q.Params != nil {
 		p = *q.Params
 	}
-	ranked := Rank(cands, p, func(a, b int) float64 { return Jaccard(sets[a], sets[b]) })
+	ranked := Rank(cands, p, func(a, b int) float64 { return analysis.JaccardSorted(sets[a], sets[b]) })
 	if len(ranked) > limit {
 		ranked = ranked[:limit]
 	}

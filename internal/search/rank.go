@@ -319,24 +319,3 @@ func clamp01(v float64) float64 {
 	}
 	return v
 }
-
-// Jaccard is the Jaccard similarity of two sorted sets of term ids.
-func Jaccard(a, b []uint32) float64 {
-	if len(a) == 0 && len(b) == 0 {
-		return 0
-	}
-	i, j, inter := 0, 0, 0
-	for i < len(a) && j < len(b) {
-		switch {
-		case a[i] == b[j]:
-			inter++
-			i++
-			j++
-		case a[i] < b[j]:
-			i++
-		default:
-			j++
-		}
-	}
-	return float64(inter) / float64(len(a)+len(b)-inter)
-}

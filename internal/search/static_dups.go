@@ -3,6 +3,8 @@ package search
 import (
 	"math"
 	"sort"
+
+	"github.com/dreamwiki/dreamwiki/internal/analysis"
 )
 
 // MMR needs the similarity of any two candidates, but the browser knows
@@ -107,7 +109,7 @@ func (ix *staticIndex) nearDuplicates() []simPair {
 						continue
 					}
 					seen[pk] = true
-					if s := Jaccard(sets[a], sets[b]); s >= dupThreshold {
+					if s := analysis.JaccardSorted(sets[a], sets[b]); s >= dupThreshold {
 						pairs = append(pairs, simPair{a, b, byte(math.Round(s * 255))})
 					}
 				}
