@@ -10,6 +10,9 @@ import (
 	"strings"
 	"time"
 	"unicode"
+	"unicode/utf8"
+
+	"github.com/dreamwiki/dreamwiki/internal/analysis"
 )
 
 // RecallDoc is memory/.dreams/short-term-recall.json held for editing:
@@ -358,8 +361,9 @@ func Event(typ string, at time.Time, fields map[string]any) []byte {
 }
 
 // ConceptTags derives up to max concept tags from a text: its distinct
-// content words of four letters or more (lower-case, stop words left out),
-// in order of first appearance. Explicit #tags come first.
+// content words of four letters or more (words as analysis.Words gives
+// them, StopWord and numbers left out), in order of first appearance.
+// Explicit #tags come first.
 func ConceptTags(text string, max int) []string {
 	var out []string
 	seen := map[string]bool{}
@@ -374,8 +378,8 @@ func ConceptTags(text string, max int) []string {
 			addTag(strings.ToLower(strings.TrimRight(f[1:], ".,;:!?)")))
 		}
 	}
-	for _, w := range Words(text) {
-		if len([]rune(w)) >= 4 && !stopWords[w] && !isNumberish(w) {
+	for _, w := range analysis.Words(text) {
+		if utf8.RuneCountInString(w) >= 4 && !StopWord(w) && !isNumberish(w) {
 			addTag(w)
 		}
 	}
@@ -385,6 +389,9 @@ func ConceptTags(text string, max int) []string {
 // Words splits text into lower-case words: runs of letters and digits
 // (with inner hyphens, underscores, dots and apostrophes kept, so "sqlite-vec", "10.0.0.12" and
 // "don't" stay whole); each CJK character is a word of its own.
+//
+// Deprecated: Words is a second tokeniser, kept only while the dream
+// package still calls it; use analysis.Words.
 func Words(text string) []string {
 	var out []string
 	var cur []rune
@@ -399,7 +406,7 @@ func Words(text string) []string {
 	}
 	for _, r := range strings.ToLower(text) {
 		switch {
-		case isCJK(r):
+		case unicode.In(r, unicode.Han, unicode.Hiragana, unicode.Katakana, unicode.Hangul):
 			flush()
 			out = append(out, string(r))
 		case unicode.IsLetter(r) || unicode.IsDigit(r):
@@ -414,10 +421,6 @@ func Words(text string) []string {
 	return out
 }
 
-func isCJK(r rune) bool {
-	return unicode.In(r, unicode.Han, unicode.Hiragana, unicode.Katakana, unicode.Hangul)
-}
-
 func isNumberish(w string) bool {
 	for _, r := range w {
 		if unicode.IsLetter(r) {
@@ -427,24 +430,18 @@ func isNumberish(w string) bool {
 	return true
 }
 
-// StopWord reports a word (lower-case, as Words returns it) that says
-// nothing about what a line is about: articles, pronouns, auxiliaries,
-// relative day words and the like, in English and Chinese.
-func StopWord(w string) bool { return stopWords[w] }
+// StopWord reports a word that says nothing about what a memory entry is
+// about: a stop word of the analysis (analysis.StopWord), or a word an
+// agent's log uses of every exchange and every day (user, asked, today,
+// numbers written out), which makes no concept tag and tells one recalled
+// line from another poorly.
+func StopWord(w string) bool { return analysis.StopWord(w) || logWords[w] }
 
-// stopWords are left out of concept tags and word overlap: they say
-// nothing about what a line is about.
-var stopWords = func() map[string]bool {
+var logWords = func() map[string]bool {
 	m := map[string]bool{}
-	for _, w := range strings.Fields(`a an the and or but if then else of to in on at by for with from into onto over under
-	about after before since until than that this these those there here it its is are was were be been being
-	do does did done has have had having will would shall should can could may might must not no yes so too very
-	just also only even still again now new old more most less least some any all each every both either neither
-	i me my mine we us our you your he him his she her they them their what which who whom whose when where why how
-	as up out off down per via vs etc one two three four five six seven eight nine ten first last next
-	today yesterday tomorrow week weeks month months year years day days time times
-	user agent please thanks ok okay said says say asked ask told tell wants want need needs get got make made
-	的 了 是 在 和 也 就 都 而 及 与 着 或 一 个 我 你 他 她 它 们 这 那 有 不 没 会 要 说`) {
+	for _, w := range strings.Fields(`even still now new old vs one two three four five six seven eight nine ten
+		first last next today yesterday tomorrow week weeks month months year years day days time times
+		user agent please thanks ok okay said says say asked ask told tell wants want need needs get got make made`) {
 		m[w] = true
 	}
 	return m

@@ -47,6 +47,23 @@ func TestRecallDoc_RecordCountsRecallsQueriesAndDays(t *testing.T) {
 	}
 }
 
+// Recall matching compares texts as evidence matching does (one
+// analysis): case, diacritics and the joiners of an identifier do not stop
+// an exact match.
+func TestMatchRecall_ComparesTextsAsTheAnalysisDoes(t *testing.T) {
+	lines := []Line{{Path: "MEMORY.md", StartLine: 7, EndLine: 7, Text: "Tomás runs the mac-mini gateway."}}
+	if m := MatchRecall("tomas runs the Mac mini gateway", lines, 0); len(m) != 1 || m[0].How != "exact" {
+		t.Errorf("exact: %+v", m)
+	}
+}
+
+func TestConceptTags_ContentWordsOfTheAnalysis(t *testing.T) {
+	got := strings.Join(ConceptTags("#homelab The user asked: Café backups on sqlite-vec, twice today", 6), ",")
+	if want := "homelab,cafe,backups,sqlite,twice"; got != want {
+		t.Errorf("ConceptTags = %q, want %q", got, want)
+	}
+}
+
 func TestRecallEvent_IsOneJSONLine(t *testing.T) {
 	at := time.Date(2026, 11, 20, 17, 40, 6, 0, time.UTC)
 	got := string(RecallEvent("dev server IP", []Match{{Line: Line{Path: "MEMORY.md", StartLine: 4, EndLine: 4}, Score: 1}}, at))
