@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/dreamwiki/dreamwiki/internal/analysis"
+	"github.com/dreamwiki/dreamwiki/internal/dates"
 	"github.com/dreamwiki/dreamwiki/internal/diag"
 	"github.com/dreamwiki/dreamwiki/internal/markdown"
 	"github.com/dreamwiki/dreamwiki/internal/memory"
@@ -60,7 +61,7 @@ func Analyze(ws *workspace.Workspace, opts Options) *Result {
 	if ws == nil {
 		ws = &workspace.Workspace{}
 	}
-	asOf := day(opts.AsOf)
+	asOf := dates.Day(opts.AsOf)
 	if asOf.IsZero() {
 		asOf = NewestDate(ws)
 	}
@@ -111,7 +112,7 @@ func Analyze(ws *workspace.Workspace, opts Options) *Result {
 func NewestDate(ws *workspace.Workspace) time.Time {
 	var newest time.Time
 	see := func(t time.Time) {
-		if t = day(t); t.After(newest) {
+		if t = dates.Day(t); t.After(newest) {
 			newest = t
 		}
 	}
@@ -569,7 +570,7 @@ func (a *analyzer) score() {
 		}
 		if in.Created.IsZero() {
 			// "## Archived 2026-10-18", "## Promoted From Short-Term Memory (2026-10-24)"
-			in.Created = earliest(findDates(c.Section, time.Time{}))
+			in.Created = earliest(dates.Find(c.Section, time.Time{}))
 		}
 		if in.Created.IsZero() {
 			// Nothing dates the entry itself: its file was last written
@@ -583,7 +584,7 @@ func (a *analyzer) score() {
 			}
 		}
 		r := memory.Evaluate(in, a.now, params)
-		c.Created, c.LastRecall, c.Recalls, c.Structural = day(in.Created), day(in.LastRecalled), in.RecallCount, in.Structural
+		c.Created, c.LastRecall, c.Recalls, c.Structural = dates.Day(in.Created), dates.Day(in.LastRecalled), in.RecallCount, in.Structural
 		c.Tier = r.Tier
 		c.Scores = Scores{Decay: round3(r.Score), Base: round3(r.Base), Recall: round3(r.Recall), Recency: round3(r.Recency)}
 		if e := c.Entry; e != nil {

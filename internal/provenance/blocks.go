@@ -200,7 +200,7 @@ func isListItem(t string) bool {
 		return true
 	}
 	i := 0
-	for i < len(t) && i < 9 && isDigit(t[i]) {
+	for i < len(t) && i < 9 && '0' <= t[i] && t[i] <= '9' {
 		i++
 	}
 	return i > 0 && i+1 < len(t) && (t[i] == '.' || t[i] == ')') && (t[i+1] == ' ' || t[i+1] == '\t')

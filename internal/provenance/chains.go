@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/dreamwiki/dreamwiki/internal/analysis"
+	"github.com/dreamwiki/dreamwiki/internal/dates"
 	"github.com/dreamwiki/dreamwiki/internal/memory"
 	"github.com/dreamwiki/dreamwiki/internal/workspace"
 )
@@ -182,7 +183,7 @@ func (a *analyzer) observationEdges() []edge {
 			if !ok1 || !ok2 || old == cur {
 				continue
 			}
-			out = append(out, edge{old: old, new: cur, date: day(next.Observed), from: "user", file: b.File.Path, line: o.Line})
+			out = append(out, edge{old: old, new: cur, date: dates.Day(next.Observed), from: "user", file: b.File.Path, line: o.Line})
 		}
 	}
 	return out

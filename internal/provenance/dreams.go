@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/dreamwiki/dreamwiki/internal/analysis"
+	"github.com/dreamwiki/dreamwiki/internal/dates"
 	"github.com/dreamwiki/dreamwiki/internal/workspace"
 )
 
@@ -138,7 +139,7 @@ var (
 func (a *analyzer) readDreamLogBody(dr *Dream, e *workspace.DreamLogEntry) {
 	by := dr.ConsolidatedThrough
 	if by.IsZero() {
-		by = day(e.Date)
+		by = dates.Day(e.Date)
 	}
 	for _, line := range strings.Split(e.Body, "\n") {
 		m := reDreamAction.FindStringSubmatch(line)

@@ -13,6 +13,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/dreamwiki/dreamwiki/internal/analysis"
+	"github.com/dreamwiki/dreamwiki/internal/dates"
 	"github.com/dreamwiki/dreamwiki/internal/diag"
 	"github.com/dreamwiki/dreamwiki/internal/parallel"
 	"github.com/dreamwiki/dreamwiki/internal/workspace"
@@ -241,7 +242,7 @@ func (a *analyzer) pointerTargets(c *Claim, p workspace.SourcePointer, byDate ma
 		}
 		return nil, true
 	case !p.Date.IsZero() && p.StartLine == 0:
-		ps := byDate[day(p.Date)]
+		ps := byDate[dates.Day(p.Date)]
 		if len(ps) == 0 && a.ws.Withholds(p.Path) {
 			ps = []string{p.Path}
 		}

@@ -8,6 +8,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/dreamwiki/dreamwiki/internal/analysis"
+	"github.com/dreamwiki/dreamwiki/internal/dates"
 )
 
 // Text is compared in two ways, both by the one analysis every package
@@ -38,7 +39,7 @@ type termer struct {
 
 func (tm *termer) terms(text string, ref time.Time) []string {
 	terms := analysis.WordsAndCompounds(text)
-	for _, d := range findDates(text, ref) {
+	for _, d := range dates.Find(text, ref) {
 		terms = append(terms, analysis.WordsAndCompounds(d.Format("2006-01-02"))...)
 	}
 	out := terms[:0]

@@ -4,6 +4,8 @@ import (
 	"strings"
 	"time"
 	"unicode/utf8"
+
+	"github.com/dreamwiki/dreamwiki/internal/dates"
 )
 
 // maxItemParagraph is the longest paragraph (in characters) taken as a
@@ -54,7 +56,7 @@ func sessionHeader(lines []string, start int, skip map[int]bool) *SessionHeader 
 	}
 	h := &SessionHeader{EndLine: i + 1}
 	stamp := strings.TrimSpace(text[len("session:"):])
-	if t, ok := parseTimeAny(stamp); ok {
+	if t, ok := dates.Timestamp(stamp); ok {
 		h.Started = t
 	} else if t, _, ok := headingDateTime(stamp); ok {
 		h.Started = t

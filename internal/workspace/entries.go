@@ -4,6 +4,8 @@ import (
 	"strings"
 	"time"
 	"unicode/utf8"
+
+	"github.com/dreamwiki/dreamwiki/internal/dates"
 )
 
 // This file parses the entries of MEMORY.md, L2 topic files and archive
@@ -807,7 +809,7 @@ func trimTitleDate(t string) string {
 		if _, _, ok := partialDate("(" + inner + ")"); ok {
 			return strings.TrimSpace(t[:k])
 		}
-		if _, ok := parseDate(inner); ok {
+		if _, ok := dates.Parse(inner); ok {
 			return strings.TrimSpace(t[:k])
 		}
 	}

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/dreamwiki/dreamwiki/internal/dates"
 	"github.com/dreamwiki/dreamwiki/internal/diag"
 	"github.com/dreamwiki/dreamwiki/internal/parallel"
 )
@@ -487,7 +488,7 @@ func parseArchive(f *File, fallback time.Time) *ArchiveFile {
 		y, ok1 := digitsAt(name, 0, 4)
 		m, ok2 := digitsAt(name, 5, 2)
 		if ok1 && ok2 && (len(name) == 7 || !isDigit(name[7])) {
-			if t, ok := mkDate(y, m, 1); ok {
+			if t, ok := dates.Make(y, m, 1); ok {
 				a.Month = t
 			}
 		}

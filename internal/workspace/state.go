@@ -10,6 +10,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/dreamwiki/dreamwiki/internal/dates"
 	"github.com/dreamwiki/dreamwiki/internal/diag"
 )
 
@@ -208,12 +209,12 @@ func jBool(v any) bool {
 func jTime(v any) time.Time {
 	switch x := v.(type) {
 	case string:
-		t, _ := parseTimeAny(x)
+		t, _ := dates.Timestamp(x)
 		return t
 	case json.Number:
 		f, err := x.Float64()
 		if err == nil && f != 0 {
-			return unixAny(f)
+			return dates.Unix(f)
 		}
 	}
 	return time.Time{}

@@ -1,4 +1,4 @@
-package provenance
+package dates
 
 import (
 	"regexp"
@@ -10,8 +10,8 @@ import (
 // Dates in memory files are written many ways: ISO in curated files,
 // "October 21" or "21 Oct" in chatty logs, "10月21日" in Chinese and
 // Japanese notes, and partial "10-21" that only the file's date completes.
-// findDates reads them all so that a claim and its evidence meet on the
-// same YYYY-MM-DD term whichever way each was written.
+// Find reads them all so that a claim and its evidence meet on the same
+// day whichever way each was written.
 
 const monthPattern = `(jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)`
 
@@ -21,29 +21,29 @@ var (
 	reCJKDate  = regexp.MustCompile(`(?:(\d{4})\s*年\s*)?(\d{1,2})\s*月\s*(\d{1,2})\s*[日号號]`)
 )
 
-// findDates returns the calendar dates written in s, in no particular
-// order, possibly repeated. Dates without a year take ref's year (and are
-// skipped when ref is zero).
-func findDates(s string, ref time.Time) []time.Time {
+// Find returns the calendar dates written in s, in no particular order,
+// possibly repeated. Dates without a year are resolved against ref, the
+// date of the file s is in, by ResolveYearless (and skipped when ref is
+// zero).
+func Find(s string, ref time.Time) []time.Time {
 	if !strings.ContainsAny(s, "0123456789") {
 		return nil
 	}
 	var out []time.Time
+	// add takes the year as written, 0 for none.
 	add := func(y, m, d int) {
-		if t, ok := mkDate(y, m, d); ok {
+		var t time.Time
+		ok := false
+		if y != 0 {
+			t, ok = Make(y, m, d)
+		} else {
+			t, ok = ResolveYearless(m, d, ref)
+		}
+		if ok {
 			out = append(out, t)
 		}
 	}
-	year := func(s string) (int, bool) {
-		if s != "" {
-			return atoi(s), true
-		}
-		if ref.IsZero() {
-			return 0, false
-		}
-		return ref.Year(), true
-	}
-	numericDates(s, ref, add)
+	numericDates(s, add)
 	lower := ""
 	if hasLetters(s) {
 		lower = strings.ToLower(s)
@@ -53,30 +53,24 @@ func findDates(s string, ref time.Time) []time.Time {
 	}
 	if lower != "" {
 		for _, m := range reMonthDay.FindAllStringSubmatch(lower, -1) {
-			if y, ok := year(m[3]); ok {
-				add(y, monthNumber(m[1]), atoi(m[2]))
-			}
+			add(atoi(m[3]), monthNumber(m[1]), atoi(m[2]))
 		}
 		for _, m := range reDayMonth.FindAllStringSubmatch(lower, -1) {
-			if y, ok := year(m[3]); ok {
-				add(y, monthNumber(m[2]), atoi(m[1]))
-			}
+			add(atoi(m[3]), monthNumber(m[2]), atoi(m[1]))
 		}
 	}
 	if strings.Contains(s, "月") {
 		for _, m := range reCJKDate.FindAllStringSubmatch(s, -1) {
-			if y, ok := year(m[1]); ok {
-				add(y, atoi(m[2]), atoi(m[3]))
-			}
+			add(atoi(m[1]), atoi(m[2]), atoi(m[3]))
 		}
 	}
 	return out
 }
 
-// numericDates finds "2026-10-21" (or with '/' or '.') and, when ref is
-// set, partial "10-21". A run of digits and separators longer than a date
-// (a version, an IP address, a phone number) is no date.
-func numericDates(s string, ref time.Time, add func(y, m, d int)) {
+// numericDates finds "2026-10-21" (or with '/' or '.') and year-less
+// "10-21". A run of digits and separators longer than a date (a version,
+// an IP address, a phone number) is no date.
+func numericDates(s string, add func(y, m, d int)) {
 	for i := 0; i < len(s); i++ {
 		if !isDigit(s[i]) || (i > 0 && (isDigit(s[i-1]) || isNumSep(s[i-1]))) {
 			continue
@@ -108,14 +102,12 @@ func numericDates(s string, ref time.Time, add func(y, m, d int)) {
 		switch {
 		case len(parts) == 3 && lens[0] == 4 && lens[1] <= 2 && lens[2] <= 2 && seps[0] == seps[1] && seps[0] != ':':
 			add(parts[0], parts[1], parts[2])
-		case len(parts) == 2 && seps[0] == '-' && lens[0] <= 2 && lens[1] <= 2 && !ref.IsZero():
-			add(ref.Year(), parts[0], parts[1])
+		case len(parts) == 2 && seps[0] == '-' && lens[0] <= 2 && lens[1] <= 2:
+			add(0, parts[0], parts[1])
 		}
 		i = j
 	}
 }
-
-func isDigit(c byte) bool { return '0' <= c && c <= '9' }
 
 func isNumSep(c byte) bool { return c == '-' || c == '/' || c == '.' || c == ':' }
 
@@ -144,17 +136,6 @@ func hasLetters(s string) bool {
 	return false
 }
 
-func mkDate(y, m, d int) (time.Time, bool) {
-	if y < 1900 || y > 2999 || m < 1 || m > 12 || d < 1 || d > 31 {
-		return time.Time{}, false
-	}
-	t := time.Date(y, time.Month(m), d, 0, 0, 0, 0, time.UTC)
-	if t.Day() != d {
-		return time.Time{}, false
-	}
-	return t, true
-}
-
 func atoi(s string) int {
 	n, _ := strconv.Atoi(s)
 	return n
@@ -167,13 +148,4 @@ func monthNumber(s string) int {
 		}
 	}
 	return 0
-}
-
-// day truncates t to its UTC calendar day.
-func day(t time.Time) time.Time {
-	if t.IsZero() {
-		return t
-	}
-	y, m, d := t.UTC().Date()
-	return time.Date(y, m, d, 0, 0, 0, 0, time.UTC)
 }
