@@ -10,6 +10,7 @@ import (
 	"github.com/dreamwiki/dreamwiki/internal/dates"
 	"github.com/dreamwiki/dreamwiki/internal/diag"
 	"github.com/dreamwiki/dreamwiki/internal/markdown"
+	"github.com/dreamwiki/dreamwiki/internal/mdline"
 	"github.com/dreamwiki/dreamwiki/internal/memory"
 	"github.com/dreamwiki/dreamwiki/internal/parallel"
 	"github.com/dreamwiki/dreamwiki/internal/workspace"
@@ -380,7 +381,7 @@ func (a *analyzer) sourceOf(p string) *source {
 		a.sources[p] = nil
 		return nil
 	}
-	s := &source{path: f.Path, kind: kindOfFile(f.Kind), lines: splitLines(f.Content), private: f.Private}
+	s := &source{path: f.Path, kind: kindOfFile(f.Kind), lines: mdline.Split(f.Content), private: f.Private}
 	s.blocks = fileBlocks(s.lines, nil)
 	if !isMarkdownPath(f.Path) {
 		// A plain text file is shown as written: no block can carry an id.
@@ -418,7 +419,7 @@ func (a *analyzer) buildCorpus() {
 	var srcs []*source
 	for _, d := range a.ws.Daily {
 		skip := skipper(d)
-		s := &source{path: d.File.Path, kind: SourceDaily, date: d.Date, lines: splitLines(d.File.Content), private: d.File.Private}
+		s := &source{path: d.File.Path, kind: SourceDaily, date: d.Date, lines: mdline.Split(d.File.Content), private: d.File.Private}
 		s.blocks = fileBlocks(s.lines, skip)
 		s.pieces = piecesOf(s.blocks)
 		a.sources[s.path] = s
@@ -779,7 +780,7 @@ func (a *analyzer) budget() {
 	b := &Budget{
 		File:        m.File.Path,
 		Chars:       runeCount(content),
-		Lines:       len(splitLines(content)),
+		Lines:       len(mdline.Split(content)),
 		Bytes:       len(content),
 		MaxChars:    cfg.MaxChars,
 		TargetChars: cfg.TargetChars(),

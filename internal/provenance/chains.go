@@ -8,6 +8,7 @@ import (
 
 	"github.com/dreamwiki/dreamwiki/internal/analysis"
 	"github.com/dreamwiki/dreamwiki/internal/dates"
+	"github.com/dreamwiki/dreamwiki/internal/mdline"
 	"github.com/dreamwiki/dreamwiki/internal/memory"
 	"github.com/dreamwiki/dreamwiki/internal/workspace"
 )
@@ -155,10 +156,10 @@ func (a *analyzer) observationEdges() []edge {
 		if len(b.Observations) == 0 {
 			continue
 		}
-		lines := splitLines(b.File.Content)
+		lines := mdline.Split(b.File.Content)
 		section := func(ln int) string {
 			for i := min(ln, len(lines)) - 1; i >= 0; i-- {
-				if t := strings.TrimSpace(lines[i]); isHeading(t) {
+				if t := strings.TrimSpace(lines[i]); headingLevel(t) > 0 {
 					return t
 				}
 			}

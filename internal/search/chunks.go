@@ -4,6 +4,7 @@ import (
 	"regexp"
 	"strings"
 
+	"github.com/dreamwiki/dreamwiki/internal/mdline"
 	"github.com/dreamwiki/dreamwiki/internal/provenance"
 	"github.com/dreamwiki/dreamwiki/internal/workspace"
 	"github.com/dreamwiki/dreamwiki/vault"
@@ -131,8 +132,8 @@ var typeTag = regexp.MustCompile(`(?i)\[(user|feedback|project|reference)\]|#typ
 // chunkText cuts a workspace file's text into chunks labelled from its
 // note.
 func chunkText(n *vault.Note, text string) []Chunk {
-	lines := strings.Split(text, "\n")
-	body := frontMatterEnd(lines)
+	lines := mdline.Split(text)
+	body := mdline.FrontMatterEnd(lines)
 	base := Chunk{Path: n.Source, Title: n.Title, Kind: string(n.Kind), Date: validDate(n.Date)}
 	fileType := ""
 	if n.Doc != nil {
@@ -193,38 +194,34 @@ func chunkText(n *vault.Note, text string) []Chunk {
 		out = append(out, c)
 		cur = nil
 	}
-	inFence := false
+	var code mdline.Fence
 	prevTable := false
 	for i := body; i < len(lines); i++ {
 		line := lines[i]
 		trim := strings.TrimSpace(line)
-		fence := strings.HasPrefix(trim, "```") || strings.HasPrefix(trim, "~~~")
-		if inFence {
+		if code.Open() {
 			cur = append(cur, i)
-			if fence {
-				inFence = false
-				flush()
-			} else if len(cur) >= 2*maxChunkLines {
+			code.Code(trim)
+			switch {
+			case !code.Open():
+				flush() // the closing fence ends the chunk
+			case len(cur) >= 2*maxChunkLines:
 				flush() // a long code block is cut anyway
 			}
 			continue
 		}
-		switch {
-		case fence:
+		if code.Code(trim) {
 			flush()
-			inFence = true
 			cur = append(cur, i)
 			continue
-		case isHeading(line):
+		}
+		switch level, text := mdline.Heading(trim); {
+		case level > 0:
 			flush()
-			level := 0
-			for level < len(trim) && trim[level] == '#' {
-				level++
-			}
 			if level > len(heads)+1 {
 				level = len(heads) + 1
 			}
-			heads = append(heads[:level-1], heading{strings.TrimSpace(strings.Trim(trim[level:], "# ")), i + 1})
+			heads = append(heads[:level-1], heading{text, i + 1})
 			prevTable = false
 			continue
 		case trim == "" || strings.HasPrefix(trim, "<!--") && strings.HasSuffix(trim, "-->"):
@@ -238,7 +235,7 @@ func chunkText(n *vault.Note, text string) []Chunk {
 		// a paragraph (a bold title with its quoted detail lines), a
 		// table, a code block. An agent's memory is a list of entries,
 		// and citing the entry that matched is the point.
-		table := strings.HasPrefix(trim, "|")
+		table := mdline.TableRow(trim)
 		if len(cur) > 0 && (isItemStart(line) || table != prevTable || len(cur) >= maxChunkLines) {
 			flush()
 		}
@@ -249,41 +246,8 @@ func chunkText(n *vault.Note, text string) []Chunk {
 	return out
 }
 
-// frontMatterEnd returns the index of the first line after a YAML front
-// matter block, 0 when there is none.
-func frontMatterEnd(lines []string) int {
-	if len(lines) == 0 || strings.TrimSpace(lines[0]) != "---" {
-		return 0
-	}
-	for i := 1; i < len(lines); i++ {
-		if t := strings.TrimSpace(lines[i]); t == "---" || t == "..." {
-			return i + 1
-		}
-	}
-	return 0
-}
-
-func isHeading(line string) bool {
-	if !strings.HasPrefix(line, "#") {
-		return false
-	}
-	t := strings.TrimLeft(line, "#")
-	n := len(line) - len(t)
-	return n <= 6 && (t == "" || t[0] == ' ' || t[0] == '\t')
-}
-
 // isItemStart reports whether a line starts a top-level list item.
 func isItemStart(line string) bool {
-	if line == "" || line[0] == ' ' || line[0] == '\t' {
-		return false
-	}
-	switch {
-	case strings.HasPrefix(line, "- "), strings.HasPrefix(line, "* "), strings.HasPrefix(line, "+ "):
-		return true
-	}
-	i := 0
-	for i < len(line) && line[i] >= '0' && line[i] <= '9' {
-		i++
-	}
-	return i > 0 && i+1 < len(line) && (line[i] == '.' || line[i] == ')') && line[i+1] == ' '
+	_, ok := mdline.ListItem(line) // an indented line is no marker
+	return ok
 }

@@ -11,6 +11,7 @@ import (
 
 	"github.com/dreamwiki/dreamwiki/internal/dates"
 	"github.com/dreamwiki/dreamwiki/internal/diag"
+	"github.com/dreamwiki/dreamwiki/internal/mdline"
 	"github.com/dreamwiki/dreamwiki/internal/parallel"
 )
 
@@ -460,20 +461,20 @@ func parseTopic(f *File, ref time.Time) *TopicFile {
 
 // fileTitle is the front matter title, else the first H1, else "".
 func fileTitle(content string) string {
-	lines := splitLines(content)
-	fm := frontMatterEnd(lines)
+	lines := mdline.Split(content)
+	fm := mdline.FrontMatterEnd(lines)
 	for _, l := range lines[:fm] {
 		if k, v, ok := splitKV(l); ok && strings.EqualFold(k, "title") {
 			return strings.Trim(v, `"'`)
 		}
 	}
-	var code fenceTracker
+	var code mdline.Fence
 	for _, l := range lines[fm:] {
 		t := strings.TrimSpace(l)
-		if code.skip(t) {
+		if code.Code(t) {
 			continue
 		}
-		if level, text := headingOf(t); level == 1 {
+		if level, text := mdline.Heading(t); level == 1 {
 			return headingText(text)
 		}
 	}

@@ -4,12 +4,14 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/dreamwiki/dreamwiki/internal/mdline"
 )
 
 // parseMemory reads MEMORY.md. Partial dates are resolved against the size
 // header's last-dream date, else fallback (the newest daily log).
 func parseMemory(f *File, fallback time.Time) *MemoryIndex {
-	lines := splitLines(f.Content)
+	lines := mdline.Split(f.Content)
 	m := &MemoryIndex{File: f}
 	skip := map[int]bool{}
 	m.Limit = sizeHeader(lines, skip)
@@ -20,7 +22,7 @@ func parseMemory(f *File, fallback time.Time) *MemoryIndex {
 	if ref.IsZero() {
 		ref = dateOf(f.ModTime)
 	}
-	start := frontMatterEnd(lines)
+	start := mdline.FrontMatterEnd(lines)
 	m.Sections = parseEntryLines(f.Path, lines[start:], start+1, ref, skip)
 	m.Pointers = filePointers(lines, start)
 	return m
@@ -30,21 +32,10 @@ func parseMemory(f *File, fallback time.Time) *MemoryIndex {
 // paths) written anywhere in a file outside code blocks.
 func filePointers(lines []string, start int) []SourcePointer {
 	var out []SourcePointer
-	var fence byte
-	var fenceN int
+	var code mdline.Fence
 	for i := start; i < len(lines); i++ {
 		s := lines[i]
-		_, off := indentOf(s)
-		if c, k := fenceOf(s[off:]); c != 0 {
-			switch {
-			case fence == 0:
-				fence, fenceN = c, k
-			case c == fence && k >= fenceN:
-				fence = 0
-			}
-			continue
-		}
-		if fence != 0 {
+		if _, off := mdline.Indent(s); code.Code(s[off:]) {
 			continue
 		}
 		if !strings.Contains(s, "memory/") && !strings.Contains(s, "[[") && !strings.Contains(s, "](") &&
