@@ -133,7 +133,7 @@ func diaryEntries(lines []string, first int) []*DiaryEntry {
 		out = append(out, e)
 	}
 	for i, l := range lines {
-		if t := strings.TrimSpace(l); t == "---" || t == "***" || t == "___" {
+		if mdline.ThematicBreak(strings.TrimSpace(l)) {
 			flush(i)
 			from = i + 1
 		}

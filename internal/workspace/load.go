@@ -268,6 +268,24 @@ func (l *loader) classify(cands []candidate, vaults, private []string, diags *di
 	return roles, newest
 }
 
+// DailyLogPath reports whether a workspace path names a daily log, and its
+// date and the rest of its name: memory/YYYY-MM-DD.md or a file named so
+// with a suffix ("2026-04-07-0810.md", "2026-04-07-gateway-move.md"), also
+// under memory/daily/. It is the one rule for "is this a daily log?": the
+// reader that gives logs their kind and every writer that must never touch
+// one call it.
+func DailyLogPath(p string) (date time.Time, suffix string, ok bool) {
+	rest, found := strings.CutPrefix(p, "memory/")
+	if !found {
+		return time.Time{}, "", false
+	}
+	dir, name := path.Split(rest)
+	if dir != "" && !strings.HasPrefix(dir, "daily/") {
+		return time.Time{}, "", false
+	}
+	return dailyName(name)
+}
+
 // classifyPath is the role of a text file from its workspace path.
 func classifyPath(p string, vaults []string, has map[string]bool) role {
 	ext := strings.ToLower(path.Ext(p))
@@ -339,10 +357,8 @@ func classifyPath(p string, vaults []string, has map[string]bool) role {
 	case segs[1] == "dreaming" || segs[1] == ".dreams":
 		return role{kind: KindNote}
 	}
-	if len(segs) == 2 || segs[1] == "daily" {
-		if d, suffix, ok := dailyName(name); ok {
-			return role{kind: KindDaily, date: d, suffix: suffix}
-		}
+	if d, suffix, ok := DailyLogPath(p); ok {
+		return role{kind: KindDaily, date: d, suffix: suffix}
 	}
 	for _, s := range segs[1 : len(segs)-1] {
 		if noteFolders[strings.ToLower(s)] {
