@@ -21,6 +21,11 @@ func Timestamp(s string) (time.Time, bool) {
 			return Unix(float64(n)), true
 		}
 	}
+	if len(s) == 10 && s[4] == '-' && s[7] == '-' {
+		// A bare date, the commonest form, without trying every layout.
+		t, _, ok := At(s, 0)
+		return t, ok
+	}
 	for _, layout := range timeLayouts {
 		if t, err := time.Parse(layout, s); err == nil {
 			return t, true
@@ -43,7 +48,6 @@ var timeLayouts = []string{
 	"2006-01-02 15:04:05",
 	"2006-01-02 15:04 MST",
 	"2006-01-02 15:04",
-	"2006-01-02",
 }
 
 // Unix reads a Unix timestamp in seconds or, when it is too large for

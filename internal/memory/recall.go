@@ -61,7 +61,29 @@ func NewRecallDoc() *RecallDoc {
 
 // ParseRecallDoc reads short-term-recall.json. An error means the caller
 // must leave the file alone.
-func ParseRecallDoc(src []byte) (*RecallDoc, error) {
+func ParseRecallDoc(src []byte) (*RecallDoc, error) { return parseRecallDoc(src, nil) }
+
+// ReadRecall reads the entries of short-term-recall.json, in file order,
+// for a reader that only looks at them (the workspace). Like ReadMeta, it
+// leaves out what is not an entry and says what in skipped, and it also
+// takes a bare array of entries.
+func ReadRecall(src []byte) (entries []*RecallRecord, skipped []string, err error) {
+	skip := func(what string) { skipped = append(skipped, what) }
+	if t := strings.TrimSpace(string(src)); strings.HasPrefix(t, "[") {
+		d := NewRecallDoc()
+		err = d.addEntries(json.RawMessage(t), skip)
+		return d.Entries, skipped, err
+	}
+	d, err := parseRecallDoc(src, skip)
+	if err != nil {
+		return nil, nil, err
+	}
+	return d.Entries, skipped, nil
+}
+
+// parseRecallDoc is ParseRecallDoc, or ReadRecall when skip is set: it is
+// then called for each part left out instead of failing.
+func parseRecallDoc(src []byte, skip func(what string)) (*RecallDoc, error) {
 	if strings.TrimSpace(string(src)) == "" {
 		return NewRecallDoc(), nil
 	}
@@ -75,16 +97,25 @@ func ParseRecallDoc(src []byte) (*RecallDoc, error) {
 		top.setRaw("entries", json.RawMessage("{}"))
 		return d, nil
 	}
+	return d, d.addEntries(raw, skip)
+}
+
+// addEntries adds the entries of an "entries" value: an object of key ->
+// entry, or a list of entries with their keys inside.
+func (d *RecallDoc) addEntries(raw json.RawMessage, skip func(what string)) error {
 	switch t := strings.TrimSpace(string(raw)); {
 	case strings.HasPrefix(t, "{"):
 		m, err := parseObject(raw)
 		if err != nil {
-			return nil, err
+			return err
 		}
 		for _, k := range m.keys {
 			o, err := parseObject(m.vals[k])
 			if err != nil {
-				return nil, fmt.Errorf("recall entry %q is not an object", k)
+				if err := notAnEntry(fmt.Sprintf("recall entry %q", k), skip); err != nil {
+					return err
+				}
+				continue
 			}
 			d.add(readRecall(o, k))
 		}
@@ -92,19 +123,26 @@ func ParseRecallDoc(src []byte) (*RecallDoc, error) {
 		d.list = true
 		items, err := parseArray(raw)
 		if err != nil {
-			return nil, err
+			return err
 		}
 		for i, it := range items {
 			o, err := parseObject(it)
 			if err != nil {
-				return nil, fmt.Errorf("recall entry %d is not an object", i+1)
+				if err := notAnEntry(fmt.Sprintf("recall entry %d", i+1), skip); err != nil {
+					return err
+				}
+				continue
 			}
 			d.add(readRecall(o, rawString(o.vals["key"])))
 		}
 	default:
-		return nil, errors.New(`"entries" is neither an object nor an array`)
+		err := errors.New(`"entries" is neither an object nor an array`)
+		if skip == nil {
+			return err
+		}
+		skip(err.Error())
 	}
-	return d, nil
+	return nil
 }
 
 func (d *RecallDoc) add(r *RecallRecord) {
@@ -161,6 +199,9 @@ func splitRecallKey(key string) (path string, start, end int, ok bool) {
 		if ok1 && ok2 && cut-2 >= 2 {
 			return strings.Join(parts[1:cut-2], ":"), a, b, true
 		}
+	}
+	if len(parts) == 2 { // "source:path", a whole file
+		return parts[1], 0, 0, true
 	}
 	return "", 0, 0, false
 }

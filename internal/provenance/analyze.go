@@ -25,9 +25,9 @@ type analyzer struct {
 
 	claims []*Claim
 	// meta is the memory-meta.json entry of each claim that has one.
-	meta       map[*Claim]*workspace.MetaEntry
+	meta       map[*Claim]*memory.MetaRecord
 	claimOfMID map[string]*Claim
-	metaByID   map[string]*workspace.MetaEntry
+	metaByID   map[string]*memory.MetaRecord
 	prior      map[*Claim]*PriorClaim
 
 	sources map[string]*source
@@ -71,9 +71,9 @@ func Analyze(ws *workspace.Workspace, opts Options) *Result {
 		opts:         opts,
 		now:          asOf.Add(24*time.Hour - time.Second),
 		res:          &Result{AsOf: asOf, byID: map[string]*Claim{}, byEntry: map[*workspace.Entry]*Claim{}, anchors: map[string][]Anchor{}},
-		meta:         map[*Claim]*workspace.MetaEntry{},
+		meta:         map[*Claim]*memory.MetaRecord{},
 		claimOfMID:   map[string]*Claim{},
-		metaByID:     map[string]*workspace.MetaEntry{},
+		metaByID:     map[string]*memory.MetaRecord{},
 		prior:        map[*Claim]*PriorClaim{},
 		sources:      map[string]*source{},
 		recallOf:     map[*Claim]*recallStats{},
@@ -610,7 +610,7 @@ func (a *analyzer) recallStoreStats() {
 		path string
 		line int
 	}
-	byLine := map[key]*workspace.RecallEntry{}
+	byLine := map[key]*memory.RecallRecord{}
 	for _, r := range a.ws.Recall.Entries {
 		for ln := r.StartLine; ln <= max(r.EndLine, r.StartLine) && ln-r.StartLine < 200; ln++ {
 			if byLine[key{r.Path, ln}] == nil {
@@ -690,10 +690,8 @@ func (a *analyzer) memoryType(c *Claim) (MemoryType, string) {
 		}
 	}
 	if m := a.meta[c]; m != nil {
-		if s, ok := m.Extra["type"].(string); ok {
-			if t, ok := parseType(s); ok {
-				return t, "meta"
-			}
+		if t, ok := parseType(m.Type); ok {
+			return t, "meta"
 		}
 	}
 	if e != nil {
