@@ -9,7 +9,7 @@ import (
 
 	"github.com/dreamwiki/dreamwiki/internal/analysis"
 	"github.com/dreamwiki/dreamwiki/internal/demo"
-	"github.com/dreamwiki/dreamwiki/internal/search"
+	"github.com/dreamwiki/dreamwiki/internal/search/memsearch"
 )
 
 // TestSearch_JSONCitationsContainTheMatch is the acceptance test of
@@ -22,7 +22,7 @@ func TestSearch_JSONCitationsContainTheMatch(t *testing.T) {
 		t.Fatalf("exit %d: %s", code, stderr.String())
 	}
 	var out struct {
-		Results []search.Result `json:"results"`
+		Results []memsearch.Result `json:"results"`
 	}
 	dec := json.NewDecoder(&stdout)
 	dec.DisallowUnknownFields()

@@ -1,5 +1,9 @@
 package analysis
 
+import (
+	"unicode/utf8"
+)
+
 // Version identifies the analysis rules below. Anything that stores
 // terms (static shards, the bleve index) records it and rebuilds when it
 // changes; assets/search/analyze.ts exports the same number. Bump it with
@@ -138,4 +142,13 @@ func EachTerm(text string, fn func(term []byte)) {
 		fn(s.buf[from:t.termEnd])
 		from = t.termEnd
 	}
+}
+
+// CJKUnigram reports whether a term is one character of the CJK blocks
+// (U+2E80 and up). Analyze gives such a term only for a CJK run of one
+// character, and a bigram index holds the character only inside bigrams,
+// so a query looks it up as a prefix of bigram terms.
+func CJKUnigram(term string) bool {
+	r, n := utf8.DecodeRuneInString(term)
+	return n == len(term) && r >= 0x2E80
 }

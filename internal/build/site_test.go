@@ -9,8 +9,6 @@ import (
 	"regexp"
 	"strings"
 	"testing"
-
-	"github.com/dreamwiki/dreamwiki/internal/search"
 )
 
 // Every HTML page of the demo has the whole frame: stylesheet and script,
@@ -212,33 +210,5 @@ func mustJSON(t *testing.T, data string, v any) {
 	t.Helper()
 	if err := json.Unmarshal([]byte(data), v); err != nil {
 		t.Fatal(err)
-	}
-}
-
-// The [search] knobs of dreamwiki.toml reach the browser: the static index
-// carries them, so the site ranks as `dreamwiki search` and the server do.
-func TestBuild_SearchKnobsReachTheStaticIndex(t *testing.T) {
-	ws := writeTxtar(t, `
--- dreamwiki.toml --
-[search]
-half_life_days = 7
-mmr_lambda = 0.5
--- notes/a.md --
-# A
-
-The gateway runs on the mac mini.
-`)
-	_, out := buildInto(t, Options{Workspace: ws})
-	dir := filepath.Join(out, "site", "search")
-	ix, err := search.OpenStatic(func(name string) ([]byte, error) { return os.ReadFile(filepath.Join(dir, filepath.FromSlash(name))) })
-	if err != nil {
-		t.Fatal(err)
-	}
-	p := ix.Params()
-	if p.HalfLifeDays != 7 || p.MMRLambda != 0.5 {
-		t.Errorf("static index ranks with half-life %v, lambda %v; want 7 and 0.5 from dreamwiki.toml", p.HalfLifeDays, p.MMRLambda)
-	}
-	if d := search.DefaultParams(); p.FuzzyWeight != d.FuzzyWeight {
-		t.Errorf("fuzzy weight %v, want the default %v", p.FuzzyWeight, d.FuzzyWeight)
 	}
 }

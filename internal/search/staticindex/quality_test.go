@@ -1,4 +1,4 @@
-package search_test
+package staticindex_test
 
 // Search quality on the demo workspace, measured with the labelled
 // queries of testdata/queries.json (exact tokens, error codes, keyword
@@ -12,7 +12,7 @@ package search_test
 //	coverage  mean share of a query's expected files (at most five) found
 //	          in the first five, a stricter view printed alongside
 //
-// The browser ranking is measured twice, in Go (StaticIndex) and in
+// The browser ranking is measured twice, in Go (Reader) and in
 // TypeScript (assets/search/engine.ts under node, on the same built
 // files), and the two must return the same documents in the same order.
 
@@ -33,6 +33,8 @@ import (
 	"github.com/dreamwiki/dreamwiki/internal/build"
 	"github.com/dreamwiki/dreamwiki/internal/output"
 	"github.com/dreamwiki/dreamwiki/internal/search"
+	"github.com/dreamwiki/dreamwiki/internal/search/memsearch"
+	"github.com/dreamwiki/dreamwiki/internal/search/staticindex"
 )
 
 type labelled struct {
@@ -44,7 +46,7 @@ type labelled struct {
 	Expect []string `json:"expect"`
 }
 
-const queriesFile = "../../testdata/queries.json"
+const queriesFile = "../../../testdata/queries.json"
 
 func loadQueries(t *testing.T) []labelled {
 	t.Helper()
@@ -87,10 +89,10 @@ func demoSite(t *testing.T) string {
 	return demoDir
 }
 
-func openDemoStatic(t *testing.T) *search.StaticIndex {
+func openDemoStatic(t *testing.T) *staticindex.Reader {
 	t.Helper()
 	dir := filepath.Join(demoSite(t), "search")
-	s, err := search.OpenStatic(func(name string) ([]byte, error) { return os.ReadFile(filepath.Join(dir, name)) })
+	s, err := staticindex.Open(func(name string) ([]byte, error) { return os.ReadFile(filepath.Join(dir, name)) })
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -190,7 +192,7 @@ func distinct(files []string) []string {
 
 const targetRecall = 0.9
 
-func staticFiles(t *testing.T, s *search.StaticIndex, hits []search.StaticHit) []string {
+func staticFiles(t *testing.T, s *staticindex.Reader, hits []staticindex.Hit) []string {
 	t.Helper()
 	var files []string
 	for _, h := range hits {
@@ -207,7 +209,7 @@ func TestQuality_BrowserRanking(t *testing.T) {
 	s := openDemoStatic(t)
 	var m metrics
 	for _, q := range loadQueries(t) {
-		hits, err := s.Search(search.StaticQuery{Text: q.Q, Kinds: q.Kinds, Types: q.Types, Tiers: q.Tiers, Limit: 10})
+		hits, err := s.Search(staticindex.Query{Text: q.Q, Kinds: q.Kinds, Types: q.Types, Tiers: q.Tiers, Limit: 10})
 		if err != nil {
 			t.Fatalf("%q: %v", q.Q, err)
 		}
@@ -224,7 +226,7 @@ func TestQuality_CLIRanking(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	ix, err := search.OpenIndex("")
+	ix, err := memsearch.OpenIndex("")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -238,7 +240,7 @@ func TestQuality_CLIRanking(t *testing.T) {
 		for _, k := range q.Kinds {
 			text += " kind:" + k
 		}
-		res, err := ix.Search(ctx, search.Query{Text: text, Types: q.Types, Tiers: q.Tiers, Limit: 30})
+		res, err := ix.Search(ctx, memsearch.Query{Text: text, Types: q.Types, Tiers: q.Tiers, Limit: 30})
 		if err != nil {
 			t.Fatalf("%q: %v", q.Q, err)
 		}
@@ -278,13 +280,13 @@ process.stdout.write(JSON.stringify(out));
 
 // runTS bundles tsRunner with assets/search and runs it under node; it
 // skips when node is missing.
-func runTS(t *testing.T, siteSearch string, queries []labelled) [][]search.StaticHit {
+func runTS(t *testing.T, siteSearch string, queries []labelled) [][]staticindex.Hit {
 	t.Helper()
 	node, err := exec.LookPath("node")
 	if err != nil {
 		t.Skip("node is not on PATH, so the TypeScript engine is not checked here; CI installs node")
 	}
-	dir, err := filepath.Abs("../../assets/search")
+	dir, err := filepath.Abs("../../../assets/search")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -321,7 +323,7 @@ func runTS(t *testing.T, siteSearch string, queries []labelled) [][]search.Stati
 	if err := json.Unmarshal(out, &raw); err != nil {
 		t.Fatalf("reading node's answer: %v\n%s", err, out)
 	}
-	hits := make([][]search.StaticHit, len(raw))
+	hits := make([][]staticindex.Hit, len(raw))
 	for i, r := range raw {
 		var hs []struct {
 			Doc   int     `json:"doc"`
@@ -331,7 +333,7 @@ func runTS(t *testing.T, siteSearch string, queries []labelled) [][]search.Stati
 			t.Fatalf("query %q: the TypeScript engine failed: %s", queries[i].Q, r)
 		}
 		for _, h := range hs {
-			hits[i] = append(hits[i], search.StaticHit{Doc: h.Doc, Score: h.Score})
+			hits[i] = append(hits[i], staticindex.Hit{Doc: h.Doc, Score: h.Score})
 		}
 	}
 	return hits
@@ -356,7 +358,7 @@ func TestStatic_TypeScriptEngineMatchesGo(t *testing.T) {
 	ts := runTS(t, filepath.Join(demoSite(t), "search"), queries)
 	var m metrics
 	for i, q := range queries {
-		goHits, err := s.Search(search.StaticQuery{Text: q.Q, Kinds: q.Kinds, Types: q.Types, Tiers: q.Tiers, Limit: 10})
+		goHits, err := s.Search(staticindex.Query{Text: q.Q, Kinds: q.Kinds, Types: q.Types, Tiers: q.Tiers, Limit: 10})
 		if err != nil {
 			t.Fatalf("%q: %v", q.Q, err)
 		}
@@ -374,7 +376,7 @@ func TestStatic_TypeScriptEngineMatchesGo(t *testing.T) {
 // order, with scores equal up to floating-point noise (Math.pow and
 // math.Pow may differ in the last bit). Two documents whose scores are
 // that close may trade places.
-func sameRanking(a, b []search.StaticHit) bool {
+func sameRanking(a, b []staticindex.Hit) bool {
 	if len(a) != len(b) {
 		return false
 	}
@@ -446,10 +448,10 @@ func TestStatic_TypeScriptMatchesGoOnAGeneratedCorpus(t *testing.T) {
 		}
 	}
 	dir := t.TempDir()
-	if _, err := search.WriteStatic(context.Background(), docs, search.StaticOptions{}, output.NewDir(dir)); err != nil {
+	if _, err := staticindex.Write(context.Background(), docs, staticindex.Options{}, output.NewDir(dir)); err != nil {
 		t.Fatal(err)
 	}
-	s, err := search.OpenStatic(func(name string) ([]byte, error) { return os.ReadFile(filepath.Join(dir, name)) })
+	s, err := staticindex.Open(func(name string) ([]byte, error) { return os.ReadFile(filepath.Join(dir, name)) })
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -460,7 +462,7 @@ func TestStatic_TypeScriptMatchesGoOnAGeneratedCorpus(t *testing.T) {
 	}
 	ts := runTS(t, dir, queries)
 	for i, q := range queries {
-		goHits, err := s.Search(search.StaticQuery{Text: q.Q, Kinds: q.Kinds, Limit: 10})
+		goHits, err := s.Search(staticindex.Query{Text: q.Q, Kinds: q.Kinds, Limit: 10})
 		if err != nil {
 			t.Fatal(err)
 		}

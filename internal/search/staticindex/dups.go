@@ -1,4 +1,4 @@
-package search
+package staticindex
 
 import (
 	"math"
@@ -40,10 +40,6 @@ type simPair struct {
 	a, b int
 	sim  byte // similarity * 255, rounded
 }
-
-// decodeSim is the similarity a stored byte stands for; the browser
-// divides by 255 the same way.
-func decodeSim(b byte) float64 { return float64(b) / 255 }
 
 func splitmix(x uint64) uint64 {
 	x += 0x9e3779b97f4a7c15

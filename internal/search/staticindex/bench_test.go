@@ -1,4 +1,4 @@
-package search_test
+package staticindex_test
 
 import (
 	"context"
@@ -10,6 +10,7 @@ import (
 	"github.com/dreamwiki/dreamwiki/internal/build"
 	"github.com/dreamwiki/dreamwiki/internal/output"
 	"github.com/dreamwiki/dreamwiki/internal/search"
+	"github.com/dreamwiki/dreamwiki/internal/search/staticindex"
 	"github.com/dreamwiki/dreamwiki/vault"
 )
 
@@ -17,7 +18,7 @@ import (
 // DREAMWIKI_BENCH_WS (bench/gen writes one), the cost the index adds to a
 // build; bench/search.sh sets it beside the whole build's time:
 //
-//	DREAMWIKI_BENCH_WS=/tmp/ws go test ./internal/search -run '^$' -bench WriteStatic -benchtime 3x
+//	DREAMWIKI_BENCH_WS=/tmp/ws go test ./internal/search/staticindex -run '^$' -bench Write -benchtime 3x
 func BenchmarkWriteStatic(b *testing.B) {
 	ws := os.Getenv("DREAMWIKI_BENCH_WS")
 	if ws == "" {
@@ -30,13 +31,13 @@ func BenchmarkWriteStatic(b *testing.B) {
 	notes := m.Vault.Notes
 	dir := b.TempDir()
 	b.ResetTimer()
-	var st search.StaticStats
+	var st staticindex.Stats
 	for i := 0; i < b.N; i++ {
 		// Pages are named as the site names them; the exact URL does not
 		// change the work.
 		docs := search.DocsFromVault(notes, func(n *vault.Note) string { return n.Path })
 		out := filepath.Join(dir, strconv.Itoa(i)) // a fresh folder: removing the last is not the index's cost
-		st, err = search.WriteStatic(context.Background(), docs, search.StaticOptions{}, output.NewDir(out))
+		st, err = staticindex.Write(context.Background(), docs, staticindex.Options{}, output.NewDir(out))
 		if err != nil {
 			b.Fatal(err)
 		}

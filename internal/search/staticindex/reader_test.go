@@ -1,4 +1,4 @@
-package search
+package staticindex
 
 import (
 	"encoding/json"
@@ -8,19 +8,20 @@ import (
 	"unicode/utf8"
 
 	"github.com/dreamwiki/dreamwiki/internal/analysis"
+	"github.com/dreamwiki/dreamwiki/internal/search"
 )
 
-// StaticIndex answers queries from the files WriteStatic wrote, the way the
+// Reader answers queries from the files Write wrote, the way the
 // browser does (assets/search/engine.ts follows this file step by step).
 // It is the reference the TypeScript engine is tested against, and what
-// the quality tests measure; it also lets Go code query a built site.
-type StaticIndex struct {
+// the quality tests measure.
+type Reader struct {
 	load func(name string) ([]byte, error)
 	h    metaHeader
-	p    Params
+	p    search.Params
 
 	kind, typ, tier, flags []byte
-	lengths                [][NumFields]int
+	lengths                [][search.NumFields]int
 	date                   []int // day number of decaying documents
 	succ                   map[int][]int
 	sims                   map[[2]int]float64
@@ -45,10 +46,10 @@ type triShard struct {
 	lists [][]int
 }
 
-// OpenStatic reads the metadata through load, which returns the bytes of a
+// Open reads the metadata through load, which returns the bytes of a
 // file of the search folder ("meta.bin", "ID/t3.bin").
-func OpenStatic(load func(name string) ([]byte, error)) (*StaticIndex, error) {
-	s := &StaticIndex{load: load, shards: map[int]*dictShard{}, tris: map[int]*triShard{}}
+func Open(load func(name string) ([]byte, error)) (*Reader, error) {
+	s := &Reader{load: load, shards: map[int]*dictShard{}, tris: map[int]*triShard{}}
 	b, err := s.file("meta")
 	if err != nil {
 		return nil, err
@@ -61,24 +62,24 @@ func OpenStatic(load func(name string) ([]byte, error)) (*StaticIndex, error) {
 	if err := json.Unmarshal(head, &s.h); err != nil {
 		return nil, fmt.Errorf("search index: metadata header: %w", err)
 	}
-	if s.h.Format != StaticFormat || s.h.Analysis != analysis.Version {
+	if s.h.Format != Format || s.h.Analysis != analysis.Version {
 		return nil, fmt.Errorf("search index: format %d analysis %d, this reader knows %d and %d",
-			s.h.Format, s.h.Analysis, StaticFormat, analysis.Version)
+			s.h.Format, s.h.Analysis, Format, analysis.Version)
 	}
 	mp := s.h.Params
-	s.p = Params{K1: mp.K1, B: mp.B, FuzzyWeight: mp.FuzzyWeight, HalfLifeDays: mp.HalfLifeDays,
+	s.p = search.Params{K1: mp.K1, B: mp.B, FuzzyWeight: mp.FuzzyWeight, HalfLifeDays: mp.HalfLifeDays,
 		MMRLambda: mp.MMRLambda, MMRTop: mp.MMRTop, SupersededPenalty: mp.SupersededPenalty}
 	copy(s.p.Boosts[:], mp.Boosts)
 	n := s.h.Docs
 	s.kind, s.typ, s.tier, s.flags = r.bytes(n), r.bytes(n), r.bytes(n), r.bytes(n)
-	var lens [NumFields][]byte
+	var lens [search.NumFields][]byte
 	for f := range lens {
 		lens[f] = r.bytes(n)
 	}
 	if r.err != nil {
 		return nil, r.err
 	}
-	s.lengths = make([][NumFields]int, n)
+	s.lengths = make([][search.NumFields]int, n)
 	for d := 0; d < n; d++ {
 		for f := range lens {
 			s.lengths[d][f] = lengthTable[lens[f][d]]
@@ -116,7 +117,7 @@ func OpenStatic(load func(name string) ([]byte, error)) (*StaticIndex, error) {
 	return s, nil
 }
 
-func (s *StaticIndex) file(name string) ([]byte, error) {
+func (s *Reader) file(name string) ([]byte, error) {
 	full := name
 	if name != "meta" {
 		full = s.h.ID + "/" + name
@@ -130,13 +131,13 @@ func (s *StaticIndex) file(name string) ([]byte, error) {
 }
 
 // Docs is the number of documents in the index.
-func (s *StaticIndex) Docs() int { return s.h.Docs }
+func (s *Reader) Docs() int { return s.h.Docs }
 
 // Params are the ranking knobs the index was written with.
-func (s *StaticIndex) Params() Params { return s.p }
+func (s *Reader) Params() search.Params { return s.p }
 
-// StaticQuery is a query of the browser's search box.
-type StaticQuery struct {
+// Query is a query of the browser's search box.
+type Query struct {
 	Text string
 	// Kinds, Types and Tiers filter by source kind, memory type and tier;
 	// values the index does not know are ignored.
@@ -160,7 +161,7 @@ type Fragment struct {
 }
 
 // Fragment reads the fragment of a document.
-func (s *StaticIndex) Fragment(doc int) (Fragment, error) {
+func (s *Reader) Fragment(doc int) (Fragment, error) {
 	var f Fragment
 	if doc < 0 || doc >= s.h.Docs {
 		return f, fmt.Errorf("search index: no document %d", doc)
@@ -238,7 +239,7 @@ func queryUnits(text string) []queryUnit {
 				}
 			}
 		}
-		u := queryUnit{term: t.Term, weight: 1, prefix: t.End == len(text) || isCJKUnigram(t.Term), containers: containers}
+		u := queryUnit{term: t.Term, weight: 1, prefix: t.End == len(text) || analysis.CJKUnigram(t.Term), containers: containers}
 		if !top[i] {
 			u.weight = 0.5
 		}
@@ -264,21 +265,14 @@ func queryUnits(text string) []queryUnit {
 	return units
 }
 
-// isCJKUnigram reports whether a term is one character of the CJK blocks
-// (U+2E80 and up), which a bigram index holds only inside bigrams.
-func isCJKUnigram(t string) bool {
-	r, n := utf8.DecodeRuneInString(t)
-	return n == len(t) && r >= 0x2E80
-}
-
 // shardOf returns the dictionary shard whose range holds term: the last
 // whose first term is not after it.
-func (s *StaticIndex) shardOf(term string) int {
+func (s *Reader) shardOf(term string) int {
 	i := sort.Search(len(s.h.Shards), func(i int) bool { return s.h.Shards[i] > term })
 	return max(i-1, 0)
 }
 
-func (s *StaticIndex) dict(i int) (*dictShard, error) {
+func (s *Reader) dict(i int) (*dictShard, error) {
 	if sh, ok := s.shards[i]; ok {
 		return sh, nil
 	}
@@ -314,7 +308,7 @@ type variant struct {
 
 // lookup finds the unit's exact term and, for prefix units, its most
 // frequent completions.
-func (s *StaticIndex) lookup(u queryUnit) ([]variant, error) {
+func (s *Reader) lookup(u queryUnit) ([]variant, error) {
 	if len(s.h.Shards) == 0 {
 		return nil, nil
 	}
@@ -371,7 +365,7 @@ func (s *StaticIndex) lookup(u queryUnit) ([]variant, error) {
 
 func hasPrefix(s, p string) bool { return len(s) >= len(p) && s[:len(p)] == p }
 
-func (s *StaticIndex) tri(key int) (*triShard, error) {
+func (s *Reader) tri(key int) (*triShard, error) {
 	if t, ok := s.tris[key]; ok {
 		return t, nil
 	}
@@ -433,9 +427,9 @@ type correction struct {
 // corrections returns up to maxCorrections terms within maxEdits
 // (Damerau) of term and with a trigram Dice coefficient of at least
 // minDice: fewest edits first, then most similar, then most frequent.
-func (s *StaticIndex) corrections(term string) ([]correction, error) {
-	n, ok := typoEligible(term)
-	if !ok || n < minTypoLen {
+func (s *Reader) corrections(term string) ([]correction, error) {
+	n, ok := search.TypoEligible(term)
+	if !ok || n < search.MinTypoLen {
 		return nil, nil
 	}
 	t, err := s.tri(typoKey(n))
@@ -532,11 +526,11 @@ func osaDistance(a, b string, limit int) int {
 
 // postings calls fn for every document of a variant with its field term
 // frequencies.
-func (s *StaticIndex) postings(v variant, fn func(doc int, tf *[NumFields]int)) error {
+func (s *Reader) postings(v variant, fn func(doc int, tf *[search.NumFields]int)) error {
 	sh := s.shards[v.shard]
 	r := &reader{b: sh.post[sh.off[v.index]:sh.off[v.index+1]]}
 	doc := 0
-	var tf [NumFields]int
+	var tf [search.NumFields]int
 	for i := 0; i < sh.df[v.index]; i++ {
 		delta := r.int(s.h.Docs)
 		if i == 0 {
@@ -545,15 +539,15 @@ func (s *StaticIndex) postings(v variant, fn func(doc int, tf *[NumFields]int)) 
 			doc += delta
 		}
 		c := r.byte()
-		tf[FieldBody] = int(c & 15)
-		tf[FieldHeadings] = int(c >> 4 & 3)
-		tf[FieldTitle] = int(c >> 6 & 1)
-		tf[FieldAliases] = int(c >> 7)
-		if tf[FieldBody] == 15 {
-			tf[FieldBody] += r.int(1 << 30)
+		tf[search.FieldBody] = int(c & 15)
+		tf[search.FieldHeadings] = int(c >> 4 & 3)
+		tf[search.FieldTitle] = int(c >> 6 & 1)
+		tf[search.FieldAliases] = int(c >> 7)
+		if tf[search.FieldBody] == 15 {
+			tf[search.FieldBody] += r.int(1 << 30)
 		}
-		if tf[FieldHeadings] == 3 {
-			tf[FieldHeadings] += r.int(1 << 30)
+		if tf[search.FieldHeadings] == 3 {
+			tf[search.FieldHeadings] += r.int(1 << 30)
 		}
 		if r.err != nil || doc >= s.h.Docs {
 			return fmt.Errorf("search index: shard %d: %w", v.shard, errCorrupt)
@@ -565,14 +559,14 @@ func (s *StaticIndex) postings(v variant, fn func(doc int, tf *[NumFields]int)) 
 
 // scoreVariants returns, per document, weight times the best of the
 // variants' weighted BM25F scores.
-func (s *StaticIndex) scoreVariants(vs []variant, weight float64) (map[int]float64, error) {
+func (s *Reader) scoreVariants(vs []variant, weight float64) (map[int]float64, error) {
 	best := map[int]float64{}
-	var avg [NumFields]float64
+	var avg [search.NumFields]float64
 	copy(avg[:], s.h.Avg)
 	for _, v := range vs {
-		idf := IDF(s.h.Docs, s.shards[v.shard].df[v.index])
-		err := s.postings(v, func(doc int, tf *[NumFields]int) {
-			sc := v.weight * BM25F(s.p, idf, tf, &s.lengths[doc], &avg)
+		idf := search.IDF(s.h.Docs, s.shards[v.shard].df[v.index])
+		err := s.postings(v, func(doc int, tf *[search.NumFields]int) {
+			sc := v.weight * search.BM25F(s.p, idf, tf, &s.lengths[doc], &avg)
 			if sc > best[doc] {
 				best[doc] = sc
 			}
@@ -587,8 +581,8 @@ func (s *StaticIndex) scoreVariants(vs []variant, weight float64) (map[int]float
 	return best, nil
 }
 
-// StaticHit is one result of StaticIndex.Search.
-type StaticHit struct {
+// Hit is one result of Reader.Search.
+type Hit struct {
 	Doc   int
 	Score float64
 }
@@ -597,7 +591,7 @@ type StaticHit struct {
 // BM25 leg; units that match nothing feed the typo leg through their
 // corrections; filters drop documents; Rank merges, decays and
 // diversifies.
-func (s *StaticIndex) Search(q StaticQuery) ([]StaticHit, error) {
+func (s *Reader) Search(q Query) ([]Hit, error) {
 	limit := q.Limit
 	if limit <= 0 {
 		limit = 10
@@ -655,12 +649,12 @@ func (s *StaticIndex) Search(q StaticQuery) ([]StaticHit, error) {
 		fz = sumScores(append(exact, typo...))
 	}
 	keep := s.filter(q)
-	var cands []Candidate
+	var cands []search.Candidate
 	add := func(doc int) {
 		if !keep(doc) {
 			return
 		}
-		c := Candidate{Doc: doc, BM25: bm[doc], Fuzzy: fz[doc], Age: -1,
+		c := search.Candidate{Doc: doc, BM25: bm[doc], Fuzzy: fz[doc], Age: -1,
 			Superseded: s.flags[doc]&flagSuperseded != 0, Successors: s.succ[doc]}
 		if s.flags[doc]&flagDecays != 0 {
 			c.Age = s.h.AsOf - s.date[doc]
@@ -671,13 +665,13 @@ func (s *StaticIndex) Search(q StaticQuery) ([]StaticHit, error) {
 		add(doc)
 	}
 	sort.Slice(cands, func(i, j int) bool { return cands[i].Doc < cands[j].Doc })
-	ranked := Rank(cands, s.p, s.sim)
+	ranked := search.Rank(cands, s.p, s.sim)
 	if len(ranked) > limit {
 		ranked = ranked[:limit]
 	}
-	out := make([]StaticHit, len(ranked))
+	out := make([]Hit, len(ranked))
 	for i, r := range ranked {
-		out[i] = StaticHit{r.Doc, r.Score}
+		out[i] = Hit{r.Doc, r.Score}
 	}
 	return out, nil
 }
@@ -703,7 +697,7 @@ func sumScores(ms []map[int]float64) map[int]float64 {
 	return out
 }
 
-func (s *StaticIndex) sim(a, b int) float64 {
+func (s *Reader) sim(a, b int) float64 {
 	if a > b {
 		a, b = b, a
 	}
@@ -713,7 +707,7 @@ func (s *StaticIndex) sim(a, b int) float64 {
 // filter returns the predicate of q's filters. A filter whose values are
 // all unknown to the index is no filter: a stale deep link must not empty
 // the results.
-func (s *StaticIndex) filter(q StaticQuery) func(doc int) bool {
+func (s *Reader) filter(q Query) func(doc int) bool {
 	set := func(values []string, vocab []string) map[byte]bool {
 		m := map[byte]bool{}
 		for _, v := range values {

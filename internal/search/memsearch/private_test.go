@@ -1,4 +1,4 @@
-package search_test
+package memsearch_test
 
 import (
 	"bytes"
@@ -9,7 +9,7 @@ import (
 	"testing"
 
 	"github.com/dreamwiki/dreamwiki/internal/build"
-	"github.com/dreamwiki/dreamwiki/internal/search"
+	"github.com/dreamwiki/dreamwiki/internal/search/memsearch"
 )
 
 // A note made private after it was indexed leaves no byte in the persisted
@@ -34,7 +34,7 @@ func TestIndex_ANoteMadePrivateLeavesNoByteOnDisk(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		ix, err := search.OpenIndex(dir)
+		ix, err := memsearch.OpenIndex(dir)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -1,4 +1,4 @@
-package search
+package memsearch
 
 import (
 	"encoding/json"

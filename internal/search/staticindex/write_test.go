@@ -1,4 +1,4 @@
-package search
+package staticindex
 
 import (
 	"bytes"
@@ -10,13 +10,14 @@ import (
 
 	"github.com/dreamwiki/dreamwiki/internal/analysis"
 	"github.com/dreamwiki/dreamwiki/internal/output"
+	"github.com/dreamwiki/dreamwiki/internal/search"
 )
 
 // testDocs is a small corpus with the shapes the index must handle: a
 // curated topic, dated logs of different ages, a claim chain, CJK, an
 // error code, a lapsed permission.
-func testDocs() []Doc {
-	return []Doc{
+func testDocs() []search.Doc {
+	return []search.Doc{
 		{ID: "topics/gateway.md", URL: "topics/gateway.html", Source: "memory/gateway.md", Title: "Gateway", Kind: "topic", KindLabel: "Topic",
 			Headings: []string{"Current", "History"}, Body: "Gateway\nThe gateway host is the Mac mini (10.0.0.12) since 2026-10-21."},
 		{ID: "sources/daily/2026-10-21.md", URL: "sources/daily/2026-10-21.html", Source: "memory/2026-10-21.md", Title: "2026-10-21", Kind: "daily", KindLabel: "Daily log",
@@ -37,13 +38,13 @@ func testDocs() []Doc {
 	}
 }
 
-func writeTest(t *testing.T, docs []Doc, opts StaticOptions) (*output.Memory, *StaticIndex) {
+func writeTest(t *testing.T, docs []search.Doc, opts Options) (*output.Memory, *Reader) {
 	t.Helper()
 	mem := output.NewMemory()
-	if _, err := WriteStatic(context.Background(), docs, opts, mem); err != nil {
+	if _, err := Write(context.Background(), docs, opts, mem); err != nil {
 		t.Fatal(err)
 	}
-	s, err := OpenStatic(memLoader(mem))
+	s, err := Open(memLoader(mem))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -60,7 +61,7 @@ func memLoader(mem *output.Memory) func(string) ([]byte, error) {
 	}
 }
 
-func urls(t *testing.T, s *StaticIndex, hits []StaticHit) []string {
+func urls(t *testing.T, s *Reader, hits []Hit) []string {
 	t.Helper()
 	var out []string
 	for _, h := range hits {
@@ -73,7 +74,7 @@ func urls(t *testing.T, s *StaticIndex, hits []StaticHit) []string {
 	return out
 }
 
-func search(t *testing.T, s *StaticIndex, q StaticQuery) []string {
+func find(t *testing.T, s *Reader, q Query) []string {
 	t.Helper()
 	hits, err := s.Search(q)
 	if err != nil {
@@ -82,9 +83,9 @@ func search(t *testing.T, s *StaticIndex, q StaticQuery) []string {
 	return urls(t, s, hits)
 }
 
-func TestWriteStatic_IsDeterministic(t *testing.T) {
-	a, _ := writeTest(t, testDocs(), StaticOptions{})
-	b, _ := writeTest(t, testDocs(), StaticOptions{})
+func TestWrite_IsDeterministic(t *testing.T) {
+	a, _ := writeTest(t, testDocs(), Options{})
+	b, _ := writeTest(t, testDocs(), Options{})
 	if fmt.Sprint(a.Names()) != fmt.Sprint(b.Names()) {
 		t.Fatalf("different files:\n%v\n%v", a.Names(), b.Names())
 	}
@@ -97,13 +98,13 @@ func TestWriteStatic_IsDeterministic(t *testing.T) {
 	}
 }
 
-func TestWriteStatic_EveryTermIsInTheShardTheTableNames(t *testing.T) {
-	var docs []Doc
+func TestWrite_EveryTermIsInTheShardTheTableNames(t *testing.T) {
+	var docs []search.Doc
 	for i := 0; i < 300; i++ {
-		docs = append(docs, Doc{ID: fmt.Sprint(i), URL: fmt.Sprint(i), Kind: "note",
+		docs = append(docs, search.Doc{ID: fmt.Sprint(i), URL: fmt.Sprint(i), Kind: "note",
 			Body: fmt.Sprintf("note-%d word%d gateway host %d 東京%d", i, i%37, i*7919, i%5)})
 	}
-	mem, s := writeTest(t, docs, StaticOptions{ShardBytes: 512})
+	mem, s := writeTest(t, docs, Options{ShardBytes: 512})
 	if len(s.h.Shards) < 10 {
 		t.Fatalf("%d shards; the test wants many", len(s.h.Shards))
 	}
@@ -124,12 +125,12 @@ func TestWriteStatic_EveryTermIsInTheShardTheTableNames(t *testing.T) {
 		}
 	}
 	// A one-word query reads the metadata and one shard.
-	s, err := OpenStatic(memLoader(mem))
+	s, err := Open(memLoader(mem))
 	if err != nil {
 		t.Fatal(err)
 	}
 	s.Loaded = nil
-	if _, err := s.Search(StaticQuery{Text: "gateway "}); err != nil {
+	if _, err := s.Search(Query{Text: "gateway "}); err != nil {
 		t.Fatal(err)
 	}
 	if len(s.Loaded) != 1 || !strings.Contains(s.Loaded[0], "/t") {
@@ -138,7 +139,7 @@ func TestWriteStatic_EveryTermIsInTheShardTheTableNames(t *testing.T) {
 }
 
 func TestStaticSearch_FindsExactTokensTyposAndCJK(t *testing.T) {
-	_, s := writeTest(t, testDocs(), StaticOptions{})
+	_, s := writeTest(t, testDocs(), Options{})
 	for _, c := range []struct{ q, want string }{
 		{"E_AUTH_4031", "sources/daily/2026-10-08.html"},
 		{"e_auth", "sources/daily/2026-10-08.html"}, // a compound's start, being typed
@@ -151,7 +152,7 @@ func TestStaticSearch_FindsExactTokensTyposAndCJK(t *testing.T) {
 		{"deplyctl", "sources/daily/2026-10-08.html"},
 		{"mac-mini.lan", "sources/daily/2026-10-21.html"},
 	} {
-		got := search(t, s, StaticQuery{Text: c.q})
+		got := find(t, s, Query{Text: c.q})
 		if len(got) == 0 || !contains(got[:min(3, len(got))], c.want) {
 			t.Errorf("%q: got %v, want %s in the first three", c.q, got, c.want)
 		}
@@ -168,9 +169,9 @@ func contains(ss []string, s string) bool {
 }
 
 func TestStaticSearch_TypoReadsOneTrigramShard(t *testing.T) {
-	_, s := writeTest(t, testDocs(), StaticOptions{})
+	_, s := writeTest(t, testDocs(), Options{})
 	s.Loaded = nil
-	if _, err := s.Search(StaticQuery{Text: "gatway"}); err != nil {
+	if _, err := s.Search(Query{Text: "gatway"}); err != nil {
 		t.Fatal(err)
 	}
 	var tri, dict int
@@ -188,9 +189,9 @@ func TestStaticSearch_TypoReadsOneTrigramShard(t *testing.T) {
 }
 
 func TestStaticSearch_SupersededClaimRanksBelowItsSuccessor(t *testing.T) {
-	_, s := writeTest(t, testDocs(), StaticOptions{})
+	_, s := writeTest(t, testDocs(), Options{})
 	// "nuc-01" matches the old claim better than the new one.
-	got := search(t, s, StaticQuery{Text: "gateway host nuc-01", Kinds: []string{"claim"}})
+	got := find(t, s, Query{Text: "gateway host nuc-01", Kinds: []string{"claim"}})
 	if fmt.Sprint(got) != "[claims/gateway-mac.html claims/gateway-nuc.html]" {
 		t.Errorf("got %v, want the successor first", got)
 	}
@@ -201,25 +202,25 @@ func TestStaticSearch_SupersededClaimRanksBelowItsSuccessor(t *testing.T) {
 }
 
 func TestStaticSearch_DatedNotesDecay(t *testing.T) {
-	_, s := writeTest(t, testDocs(), StaticOptions{})
+	_, s := writeTest(t, testDocs(), Options{})
 	// Both logs say "gateway host" once; the older one has decayed.
-	got := search(t, s, StaticQuery{Text: "gateway host", Kinds: []string{"daily"}})
+	got := find(t, s, Query{Text: "gateway host", Kinds: []string{"daily"}})
 	if fmt.Sprint(got) != "[sources/daily/2026-10-21.html sources/daily/2026-09-15.html]" {
 		t.Errorf("got %v, want the newer log first", got)
 	}
 }
 
 func TestStaticSearch_FiltersAndLabels(t *testing.T) {
-	_, s := writeTest(t, testDocs(), StaticOptions{})
-	if got := search(t, s, StaticQuery{Text: "deploy", Types: []string{"feedback"}}); fmt.Sprint(got) != "[claims/deploy.html]" {
+	_, s := writeTest(t, testDocs(), Options{})
+	if got := find(t, s, Query{Text: "deploy", Types: []string{"feedback"}}); fmt.Sprint(got) != "[claims/deploy.html]" {
 		t.Errorf("type filter: got %v", got)
 	}
-	if got := search(t, s, StaticQuery{Text: "gateway", Tiers: []string{"warm"}}); fmt.Sprint(got) != "[claims/gateway-mac.html]" {
+	if got := find(t, s, Query{Text: "gateway", Tiers: []string{"warm"}}); fmt.Sprint(got) != "[claims/gateway-mac.html]" {
 		t.Errorf("tier filter: got %v", got)
 	}
 	// Unknown values are no filter at all.
-	all := search(t, s, StaticQuery{Text: "gateway"})
-	if got := search(t, s, StaticQuery{Text: "gateway", Kinds: []string{"nonsense"}}); fmt.Sprint(got) != fmt.Sprint(all) {
+	all := find(t, s, Query{Text: "gateway"})
+	if got := find(t, s, Query{Text: "gateway", Kinds: []string{"nonsense"}}); fmt.Sprint(got) != fmt.Sprint(all) {
 		t.Errorf("unknown kind filtered: %v vs %v", got, all)
 	}
 	f, err := s.Fragment(5)
@@ -229,13 +230,13 @@ func TestStaticSearch_FiltersAndLabels(t *testing.T) {
 }
 
 func TestStaticSearch_BadInputIsHarmless(t *testing.T) {
-	_, s := writeTest(t, testDocs(), StaticOptions{})
+	_, s := writeTest(t, testDocs(), Options{})
 	for _, q := range []string{"", "   ", "?!…—()", "a.*b[(|", "\x00\xff\xfe", strings.Repeat("gateway 京都 E_AUTH_4031 ", 500), strings.Repeat("x", 10000)} {
-		if _, err := s.Search(StaticQuery{Text: q}); err != nil {
+		if _, err := s.Search(Query{Text: q}); err != nil {
 			t.Errorf("%.40q: %v", q, err)
 		}
 	}
-	if got := search(t, s, StaticQuery{Text: "?!…"}); len(got) != 0 {
+	if got := find(t, s, Query{Text: "?!…"}); len(got) != 0 {
 		t.Errorf("punctuation found %v", got)
 	}
 	if _, err := s.Fragment(-1); err == nil {
@@ -244,16 +245,16 @@ func TestStaticSearch_BadInputIsHarmless(t *testing.T) {
 }
 
 func TestStatic_CorruptedOrMissingFilesAreErrorsNotPanics(t *testing.T) {
-	mem, s := writeTest(t, testDocs(), StaticOptions{})
-	if _, err := OpenStatic(func(string) ([]byte, error) { return []byte{1, 2, 3}, nil }); err == nil {
+	mem, s := writeTest(t, testDocs(), Options{})
+	if _, err := Open(func(string) ([]byte, error) { return []byte{1, 2, 3}, nil }); err == nil {
 		t.Error("a corrupted meta opened")
 	}
-	if _, err := OpenStatic(func(string) ([]byte, error) { return nil, fmt.Errorf("gone") }); err == nil {
+	if _, err := Open(func(string) ([]byte, error) { return nil, fmt.Errorf("gone") }); err == nil {
 		t.Error("a missing meta opened")
 	}
 	meta, _ := mem.Get("meta.bin")
 	for cut := 0; cut < len(meta); cut += max(1, len(meta)/50) {
-		_, _ = OpenStatic(func(string) ([]byte, error) { return meta[:cut], nil }) // must not panic
+		_, _ = Open(func(string) ([]byte, error) { return meta[:cut], nil }) // must not panic
 	}
 	shard := s.h.ID + "/t0.bin"
 	good, _ := mem.Get(shard)
@@ -266,13 +267,13 @@ func TestStatic_CorruptedOrMissingFilesAreErrorsNotPanics(t *testing.T) {
 			}
 			_ = broken.WriteFile(n, b)
 		}
-		bs, err := OpenStatic(memLoader(broken))
+		bs, err := Open(memLoader(broken))
 		if err != nil {
 			t.Fatal(err)
 		}
 		var anyErr error
 		for _, term := range []string{"10", "aiko", "gateway", "京都", "zzz"} {
-			if _, err := bs.Search(StaticQuery{Text: term}); err != nil {
+			if _, err := bs.Search(Query{Text: term}); err != nil {
 				anyErr = err
 			}
 		}
@@ -283,38 +284,38 @@ func TestStatic_CorruptedOrMissingFilesAreErrorsNotPanics(t *testing.T) {
 }
 
 func TestRank_DecayHalvesAtTheHalfLife(t *testing.T) {
-	if d := Decay(30, 30); math.Abs(d-0.5) > 1e-12 {
+	if d := search.Decay(30, 30); math.Abs(d-0.5) > 1e-12 {
 		t.Errorf("Decay(30) = %v", d)
 	}
-	if Decay(0, 30) != 1 || Decay(-5, 30) != 1 {
+	if search.Decay(0, 30) != 1 || search.Decay(-5, 30) != 1 {
 		t.Error("today and the future do not decay")
 	}
-	got := Rank([]Candidate{{Doc: 0, BM25: 1, Age: 60}, {Doc: 1, BM25: 0.3, Age: -1}}, DefaultParams(), nil)
+	got := search.Rank([]search.Candidate{{Doc: 0, BM25: 1, Age: 60}, {Doc: 1, BM25: 0.3, Age: -1}}, search.DefaultParams(), nil)
 	if got[0].Doc != 1 || math.Abs(got[1].Score-0.7*0.25) > 1e-12 {
 		t.Errorf("an evergreen note at 0.3 should beat a 60-day-old one at 1: %+v", got)
 	}
 }
 
 func TestRank_MMRSeparatesNearDuplicates(t *testing.T) {
-	cands := []Candidate{{Doc: 0, BM25: 1, Age: -1}, {Doc: 1, BM25: 0.99, Age: -1}, {Doc: 2, BM25: 0.8, Age: -1}}
+	cands := []search.Candidate{{Doc: 0, BM25: 1, Age: -1}, {Doc: 1, BM25: 0.99, Age: -1}, {Doc: 2, BM25: 0.8, Age: -1}}
 	dup := func(a, b int) float64 {
 		if a+b == 1 {
 			return 1 // 0 and 1 are the same text
 		}
 		return 0
 	}
-	got := Rank(cands, DefaultParams(), dup)
+	got := search.Rank(cands, search.DefaultParams(), dup)
 	if got[0].Doc != 0 || got[1].Doc != 2 || got[2].Doc != 1 {
 		t.Errorf("got %+v, want the duplicate last", got)
 	}
-	if plain := Rank(cands, DefaultParams(), nil); plain[1].Doc != 1 {
+	if plain := search.Rank(cands, search.DefaultParams(), nil); plain[1].Doc != 1 {
 		t.Errorf("without similarity the order is relevance: %+v", plain)
 	}
 }
 
 func TestRank_FuzzyMergeAndSupersession(t *testing.T) {
-	p := DefaultParams()
-	got := Rank([]Candidate{
+	p := search.DefaultParams()
+	got := search.Rank([]search.Candidate{
 		{Doc: 0, BM25: 1, Fuzzy: 0, Age: -1, Superseded: true, Successors: []int{2}},
 		{Doc: 1, BM25: 0, Fuzzy: 1, Age: -1},
 		{Doc: 2, BM25: 0.1, Fuzzy: 0.1, Age: -1},
@@ -332,8 +333,8 @@ func TestRank_FuzzyMergeAndSupersession(t *testing.T) {
 }
 
 func TestParams_SaneReplacesNonsense(t *testing.T) {
-	p := Params{K1: -1, B: 7, Boosts: [NumFields]float64{-1, 3, math.Inf(1), 1}, FuzzyWeight: math.NaN(), HalfLifeDays: 0, MMRLambda: 2, SupersededPenalty: -3}.sane()
-	if p != DefaultParams() {
+	p := search.Params{K1: -1, B: 7, Boosts: [search.NumFields]float64{-1, 3, math.Inf(1), 1}, FuzzyWeight: math.NaN(), HalfLifeDays: 0, MMRLambda: 2, SupersededPenalty: -3}.Sane()
+	if p != search.DefaultParams() {
 		t.Errorf("got %+v", p)
 	}
 }
@@ -342,7 +343,7 @@ func TestParams_SaneReplacesNonsense(t *testing.T) {
 // refuse them, never panic.
 func FuzzStaticFiles(f *testing.F) {
 	mem := output.NewMemory()
-	if _, err := WriteStatic(context.Background(), testDocs(), StaticOptions{}, mem); err != nil {
+	if _, err := Write(context.Background(), testDocs(), Options{}, mem); err != nil {
 		f.Fatal(err)
 	}
 	meta, _ := mem.Get("meta.bin")
@@ -357,7 +358,7 @@ func FuzzStaticFiles(f *testing.F) {
 	}
 	f.Add(meta, shard, tri)
 	f.Fuzz(func(t *testing.T, meta, shard, tri []byte) {
-		s, err := OpenStatic(func(name string) ([]byte, error) {
+		s, err := Open(func(name string) ([]byte, error) {
 			switch {
 			case name == "meta.bin":
 				return meta, nil
@@ -373,11 +374,22 @@ func FuzzStaticFiles(f *testing.F) {
 			return
 		}
 		for _, q := range []string{"gateway", "gatway", "京", "e_auth", "10"} {
-			if hits, err := s.Search(StaticQuery{Text: q}); err == nil {
+			if hits, err := s.Search(Query{Text: q}); err == nil {
 				for _, h := range hits {
 					_, _ = s.Fragment(h.Doc)
 				}
 			}
+		}
+	})
+}
+
+func FuzzQueryUnits(f *testing.F) {
+	for _, s := range []string{"gateway host", `"a b" -c +d type:x`, "10.0.0.12:8080", "京都 -東京", ""} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		if us := queryUnits(s); len(us) > maxQueryUnits {
+			t.Fatalf("%d query units", len(us))
 		}
 	})
 }

@@ -1,4 +1,4 @@
-package search
+package staticindex
 
 import (
 	"context"
@@ -17,17 +17,18 @@ import (
 	"github.com/dreamwiki/dreamwiki/internal/analysis"
 	"github.com/dreamwiki/dreamwiki/internal/output"
 	"github.com/dreamwiki/dreamwiki/internal/parallel"
+	"github.com/dreamwiki/dreamwiki/internal/search"
 )
 
-// StaticFormat is the version of the static index layout below; the
+// Format is the version of the static index layout below; the
 // browser client refuses a metadata file of another version.
-const StaticFormat = 2
+const Format = 2
 
-// StaticOptions configure WriteStatic.
-type StaticOptions struct {
+// Options configure Write.
+type Options struct {
 	// Params are the ranking knobs, written into the metadata for the
 	// browser. The zero value means DefaultParams.
-	Params *Params
+	Params *search.Params
 	// AsOf (YYYY-MM-DD) is the date document ages are counted from. ""
 	// means the newest document date, so the same notes always give the
 	// same index, and a site viewed a year later ranks as it did.
@@ -40,8 +41,8 @@ type StaticOptions struct {
 	FragmentChars int
 }
 
-// StaticStats describe a written static index.
-type StaticStats struct {
+// Stats describe a written static index.
+type Stats struct {
 	// ID names the folder the data files are in; it is a hash of their
 	// contents, so a new index never mixes with a cached old one.
 	ID            string
@@ -55,7 +56,7 @@ type StaticStats struct {
 	MetaBytes int
 }
 
-// WriteStatic writes the static search index of docs into w, whose root is
+// Write writes the static search index of docs into w, whose root is
 // the site's search/ folder:
 //
 //	meta.bin, meta.js     the metadata: counts, average field lengths,
@@ -72,26 +73,26 @@ type StaticStats struct {
 // Every .bin file is an envelope (a codec byte, then the payload, raw or
 // DEFLATE-compressed). The .js files carry the same bytes in a script, for
 // file:// where fetch() is refused. The output is deterministic.
-func WriteStatic(ctx context.Context, docs []Doc, opts StaticOptions, w output.Writer) (StaticStats, error) {
+func Write(ctx context.Context, docs []search.Doc, opts Options, w output.Writer) (Stats, error) {
 	ix, err := buildStatic(ctx, docs, opts)
 	if err != nil {
-		return StaticStats{}, err
+		return Stats{}, err
 	}
 	return ix.write(ctx, w)
 }
 
 // staticIndex is the index in memory, between analysis and encoding.
 type staticIndex struct {
-	opts   StaticOptions
-	params Params
-	docs   []Doc
+	opts   Options
+	params search.Params
+	docs   []search.Doc
 	asOf   int // day number
 
 	terms   []string    // sorted
 	df      []int       // per term
 	posts   [][]posting // per term, by doc
-	lengths [][NumFields]byte
-	avg     [NumFields]float64
+	lengths [][search.NumFields]byte
+	avg     [search.NumFields]float64
 	bodySet [][]uint32 // per doc, sorted term ids of the body, for near-duplicates
 
 	files []staticFile
@@ -100,7 +101,7 @@ type staticIndex struct {
 
 type posting struct {
 	doc uint32
-	tf  [NumFields]uint16
+	tf  [search.NumFields]uint16
 }
 
 type staticFile struct {
@@ -111,20 +112,20 @@ type staticFile struct {
 // docTerms is one document's analysis.
 type docTerms struct {
 	terms  []string
-	tf     [][NumFields]uint16
-	length [NumFields]int
+	tf     [][search.NumFields]uint16
+	length [search.NumFields]int
 }
 
-func buildStatic(ctx context.Context, docs []Doc, opts StaticOptions) (*staticIndex, error) {
+func buildStatic(ctx context.Context, docs []search.Doc, opts Options) (*staticIndex, error) {
 	if opts.ShardBytes <= 0 {
 		opts.ShardBytes = 12 << 10
 	}
 	if opts.FragmentChars <= 0 {
 		opts.FragmentChars = 4000
 	}
-	p := DefaultParams()
+	p := search.DefaultParams()
 	if opts.Params != nil {
-		p = opts.Params.sane()
+		p = opts.Params.Sane()
 	}
 	ix := &staticIndex{opts: opts, params: p, docs: docs}
 	ix.asOf = ix.evaluationDay()
@@ -133,9 +134,9 @@ func buildStatic(ctx context.Context, docs []Doc, opts StaticOptions) (*staticIn
 	ids := map[string]uint32{}
 	var byID []string
 	var posts [][]posting
-	ix.lengths = make([][NumFields]byte, len(docs))
+	ix.lengths = make([][search.NumFields]byte, len(docs))
 	ix.bodySet = make([][]uint32, len(docs))
-	var sum [NumFields]float64
+	var sum [search.NumFields]float64
 	// Documents are analysed a batch at a time, on every core, and merged
 	// in document order: the analyses of all documents at once were a
 	// large part of a build's peak memory.
@@ -161,11 +162,11 @@ func buildStatic(ctx context.Context, docs []Doc, opts StaticOptions) (*staticIn
 					posts = append(posts, nil)
 				}
 				posts[id] = append(posts[id], posting{doc: uint32(d), tf: a.tf[i]})
-				if a.tf[i][FieldBody] > 0 {
+				if a.tf[i][search.FieldBody] > 0 {
 					ix.bodySet[d] = append(ix.bodySet[d], id)
 				}
 			}
-			for f := 0; f < NumFields; f++ {
+			for f := 0; f < search.NumFields; f++ {
 				q := quantizeLength(a.length[f])
 				ix.lengths[d][f] = q
 				sum[f] += float64(lengthTable[q])
@@ -207,14 +208,14 @@ func buildStatic(ctx context.Context, docs []Doc, opts StaticOptions) (*staticIn
 	return ix, nil
 }
 
-// evaluationDay is the day ages are counted from (see StaticOptions.AsOf).
+// evaluationDay is the day ages are counted from (see Options.AsOf).
 func (ix *staticIndex) evaluationDay() int {
-	if d, ok := dayNumber(ix.opts.AsOf); ok {
+	if d, ok := search.DayNumber(ix.opts.AsOf); ok {
 		return d
 	}
 	newest, found := 0, false
 	for i := range ix.docs {
-		if d, ok := dayNumber(ix.docs[i].Date); ok && (!found || d > newest) {
+		if d, ok := search.DayNumber(ix.docs[i].Date); ok && (!found || d > newest) {
 			newest, found = d, true
 		}
 	}
@@ -226,7 +227,7 @@ func (ix *staticIndex) evaluationDay() int {
 type termScratch struct {
 	at    map[string]int
 	terms []string
-	tf    [][NumFields]uint16
+	tf    [][search.NumFields]uint16
 }
 
 var termScratches = sync.Pool{New: func() any { return &termScratch{at: make(map[string]int, 256)} }}
@@ -234,7 +235,7 @@ var termScratches = sync.Pool{New: func() any { return &termScratch{at: make(map
 // analyseDoc counts each term's frequency in each field of d, in the
 // order terms first appear. Each term is a string of its own, so keeping
 // one keeps nothing else alive.
-func analyseDoc(d *Doc) docTerms {
+func analyseDoc(d *search.Doc) docTerms {
 	var a docTerms
 	sc := termScratches.Get().(*termScratch)
 	sc.terms, sc.tf = sc.terms[:0], sc.tf[:0]
@@ -247,23 +248,23 @@ func analyseDoc(d *Doc) docTerms {
 				s := string(term)
 				sc.at[s] = i
 				sc.terms = append(sc.terms, s)
-				sc.tf = append(sc.tf, [NumFields]uint16{})
+				sc.tf = append(sc.tf, [search.NumFields]uint16{})
 			}
 			if sc.tf[i][f] < 0xffff {
 				sc.tf[i][f]++
 			}
 		})
 	}
-	add(FieldTitle, d.Title)
+	add(search.FieldTitle, d.Title)
 	for _, s := range d.Aliases {
-		add(FieldAliases, s)
+		add(search.FieldAliases, s)
 	}
 	for _, s := range d.Headings {
-		add(FieldHeadings, s)
+		add(search.FieldHeadings, s)
 	}
-	add(FieldBody, d.Body)
+	add(search.FieldBody, d.Body)
 	a.terms = append([]string(nil), sc.terms...)
-	a.tf = append([][NumFields]uint16(nil), sc.tf...)
+	a.tf = append([][search.NumFields]uint16(nil), sc.tf...)
 	clear(sc.at)
 	clear(sc.terms) // drop the strings
 	termScratches.Put(sc)
@@ -406,13 +407,13 @@ func (ix *staticIndex) dictShard(lo, hi int) []byte {
 // plus a varint), bit 6 the title and bit 7 the aliases. Title and alias
 // frequencies are kept as presence: a title rarely repeats a word, and
 // BM25's saturation would flatten the repeat anyway.
-func appendPostingTF(b []byte, tf [NumFields]uint16) []byte {
-	body, head := int(tf[FieldBody]), int(tf[FieldHeadings])
+func appendPostingTF(b []byte, tf [search.NumFields]uint16) []byte {
+	body, head := int(tf[search.FieldBody]), int(tf[search.FieldHeadings])
 	c := byte(min(body, 15)) | byte(min(head, 3))<<4
-	if tf[FieldTitle] > 0 {
+	if tf[search.FieldTitle] > 0 {
 		c |= 1 << 6
 	}
-	if tf[FieldAliases] > 0 {
+	if tf[search.FieldAliases] > 0 {
 		c |= 1 << 7
 	}
 	b = append(b, c)
@@ -425,35 +426,9 @@ func appendPostingTF(b []byte, tf [NumFields]uint16) []byte {
 	return b
 }
 
-// Typo tolerance covers query terms of minTypoLen characters or more;
-// longer terms than maxTypoKey share the last trigram shard.
-const (
-	minTypoLen = 4
-	maxTypoKey = 20
-)
-
-// typoEligible reports whether a term takes part in typo matching, and its
-// length in characters: letters only (identifiers, numbers, dates and CJK
-// bigrams must match exactly), at least three characters.
-func typoEligible(t string) (int, bool) {
-	n := 0
-	for _, r := range t {
-		if !isTypoLetter(r) {
-			return 0, false
-		}
-		n++
-	}
-	return n, n >= minTypoLen-1
-}
-
-// isTypoLetter accepts the letters of alphabetic scripts as analysis
-// leaves them (lower-case, diacritics folded): a-z and the alphabets below
-// U+2000 (Greek, Cyrillic, Armenian, Hebrew, Arabic, Indic, Thai, ...)
-// except Hangul jamo. The rule is on code points, not Unicode tables, so
-// that assets/search/engine.ts applies it identically.
-func isTypoLetter(r rune) bool {
-	return (r >= 'a' && r <= 'z') || (r >= 0xC0 && r < 0x2000 && !(r >= 0x1100 && r < 0x1200))
-}
+// Query terms longer than maxTypoKey characters share the last trigram
+// shard.
+const maxTypoKey = 20
 
 // typoKey is the trigram shard a query term of n characters reads.
 func typoKey(n int) int { return min(n, maxTypoKey) }
@@ -480,14 +455,14 @@ func trigrams(t string) []string {
 func (ix *staticIndex) trigramShards() ([]int, [][]byte) {
 	members := map[int][]int{} // key -> term indexes, sorted
 	for t, term := range ix.terms {
-		n, ok := typoEligible(term)
+		n, ok := search.TypoEligible(term)
 		if !ok {
 			continue
 		}
 		// A typo adds or drops at most a character (or swaps two), so a
 		// query of k characters may mean a term of k-1 to k+1; the last
 		// key stands for every query of maxTypoKey characters or more.
-		for k := max(n-1, minTypoLen); k <= min(n+1, maxTypoKey); k++ {
+		for k := max(n-1, search.MinTypoLen); k <= min(n+1, maxTypoKey); k++ {
 			members[k] = append(members[k], t)
 		}
 		if n-1 > maxTypoKey {
@@ -622,16 +597,16 @@ const (
 // pairs and the near-duplicate pairs.
 func (ix *staticIndex) meta(shardStarts []string, triKeys []int) []byte {
 	n := len(ix.docs)
-	kinds, kindIdx := vocabulary(ix.docs, func(d *Doc) string { return d.Kind })
-	types, typeIdx := vocabulary(ix.docs, func(d *Doc) string { return d.MemoryType })
-	tiers, tierIdx := vocabulary(ix.docs, func(d *Doc) string { return d.Tier })
+	kinds, kindIdx := vocabulary(ix.docs, func(d *search.Doc) string { return d.Kind })
+	types, typeIdx := vocabulary(ix.docs, func(d *search.Doc) string { return d.MemoryType })
+	tiers, tierIdx := vocabulary(ix.docs, func(d *search.Doc) string { return d.Tier })
 	labels := map[string]string{}
 	for i := range ix.docs {
 		labels[ix.docs[i].Kind] = ix.docs[i].KindLabel
 	}
 	p := ix.params
 	h := metaHeader{
-		Format: StaticFormat, Analysis: analysis.Version, Docs: n, AsOf: ix.asOf,
+		Format: Format, Analysis: analysis.Version, Docs: n, AsOf: ix.asOf,
 		Avg: ix.avg[:],
 		Params: metaParams{K1: p.K1, B: p.B, Boosts: p.Boosts[:], FuzzyWeight: p.FuzzyWeight,
 			HalfLifeDays: p.HalfLifeDays, MMRLambda: p.MMRLambda, MMRTop: p.MMRTop, SupersededPenalty: p.SupersededPenalty},
@@ -671,7 +646,7 @@ func (ix *staticIndex) meta(shardStarts []string, triKeys []int) []byte {
 		}
 		return f
 	})
-	for f := 0; f < NumFields; f++ {
+	for f := 0; f < search.NumFields; f++ {
 		col(func(d int) byte { return ix.lengths[d][f] })
 	}
 	prev := 0
@@ -679,7 +654,7 @@ func (ix *staticIndex) meta(shardStarts []string, triKeys []int) []byte {
 		if ix.docs[d].Evergreen() {
 			continue
 		}
-		day, _ := dayNumber(ix.docs[d].Date)
+		day, _ := search.DayNumber(ix.docs[d].Date)
 		b = appendUvarint(b, zigzagDelta(day-prev))
 		prev = day
 	}
@@ -714,7 +689,7 @@ func zigzagDelta(v int) uint64 { return uint64((v << 1) ^ (v >> 63)) }
 // vocabulary lists the distinct non-empty values of a document attribute,
 // sorted, and maps each to its 1-based index (0 is "none"); the kind
 // column uses the same numbering.
-func vocabulary(docs []Doc, attr func(*Doc) string) ([]string, map[string]int) {
+func vocabulary(docs []search.Doc, attr func(*search.Doc) string) ([]string, map[string]int) {
 	seen := map[string]bool{}
 	var out []string
 	for i := range docs {
@@ -777,8 +752,8 @@ const fragmentGroup = 8
 
 // write writes every file: each data file as .bin, and for file:// a
 // .js twin of each.
-func (ix *staticIndex) write(ctx context.Context, w output.Writer) (StaticStats, error) {
-	st := StaticStats{ID: ix.id, Docs: len(ix.docs), Terms: len(ix.terms)}
+func (ix *staticIndex) write(ctx context.Context, w output.Writer) (Stats, error) {
+	st := Stats{ID: ix.id, Docs: len(ix.docs), Terms: len(ix.terms)}
 	for _, f := range ix.files {
 		switch f.name[0] {
 		case 'm':
@@ -809,7 +784,7 @@ func (ix *staticIndex) write(ctx context.Context, w output.Writer) (StaticStats,
 		return nil
 	})
 	if err != nil {
-		return StaticStats{}, fmt.Errorf("writing the search index: %w", err)
+		return Stats{}, fmt.Errorf("writing the search index: %w", err)
 	}
 	return st, nil
 }

@@ -1,4 +1,4 @@
-package search
+package memsearch
 
 import (
 	"context"
@@ -140,7 +140,6 @@ func FuzzParseQuery(f *testing.F) {
 		if len(pq.words)+len(pq.filters) > maxQueryClauses {
 			t.Fatalf("%d clauses", len(pq.words)+len(pq.filters))
 		}
-		_ = queryUnits(s)
 	})
 }
 

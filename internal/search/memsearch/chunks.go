@@ -1,4 +1,4 @@
-package search
+package memsearch
 
 import (
 	"regexp"
@@ -6,6 +6,7 @@ import (
 
 	"github.com/dreamwiki/dreamwiki/internal/mdline"
 	"github.com/dreamwiki/dreamwiki/internal/provenance"
+	"github.com/dreamwiki/dreamwiki/internal/search"
 	"github.com/dreamwiki/dreamwiki/internal/workspace"
 	"github.com/dreamwiki/dreamwiki/vault"
 )
@@ -44,7 +45,7 @@ func (c *Chunk) ID() string { return citation(c.Path, c.StartLine, c.EndLine) }
 
 // Evergreen reports whether the chunk is exempt from decay (as Doc.Evergreen).
 func (c *Chunk) Evergreen() bool {
-	d := Doc{Kind: c.Kind, Date: c.Date}
+	d := search.Doc{Kind: c.Kind, Date: c.Date}
 	return d.Evergreen()
 }
 
@@ -134,7 +135,10 @@ var typeTag = regexp.MustCompile(`(?i)\[(user|feedback|project|reference)\]|#typ
 func chunkText(n *vault.Note, text string) []Chunk {
 	lines := mdline.Split(text)
 	body := mdline.FrontMatterEnd(lines)
-	base := Chunk{Path: n.Source, Title: n.Title, Kind: string(n.Kind), Date: validDate(n.Date)}
+	base := Chunk{Path: n.Source, Title: n.Title, Kind: string(n.Kind)}
+	if _, ok := search.DayNumber(n.Date); ok {
+		base.Date = n.Date
+	}
 	fileType := ""
 	if n.Doc != nil {
 		base.Tags = n.Doc.Tags

@@ -1,4 +1,4 @@
-package search
+package memsearch
 
 import (
 	"context"
@@ -30,6 +30,7 @@ import (
 	index "github.com/blevesearch/bleve_index_api"
 
 	"github.com/dreamwiki/dreamwiki/internal/analysis"
+	"github.com/dreamwiki/dreamwiki/internal/search"
 	"github.com/dreamwiki/dreamwiki/internal/workspace"
 	"github.com/dreamwiki/dreamwiki/vault"
 )
@@ -37,14 +38,15 @@ import (
 // The bleve index backs `dreamwiki search` and serve mode's search API.
 // Its documents are Chunks (lines of workspace files), scored by bleve's
 // BM25 over three fields (title, heading path, body), then re-ranked by
-// Rank, the same code the static index's ranking is checked against.
+// search.Rank, the same code the static index's ranking is checked against.
 //
-// Analysis: text fields use our own analysis (Analyze, registered below
+// Analysis: text fields use our own analysis (analysis.Analyze, registered below
 // as the bleve tokenizer "dreamwiki"), not bleve's cjk analyzer, so that
 // the CLI, the browser and the static index agree on every term: CJK
 // comes out as the same character bigrams bleve's cjk analyzer makes,
 // and compounds such as E_AUTH_4031 or 10.0.0.12 are searchable whole and
-// by their parts. Positions are Token.Pos+1, so phrase queries line up.
+// by their parts. Positions are analysis.Token.Pos+1, so phrase queries line
+// up.
 
 // indexVersion changes whenever the mapping, the chunking or the fields
 // change; an index of another version is rebuilt from scratch. Version 2
@@ -393,7 +395,7 @@ type Query struct {
 	Types, Tiers []string
 	// Params are the ranking knobs; nil means DefaultParams (the CLI
 	// passes ParamsFromConfig of the workspace's dreamwiki.toml).
-	Params *Params
+	Params *search.Params
 	// AsOf is the day the ages of dated notes count from; zero means
 	// today.
 	AsOf time.Time
@@ -483,7 +485,7 @@ func (ix *Index) Search(ctx context.Context, q Query) ([]Result, error) {
 		// words that match nothing (as in the browser).
 		fq := tq
 		if ts := analysis.Analyze(w.text); len(ts) == 1 {
-			if n, ok := typoEligible(ts[0]); ok && n >= minTypoLen {
+			if n, ok := search.TypoEligible(ts[0]); ok && n >= search.MinTypoLen {
 				if cnt, err := ix.count(ctx, tq); err == nil && cnt == 0 {
 					fq = textQuery(w.text, 2) // bleve counts a transposition as two edits
 					anyTypo = true
@@ -516,11 +518,11 @@ func (ix *Index) Search(ctx context.Context, q Query) ([]Result, error) {
 	}
 	hits := map[string]*bsearch.DocumentMatch{}
 	var order []string
-	scores := map[string]*Candidate{}
+	scores := map[string]*search.Candidate{}
 	add := func(h *bsearch.DocumentMatch, bm, fz float64) {
 		c, ok := scores[h.ID]
 		if !ok {
-			c = &Candidate{Doc: len(order), Age: -1}
+			c = &search.Candidate{Doc: len(order), Age: -1}
 			order = append(order, h.ID)
 			hits[h.ID] = h
 			scores[h.ID] = c
@@ -548,25 +550,25 @@ func (ix *Index) Search(ctx context.Context, q Query) ([]Result, error) {
 	if asOf.IsZero() {
 		asOf = time.Now()
 	}
-	today, _ := dayNumber(asOf.UTC().Format(time.DateOnly))
-	cands := make([]Candidate, len(order))
+	today, _ := search.DayNumber(asOf.UTC().Format(time.DateOnly))
+	cands := make([]search.Candidate, len(order))
 	sets := make([][]uint32, len(order))
 	for i, id := range order {
 		h := hits[id]
 		c := *scores[id]
 		kind, date := fieldString(h, "kind"), fieldString(h, "date")
-		if d, ok := dayNumber(date); ok && !(&Doc{Kind: kind, Date: date}).Evergreen() {
+		if d, ok := search.DayNumber(date); ok && !(&search.Doc{Kind: kind, Date: date}).Evergreen() {
 			c.Age = max(today-d, 0) // a note dated in the future is new, not newer
 		}
 		c.Superseded = fieldString(h, "status") == "superseded"
 		cands[i] = c
 		sets[i] = termSet(fieldString(h, "body"))
 	}
-	p := DefaultParams()
+	p := search.DefaultParams()
 	if q.Params != nil {
 		p = *q.Params
 	}
-	ranked := Rank(cands, p, func(a, b int) float64 { return analysis.JaccardSorted(sets[a], sets[b]) })
+	ranked := search.Rank(cands, p, func(a, b int) float64 { return analysis.JaccardSorted(sets[a], sets[b]) })
 	if len(ranked) > limit {
 		ranked = ranked[:limit]
 	}
@@ -735,7 +737,7 @@ func textQuery(s string, fuzziness int) query.Query {
 	var alts []query.Query
 	for _, f := range textFields {
 		var q query.Query
-		if len(terms) == 1 && isCJKUnigram(terms[0]) {
+		if len(terms) == 1 && analysis.CJKUnigram(terms[0]) {
 			pq := bleve.NewPrefixQuery(terms[0])
 			pq.SetField(f.name)
 			pq.SetBoost(f.boost)
