@@ -1,6 +1,7 @@
 package analysis
 
 import (
+	"maps"
 	"math/rand/v2"
 	"slices"
 	"testing"
@@ -37,18 +38,9 @@ func TestJaccardSorted_AgreesWithJaccard(t *testing.T) {
 		for range rng.IntN(20) {
 			mb[rng.Uint32N(30)] = true
 		}
-		sa, sb := sortedKeys(ma), sortedKeys(mb)
+		sa, sb := slices.Sorted(maps.Keys(ma)), slices.Sorted(maps.Keys(mb))
 		if got, want := JaccardSorted(sa, sb), Jaccard(ma, mb); got != want {
 			t.Fatalf("JaccardSorted(%v, %v) = %v, Jaccard %v", sa, sb, got, want)
 		}
 	}
-}
-
-func sortedKeys(m map[uint32]bool) []uint32 {
-	out := make([]uint32, 0, len(m))
-	for k := range m {
-		out = append(out, k)
-	}
-	slices.Sort(out)
-	return out
 }

@@ -16,20 +16,6 @@ import (
 
 func isDigit(c byte) bool { return '0' <= c && c <= '9' }
 
-func digitsAt(s string, i, n int) (int, bool) {
-	if i+n > len(s) {
-		return 0, false
-	}
-	v := 0
-	for j := i; j < i+n; j++ {
-		if !isDigit(s[j]) {
-			return 0, false
-		}
-		v = v*10 + int(s[j]-'0')
-	}
-	return v, true
-}
-
 // firstDate finds the first full date in s that is not part of a path
 // ("memory/2026-04-17.md" is a file, not a date of the entry).
 func firstDate(s string) (time.Time, int, int) {
@@ -44,7 +30,7 @@ func firstDate(s string) (time.Time, int, int) {
 			return t, i, n
 		}
 		// 2026年4月27日
-		if y, ok := digitsAt(s, i, 4); ok && strings.HasPrefix(s[i+4:], "年") {
+		if y, n := leadingInt(s[i:], 4); n == 4 && strings.HasPrefix(s[i+4:], "年") {
 			if t, n, ok := cjkMonthDay(s, i+4+len("年"), y); ok {
 				return t, i, 4 + len("年") + n
 			}

@@ -502,9 +502,9 @@ func parseArchive(f *File, fallback time.Time) *ArchiveFile {
 	a := &ArchiveFile{File: f}
 	name := path.Base(f.Path)
 	if len(name) >= 7 && name[4] == '-' {
-		y, ok1 := digitsAt(name, 0, 4)
-		m, ok2 := digitsAt(name, 5, 2)
-		if ok1 && ok2 && (len(name) == 7 || !isDigit(name[7])) {
+		y, n1 := leadingInt(name, 4)
+		m, n2 := leadingInt(name[5:], 2)
+		if n1 == 4 && n2 == 2 && (len(name) == 7 || !isDigit(name[7])) {
 			if t, ok := dates.Make(y, m, 1); ok {
 				a.Month = t
 			}

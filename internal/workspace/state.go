@@ -260,23 +260,34 @@ func keySet(keys ...string) map[string]bool {
 // JSON at all (with its line) and the entries memory had to leave out.
 
 func parseRecall(f *File, diags *diag.List) *RecallStore {
-	rs := &RecallStore{File: f}
-	if _, err := decodeJSON(f.Content); err != nil {
-		jsonProblem(diags, f.Path, f.Content, 0, err, "the recall store was not loaded")
-		return rs
-	}
-	entries, skipped, err := memory.ReadRecall([]byte(f.Content))
-	if err != nil {
-		diags.Warnf("json", f.Path, 0, "the recall store was not loaded (%v)", err)
-		return rs
-	}
-	for _, s := range skipped {
-		diags.Warnf("json", f.Path, 0, "%s; it was skipped", s)
-	}
+	entries := readStateFile(f, diags, "the recall store", memory.ReadRecall)
 	// Sorted by key, so that which entry credits a line does not depend on
 	// the order the file lists them in.
-	rs.Entries = slices.SortedStableFunc(slices.Values(entries), func(a, b *memory.RecallRecord) int { return strings.Compare(a.Key, b.Key) })
-	return rs
+	slices.SortStableFunc(entries, func(a, b *memory.RecallRecord) int { return strings.Compare(a.Key, b.Key) })
+	return &RecallStore{File: f, Entries: entries}
+}
+
+func parseMeta(f *File, diags *diag.List) *MetaStore {
+	return &MetaStore{File: f, Entries: readStateFile(f, diags, "the decay metadata", memory.ReadMeta)}
+}
+
+// readStateFile reads the entries of a state file with read, reporting
+// JSON that does not parse (at its line), a file read cannot take, and
+// each entry it left out.
+func readStateFile[E any](f *File, diags *diag.List, what string, read func([]byte) ([]E, []string, error)) []E {
+	if _, err := decodeJSON(f.Content); err != nil {
+		jsonProblem(diags, f.Path, f.Content, 0, err, what+" was not loaded")
+		return nil
+	}
+	entries, skipped, err := read([]byte(f.Content))
+	if err != nil {
+		diags.Warnf("json", f.Path, 0, "%s was not loaded (%v)", what, err)
+		return nil
+	}
+	for _, s := range skipped {
+		diags.Warnf("json", f.Path, 0, "%s: %s; it was skipped", what, s)
+	}
+	return entries
 }
 
 // --- events.jsonl ---
@@ -350,24 +361,6 @@ func parseEvents(f *File, diags *diag.List) []Event {
 		out = append(out, ev)
 	})
 	return out
-}
-
-func parseMeta(f *File, diags *diag.List) *MetaStore {
-	ms := &MetaStore{File: f}
-	if _, err := decodeJSON(f.Content); err != nil {
-		jsonProblem(diags, f.Path, f.Content, 0, err, "the decay metadata was not loaded")
-		return ms
-	}
-	entries, skipped, err := memory.ReadMeta([]byte(f.Content))
-	if err != nil {
-		diags.Warnf("json", f.Path, 0, "the decay metadata was not loaded (%v)", err)
-		return ms
-	}
-	for _, s := range skipped {
-		diags.Warnf("json", f.Path, 0, "memory metadata %s; it was skipped", s)
-	}
-	ms.Entries = entries
-	return ms
 }
 
 // --- heartbeat-state.json ---
