@@ -2,7 +2,6 @@ package provenance
 
 import (
 	"runtime"
-	"sort"
 	"strings"
 	"time"
 
@@ -797,14 +796,4 @@ func (a *analyzer) budget() {
 		}
 	}
 	a.res.Budget = b
-}
-
-// sortedKeys returns m's keys sorted.
-func sortedKeys[V any](m map[string]V) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	return keys
 }
