@@ -190,8 +190,10 @@ func (s *site) renderAll(ctx context.Context, deferred bool) error {
 		}
 	}
 	steps := []func() error{
-		s.renderHome, s.renderFolders, s.renderTags, s.renderGraph, s.renderDashboard,
-		s.renderDreamJournal, s.renderConversations, s.render404,
+		s.renderHome,
+		func() error { return s.renderFolders(ctx) },
+		func() error { return s.renderTags(ctx) },
+		s.renderGraph, s.renderDashboard, s.renderDreamJournal, s.renderConversations, s.render404,
 		s.writeAssets, s.writeRobots,
 	}
 	if deferred {

@@ -266,7 +266,7 @@ func Build(ctx context.Context, opts Options) (*Report, error) {
 	r.Notes = len(v.Notes)
 	progress(opts, "writing the vault")
 	backup := filepath.Join(opts.Out, "vault-backup", m.Previous.BackupName())
-	kept, err := v.WriteWith(output.NewDir(filepath.Join(tmp, "vault")), vault.WriteOptions{
+	kept, err := v.WriteWith(ctx, output.NewDir(filepath.Join(tmp, "vault")), vault.WriteOptions{
 		Previous:  m.Previous,
 		Backup:    output.NewDir(backup),
 		BackupDir: filepath.ToSlash(backup),

@@ -15,7 +15,6 @@
 package buildtest
 
 import (
-	"context"
 	"fmt"
 	"io/fs"
 	"os"
@@ -98,7 +97,7 @@ type Output struct {
 // the vault, and replaces Report.
 func (o *Output) Rebuild() {
 	o.t.Helper()
-	r, err := build.Build(context.Background(), o.Options)
+	r, err := build.Build(o.t.Context(), o.Options)
 	if err != nil {
 		o.t.Fatalf("build: %v", err)
 	}
