@@ -6,8 +6,10 @@ import (
 	"fmt"
 	"html/template"
 	"io/fs"
+	"maps"
 	"path"
 	"runtime"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -528,11 +530,4 @@ func folderOf(p string) string {
 }
 
 // sortedTags returns the tag names sorted.
-func (s *site) sortedTags() []string {
-	out := make([]string, 0, len(s.tags))
-	for t := range s.tags {
-		out = append(out, t)
-	}
-	sort.Strings(out)
-	return out
-}
+func (s *site) sortedTags() []string { return slices.Sorted(maps.Keys(s.tags)) }

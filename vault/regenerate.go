@@ -9,10 +9,12 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"maps"
 	"os"
 	"path"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -295,7 +297,7 @@ func (v *Vault) files(ctx context.Context) ([]generated, error) {
 	if err != nil {
 		return nil, err
 	}
-	for _, name := range sortedKeys(settings) {
+	for _, name := range slices.Sorted(maps.Keys(settings)) {
 		out = append(out, generated{name, settings[name]})
 	}
 	return out, nil

@@ -4,10 +4,11 @@ package output
 
 import (
 	"fmt"
+	"maps"
 	"os"
 	"path"
 	"path/filepath"
-	"sort"
+	"slices"
 	"strings"
 	"sync"
 )
@@ -116,12 +117,7 @@ func (m *Memory) Get(name string) ([]byte, bool) {
 func (m *Memory) Names() []string {
 	m.mu.RLock()
 	defer m.mu.RUnlock()
-	out := make([]string, 0, len(m.files))
-	for k := range m.files {
-		out = append(out, k)
-	}
-	sort.Strings(out)
-	return out
+	return slices.Sorted(maps.Keys(m.files))
 }
 
 // Replace swaps the freshly built folder tmp into place as final: the old
