@@ -1,7 +1,9 @@
 // Package build runs dreamwiki's pipeline: workspace -> model ->
-// provenance -> vault -> site. It is what `dreamwiki build` and `dreamwiki check` call, and what
-// serve mode reruns. Output is written into a temporary folder beside the
-// destination and renamed into place only when everything succeeded.
+// provenance -> vault -> site. It is what `dreamwiki build` and `dreamwiki
+// check` call, and what serve mode reruns (Session). Output is written
+// into a temporary folder beside the destination and renamed into place
+// only when everything succeeded. A build writes nothing but its output
+// folder, and never replaces one it did not make (unless Force).
 package build
 
 import (

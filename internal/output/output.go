@@ -1,5 +1,7 @@
 // Package output is where builds write: a directory on disk, swapped into
-// place atomically when the build succeeds, or memory (serve mode).
+// place atomically when the build succeeds, or memory (serve mode). A Dir
+// never writes outside its root, and a build writes only into a folder
+// that is new, empty or marked as an earlier build's (CheckOwned).
 package output
 
 import (
