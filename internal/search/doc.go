@@ -1,7 +1,8 @@
-// Package search is what every side of search shares: Doc, a published
-// note as search sees it, and the one ranking (Params, BM25F, Decay, Rank
-// with its merge, decay, MMR and supersession, and which terms are matched
-// with typos), which assets/search/rank.ts mirrors line for line.
+// Package search holds what every side of dreamwiki's search shares: Doc,
+// a published note as search sees it, and the one ranking (Params, BM25F,
+// Decay, Rank with its merge, decay, MMR and supersession, and which terms
+// are matched with typos), which assets/search/rank.ts mirrors line for
+// line.
 //
 // The sides are packages of their own, and all turn text into terms with
 // analysis.Analyze and nothing else, so they agree on every term:
