@@ -422,7 +422,7 @@ func parseFile(res *parsed, r role, newest time.Time) {
 	f := res.file
 	undated := newest
 	if undated.IsZero() {
-		undated = dateOf(f.ModTime)
+		undated = dates.Day(f.ModTime)
 	}
 	switch r.kind {
 	case KindMemory:

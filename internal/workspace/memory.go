@@ -5,6 +5,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/dreamwiki/dreamwiki/internal/dates"
 	"github.com/dreamwiki/dreamwiki/internal/mdline"
 )
 
@@ -20,7 +21,7 @@ func parseMemory(f *File, fallback time.Time) *MemoryIndex {
 		ref = m.Limit.LastDream
 	}
 	if ref.IsZero() {
-		ref = dateOf(f.ModTime)
+		ref = dates.Day(f.ModTime)
 	}
 	start := mdline.FrontMatterEnd(lines)
 	m.Sections = parseEntryLines(f.Path, lines[start:], start+1, ref, skip)
@@ -129,13 +130,4 @@ func readLimits(t string, lim *SizeLimit) {
 		}
 		i = j - 1
 	}
-}
-
-// dateOf is the calendar day of t, UTC midnight; zero stays zero.
-func dateOf(t time.Time) time.Time {
-	if t.IsZero() {
-		return t
-	}
-	t = t.UTC()
-	return time.Date(t.Year(), t.Month(), t.Day(), 0, 0, 0, 0, time.UTC)
 }
