@@ -67,6 +67,29 @@ func TestQuality(t *testing.T) {
 	if qualityTargets.enforce {
 		checkTargets(t, total)
 	}
+	// The held-out workspaces were written before the engine was tuned on
+	// the set above: their figures show whether its rules generalise, and
+	// are reported apart so they never tune anything.
+	held, err := filepath.Glob("testdata/quality/heldout/*.labels")
+	if err != nil || len(held) == 0 {
+		return
+	}
+	var heldRows []*qFigures
+	heldTotal := &qFigures{name: "held-out total"}
+	for _, labelsPath := range held {
+		name := strings.TrimSuffix(filepath.Base(labelsPath), ".labels")
+		t.Run("heldout/"+name, func(t *testing.T) {
+			f := measureWorkspace(t, name, labelsPath)
+			heldRows = append(heldRows, f)
+			heldTotal.add(f)
+			if *qualityDetails {
+				t.Logf("%s: %d cases\n  %s", name, len(f.details), strings.Join(f.details, "\n  "))
+			}
+		})
+	}
+	if !t.Failed() {
+		t.Log("held out:\n" + qualityTable(append(heldRows, heldTotal)))
+	}
 }
 
 // measureWorkspace loads one labelled workspace, checks its labels, and
