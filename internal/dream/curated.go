@@ -76,14 +76,14 @@ type topic struct {
 // documents and curated entries.
 func (p *planner) loadCurated() {
 	ws := p.ws
-	if ws.Memory != nil {
-		p.memDoc = p.openDoc(ws.Memory.File, ws.Memory.Sections)
+	if f, sections := indexFile(ws); f != nil {
+		p.memDoc = p.openDoc(f, sections)
 	} else {
 		p.memDoc = newEmptyDoc("MEMORY.md")
 		p.docs["MEMORY.md"] = p.memDoc
 	}
 	for _, t := range ws.Topics {
-		if !isTopicPath(t.File.Path) {
+		if !isTopicPath(t.File.Path) || t.File.Path == p.memDoc.path || indexLike(t.File.Path) {
 			continue
 		}
 		tp := &topic{path: t.File.Path, slug: t.Topic, title: t.Title, doc: p.openDoc(t.File, t.Sections), words: map[string]int{}}
@@ -373,8 +373,9 @@ func (p *planner) matchMeta() {
 }
 
 // bootstrapMeta gives every entry without a memory-meta.json record one,
-// dated by the entry's own date, else its source's, else today (as the
-// seed's bootstrap script does).
+// dated by the entry's own date, else its source's. An entry nothing dates
+// stays undated: its record says only when it was first seen, which is
+// what its decay counts from.
 func (p *planner) bootstrapMeta() {
 	if p.meta == nil {
 		return
@@ -393,7 +394,7 @@ func (p *planner) track(c *curated) *memory.MetaRecord {
 	c.meta = p.meta.Add(c.text)
 	c.meta.Created = c.date
 	if c.meta.Created.IsZero() {
-		c.meta.Created = p.day
+		c.meta.FirstSeen = p.day
 	}
 	c.meta.Section = c.section
 	c.meta.Type = c.typ
