@@ -68,8 +68,68 @@ type topic struct {
 	title string
 	doc   *mdDoc
 	words map[string]int // vocabulary of its entries, title and headings
+	// names are what the file calls its subjects: the words (and CJK
+	// three-character runs) of its title, file name, headings and entry
+	// labels ("Gateway" of "Gateway: port 18789"). A fact is routed to a
+	// topic only when it names one of them.
+	names map[string]bool
 	isNew bool
 	added []*candidate
+}
+
+// name adds a name of the topic's subjects (see topic.names) to its
+// names and its vocabulary.
+func (tp *topic) name(s string) {
+	for _, w := range contentWords(s) {
+		tp.words[w]++
+	}
+	for _, k := range nameKeys(s) {
+		tp.names[k] = true
+	}
+}
+
+// entryLabel is the label an entry opens with when it names a subject
+// ("Gateway" of "- Gateway: port 18789", "远程桌面端口" of "- 远程桌面端口：3389"):
+// a short label of a bullet entry, not the lead-in of a numbered step
+// ("3. 在打印服务器上执行：").
+func entryLabel(raw string) string {
+	if reOrderedItem.MatchString(raw) {
+		return ""
+	}
+	k := readLine(raw, raw, "").key
+	if n := cjkRunes(k); n > 6 || n == 0 && len(strings.Fields(k)) > 3 {
+		return ""
+	}
+	return k
+}
+
+// nameKeys are the keys a name is matched by: its words of Latin, Cyrillic
+// or other spaced scripts (stop words and generic words left out), and
+// every run of three CJK characters (two would match "负责" in both
+// "负责人" and "负责每天").
+func nameKeys(s string) []string {
+	var out []string
+	for _, w := range contentWords(s) {
+		if cjkRunes(w) == 0 && !genericWords[w] {
+			out = append(out, w)
+		}
+	}
+	var run []rune
+	flush := func() {
+		for i := 0; i+3 <= len(run); i++ {
+			out = append(out, string(run[i:i+3]))
+		}
+		run = run[:0]
+	}
+	for _, r := range strings.ToLower(s) {
+		if cjkRunes(string(r)) > 0 {
+			run = append(run, r)
+		} else {
+			flush()
+		}
+	}
+	flush()
+	return out
 }
 
 // loadCurated reads MEMORY.md and the L2 topic files into editable
@@ -86,13 +146,14 @@ func (p *planner) loadCurated() {
 		if !isTopicPath(t.File.Path) || t.File.Path == p.memDoc.path || indexLike(t.File.Path) {
 			continue
 		}
-		tp := &topic{path: t.File.Path, slug: t.Topic, title: t.Title, doc: p.openDoc(t.File, t.Sections), words: map[string]int{}}
-		for _, w := range contentWords(t.Title + " " + strings.ReplaceAll(t.Topic, "-", " ")) {
-			tp.words[w]++
-		}
+		tp := &topic{path: t.File.Path, slug: t.Topic, title: t.Title, doc: p.openDoc(t.File, t.Sections), words: map[string]int{}, names: map[string]bool{}}
+		tp.name(t.Title + " " + strings.ReplaceAll(t.Topic, "-", " "))
 		for _, s := range t.Sections {
-			for _, w := range contentWords(s.Heading) {
-				tp.words[w]++
+			tp.name(s.Heading)
+			for _, e := range s.Entries {
+				if k := entryLabel(e.Raw); k != "" {
+					tp.name(k)
+				}
 			}
 		}
 		p.topics = append(p.topics, tp)

@@ -1,0 +1,119 @@
+package dream
+
+import (
+	"fmt"
+	"regexp"
+	"strings"
+	"unicode/utf8"
+)
+
+// What makes a daily-log line durable. A dream promotes a line only when
+// something says it will matter later: searches found it often enough to
+// pass the promotion gates (DESIGN 5.2), or the logs state it on several
+// days, or the line itself states a decision, a preference, a rule, a
+// change of a standing fact, who someone is or what they own, where
+// something lives, or a milestone. Everything else (what happened today)
+// stays in the daily log, which is kept forever.
+//
+// The markers below are the ways people write those kinds of statement
+// in English, Chinese, Japanese, Korean and Spanish (with the commonest
+// French and German forms); each is a grammatical form, not a topic.
+
+// marker is one kind of durable statement and how it is written.
+type marker struct {
+	kind string // "decision", "preference", ...
+	typ  string // the memory type it suggests ("" when it says none)
+	re   *regexp.Regexp
+	// not lists what, written right before a match, negates or changes
+	// it: 不确定 is "uncertain", 预定了 "booked".
+	not string
+}
+
+var durableMarkers = []marker{
+	{kind: "decision", typ: TypeProject, re: regexp.MustCompile(`(?i)\b(?:decided|decision|agreed|settled on|chose|chosen|picked|opted for|approved|decidimos|decidido|acordamos|acordado|entschieden|entscheidung)\b` +
+		`|decidió|decisión|décidé|décision|决定|決定|决策|決策|定了|确定|確定|敲定|拍板|选定|選定|商定|決めた|決まった|方針|ことにした|ことになった|결정|하기로|기로 했|확정`),
+		not: "不未没沒预預约約"},
+	{kind: "preference", typ: TypeUser, re: regexp.MustCompile(`(?i)\b(?:prefers?|preferred|preference|wants|would like|likes|loves|hates|dislikes|favou?rite|prefiere|preferencia|quiere|le gusta|bevorzugt)\b` +
+		`|préfère|偏好|喜欢|喜歡|讨厌|討厭|要求|希望|习惯|習慣|好み|好き|嫌い|てほしい|선호|좋아한|싫어|원함|원한다|원하는|싶다|싶어|바란다`)},
+	{kind: "rule", typ: TypeFeedback, re: regexp.MustCompile(`(?i)\b(?:rules?|always|never|must|mustn't|don't|do not|from now on|going forward|no longer|lessons?|learned|instead of|rather than|regla|siempre|nunca|a partir de ahora|en vez de|en lugar de|prohibido|toujours|jamais|immer|niemals)\b|, not \S` +
+		`|规则|規則|规定|規定|必须|必須|一律|不要|别再|別再|不准|禁止|不能|总是|永远|教训|教訓|原则|原則|约定|約定|(?:^|[：:，,。说說])\s*(?:以后|今后|以後|今後)` +
+		`|ルール|必ず|常に|絶対|ではなく|じゃなく|てはいけない|しないこと|すること。?$|규칙|원칙|반드시|절대|금지|말 것|할 것|말고|대신|않는다`)},
+	{kind: "change", re: regexp.MustCompile(`(?i)\b(?:switched|moved|changed|migrated|replaced|replaces|is now|are now|now (?:is|are|uses|runs|begins|starts|lives|comes|goes)|cambia|pasa a|ahora es|desde hoy)\b|\bfrom \S+(?: \S+)? to\b` +
+		`|cambió|pasó a|改成|改为|改為|换成|換成|改到|调到|調到|涨到|漲到|降到|减到|減到|延长|延長|变更|變更|扩容到|擴容到|に変更|に延長|に移行|へ移行|に変わ|변경|바꾼다|바꿨|바꾸|에서 [^ ]+ ?[^ ]*(?:으로|로) `)},
+	{kind: "role", typ: TypeUser, re: regexp.MustCompile(`(?i)\b(?:is|are) (?:\S+'s |her |his |their |our |my )?(?:partner|wife|husband|brother|sister|mother|father|son|daughter|manager|boss|accountant|lawyer|doctor|dentist|tutor|teacher|contractor|owner)\b` +
+		`|'s (?:partner|wife|husband|brother|sister|mother|father|son|daughter|manager|boss|accountant|tutor|teacher) is\b|\b(?:leads?|owns|handles|in charge of|responsible for|se encarga|responsable de)\b` +
+		`|encargad[oa] de|负责|負責|主管|的(?:女儿|女兒|儿子|兒子|老公|老婆|丈夫|妻子|妈妈|媽媽|爸爸|哥哥|姐姐|弟弟|妹妹)|担当|担任|담당`)},
+	{kind: "location", typ: TypeReference, re: regexp.MustCompile(`(?i)\b(?:lives? (?:in|at|on)|kept in|stored in|is kept|are kept|is stored|are stored|can be found|keep (?:all |the )?\S+(?: \S+)? in|se guarda)\b` +
+		`|está en|están en|放在|存放|保存在|位于|位於|に置く|に保存|にある|에 있음|에 있다|에 저장`)},
+	{kind: "milestone", typ: TypeProject, re: regexp.MustCompile(`(?i)\b(?:ships|shipped|launched|launches|went live|goes live|go-live|deadline|due (?:on|by)|kick-?off)\b` +
+		`|fecha límite|上线|上線|截止|発売|締め切り|締切|출시|마감`)},
+}
+
+// reWhatWhy reads the "what: … / why: …" blocks some agents log decisions
+// in; such a block is a recorded decision whatever its words.
+var reWhatWhy = regexp.MustCompile(`(?im)^\s*(?:[-*+]\s+)?what\s*[:：].*\n(?:.*\n)*?\s*why\s*[:：]`)
+
+// markerOf returns the kind of durable statement text is, and the memory
+// type that kind suggests; "" when it states none.
+func markerOf(text string) (kind, typ string) {
+	for _, m := range durableMarkers {
+		for _, loc := range m.re.FindAllStringIndex(text, -1) {
+			if m.not != "" {
+				if r, _ := utf8.DecodeLastRuneInString(text[:loc[0]]); strings.ContainsRune(m.not, r) {
+					continue
+				}
+			}
+			return m.kind, m.typ
+		}
+	}
+	return "", ""
+}
+
+// reTemporary finds an arrangement stated as short-lived ("for the rest of
+// February", "for now", 暂时): true today, not a standing fact.
+var reTemporary = regexp.MustCompile(`(?i)\bfor the rest of (?:the |this )?\w+|\b(?:this week|today) only\b|\btemporar(?:y|ily)\b|\bfor now\b|\bpor ahora\b|\btemporalmente\b|暂时|暫時|临时|臨時|一時的|当面|임시|당분간`)
+
+// durability says why a candidate is worth keeping, or, when it is not,
+// why not. recalled is set when searches found it often enough to pass
+// the promotion gates; logs is the number of daily logs the dream reads.
+func durability(c *candidate, recalled bool, logs int) (keep, skip string) {
+	days := map[string]bool{}
+	perLog := map[string]int{}
+	for _, e := range c.evidence {
+		days[e.Date.Format("2006-01-02")] = true
+		perLog[e.Path]++
+	}
+	switch {
+	case c.todo:
+		return "", "an open to-do or reminder: what is still to be done, not what is true"
+	case routine(len(c.evidence), perLog, logs):
+		return "", fmt.Sprintf("routine output: said %d times in %d logs", len(c.evidence), len(perLog))
+	case recalled:
+		return "passed the promotion gates", ""
+	case c.temporary:
+		return "", "a short-lived arrangement, not a standing fact"
+	case c.perm:
+		return "a permission (with its expiry)", ""
+	case c.marker != "":
+		return "stated as a " + c.marker, ""
+	case len(days) >= 2:
+		return fmt.Sprintf("stated on %d days", len(days)), ""
+	}
+	return "", "not durable: stated once, as no decision, preference, rule or standing fact"
+}
+
+// routine reports a line that machines repeat: said three times or more,
+// and twice in one log or in half the logs read (of four or more). People
+// restate a decision on a later day; a health check says "all services
+// normal" every few hours.
+func routine(n int, perLog map[string]int, logs int) bool {
+	if n < 3 {
+		return false
+	}
+	for _, k := range perLog {
+		if k >= 2 {
+			return true
+		}
+	}
+	return logs >= 4 && 2*len(perLog) >= logs
+}
