@@ -42,16 +42,16 @@ type candidate struct {
 	// marker is the kind of durable statement the line makes ("decision",
 	// "preference", "rule", ...; see durable.go), "" for none.
 	marker    string
-	todo      bool // an open to-do or reminder: never promoted as a fact
-	temporary bool // a short-lived arrangement ("for the rest of February")
-	nums       []string // the fact's numbers, for near-duplicate checks
-	subject    string
-	value      string
-	perm       bool
-	expires    time.Time
-	secrets    []SecretFinding
-	evidence   []evidence // this line and its near-duplicates elsewhere
-	notes      []string   // what distillation did ("relative dates made absolute")
+	todo      bool     // an open to-do or reminder: never promoted as a fact
+	temporary bool     // a short-lived arrangement ("for the rest of February")
+	nums      []string // the fact's numbers, for near-duplicate checks
+	subject   string
+	value     string
+	perm      bool
+	expires   time.Time
+	secrets   []SecretFinding
+	evidence  []evidence // this line and its near-duplicates elsewhere
+	notes     []string   // what distillation did ("relative dates made absolute")
 
 	// Set while deciding.
 	routeNote     string     // why no topic took it
