@@ -88,20 +88,33 @@ func (tp *topic) name(s string) {
 	}
 }
 
-// entryLabel is the label an entry opens with when it names a subject
-// ("Gateway" of "- Gateway: port 18789", "远程桌面端口" of "- 远程桌面端口：3389"):
-// a short label of a bullet entry, not the lead-in of a numbered step
-// ("3. 在打印服务器上执行：").
+// entryLabel is what a bullet entry names its subject by: a short label it
+// opens with ("Gateway" of "- Gateway: port 18789", "远程桌面端口" of
+// "- 远程桌面端口：3389"), else an opening name that is no ordinary word (an
+// acronym or a name with digits or inner capitals: "NAS is …",
+// "Zigbee2MQTT runs …"). A numbered step's lead-in ("3. 在打印服务器上执行：")
+// names nothing.
 func entryLabel(raw string) string {
 	if reOrderedItem.MatchString(raw) {
 		return ""
 	}
-	k := readLine(raw, raw, "").key
-	if n := cjkRunes(k); n > 6 || n == 0 && len(strings.Fields(k)) > 3 {
-		return ""
+	l := readLine(raw, raw, "")
+	if k := l.key; k != "" {
+		if n := cjkRunes(k); n > 6 || n == 0 && len(strings.Fields(k)) > 3 {
+			return ""
+		}
+		return k
 	}
-	return k
+	first, _, _ := strings.Cut(strings.Trim(l.body, "*_`"), " ")
+	if reIdentifier.MatchString(first) {
+		return first
+	}
+	return ""
 }
+
+// reIdentifier is a name no dictionary word looks like: an acronym, or a
+// word with a digit or a capital inside ("NAS", "Zigbee2MQTT", "OpenClaw").
+var reIdentifier = regexp.MustCompile(`^(?:[A-Z]{2,}[A-Za-z0-9-]*|[A-Za-z]+[0-9][A-Za-z0-9-]*|[A-Za-z]+[a-z][A-Z][A-Za-z0-9-]*)$`)
 
 // nameKeys are the keys a name is matched by: its words of Latin, Cyrillic
 // or other spaced scripts (stop words and generic words left out), and
@@ -151,9 +164,7 @@ func (p *planner) loadCurated() {
 		for _, s := range t.Sections {
 			tp.name(s.Heading)
 			for _, e := range s.Entries {
-				if k := entryLabel(e.Raw); k != "" {
-					tp.name(k)
-				}
+				tp.name(entryLabel(e.Raw))
 			}
 		}
 		p.topics = append(p.topics, tp)

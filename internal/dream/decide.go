@@ -174,11 +174,6 @@ func (p *planner) decideOne(c *candidate) bool {
 			return true
 		}
 	}
-	if c.todo {
-		p.plan.Skipped = append(p.plan.Skipped, Skip{File: c.path, Line: c.line, Text: shorten(c.fact, 80),
-			Reason: "an open to-do or reminder: what is still to be done, not what is true"})
-		return true
-	}
 	if dup := p.findDuplicate(c); dup != nil && dup.pinned() {
 		p.plan.Skipped = append(p.plan.Skipped, Skip{File: c.path, Line: c.line, Text: shorten(c.fact, 80),
 			Reason: fmt.Sprintf("already kept at %s:%d, whose line holds a secret and is left as it is (no evidence added)", dup.file, dup.line())})
@@ -193,6 +188,13 @@ func (p *planner) decideOne(c *candidate) bool {
 		}
 		return true
 	}
+	if o := p.restates(c); o != nil {
+		p.merge(o, c)
+		p.action(Action{Kind: "merge", File: o.file, Text: shorten(o.text, 160), Type: c.typ, Evidence: evidenceStrings(c.evidence),
+			Reason: "the log says it again (a restatement of an entry already kept); its evidence was added to that entry", Scores: scores})
+		p.counts.Merged++
+		return true
+	}
 	keep, skip := durability(c, recalled, len(p.sel.inputs))
 	if keep == "" {
 		p.plan.Skipped = append(p.plan.Skipped, Skip{File: c.path, Line: c.line, Text: shorten(c.fact, 80), Reason: skip})
@@ -201,6 +203,11 @@ func (p *planner) decideOne(c *candidate) bool {
 	c.notes = append([]string{keep}, c.notes...)
 	tp, why := p.route(c)
 	old := p.findContradictions(c, tp)
+	for _, o := range p.replaced(c) {
+		if !slices.Contains(old, o) {
+			old = append(old, o)
+		}
+	}
 	if tp == nil && len(old) > 0 {
 		for _, o := range old {
 			if t := p.topicByPath[o.file]; t != nil {
@@ -370,6 +377,38 @@ func (p *planner) findDuplicate(c *candidate) *curated {
 	return best
 }
 
+// reRestated marks a line that says it repeats something ("again",
+// "reconfirmed", 재확인, 再次, de nuevo).
+var reRestated = regexp.MustCompile(`(?i)\b(?:again|reconfirm(?:ed|s)?|once more|as before|repeats|repeated|otra vez|de nuevo|repite|encore)\b|再次|再度|重申|재확인|다시 확인|再確認`)
+
+// restates finds the kept entry a line that says it repeats something
+// repeats: the entry of curated memory before this dream that shares the
+// most of its distinctive words, three at least and three in ten of the
+// shorter one's.
+func (p *planner) restates(c *candidate) *curated {
+	if !reRestated.MatchString(c.raw) {
+		return nil
+	}
+	var best *curated
+	bestN := 0
+	for _, id := range p.curIndex.candidates(c.words, 1000) {
+		o := p.curated[id]
+		if o.fresh || o.isGone() || o.superseded() || o.pointer || o.pinned() {
+			continue
+		}
+		n := 0
+		for _, w := range c.words {
+			if !genericWords[w] && slices.Contains(o.words, w) {
+				n++
+			}
+		}
+		if n >= 3 && 10*n >= 3*min(len(c.words), len(o.words)) && n > bestN {
+			best, bestN = o, n
+		}
+	}
+	return best
+}
+
 // lifecycleWords are left out when matching a closing line to the item it
 // closes ("TODO: renew the domain" / "renewed the domain — done").
 var lifecycleWords = map[string]bool{"todo": true, "done": true, "finished": true, "completed": true, "complete": true,
@@ -425,13 +464,16 @@ func (p *planner) findLifecycle(c *candidate, want memory.Status) *curated {
 // MEMORY.md and the candidate's topic. Values that contain one another are
 // refinements, not contradictions.
 func (p *planner) findContradictions(c *candidate, tp *topic) []*curated {
-	if c.subject == "" || !plausibleValue(c.value) {
+	if c.subject == "" || !plausibleValue(c.value) || c.marker != "change" && c.marker != "correction" && c.marker != "decision" {
 		return nil
+	}
+	if k, _ := markerOf(c.subject); k != "" || len(slices.DeleteFunc(contentWords(c.subject), func(w string) bool { return genericWords[w] })) == 0 {
+		return nil // a label ("Decision:", "决定：") names no subject
 	}
 	multi := strings.Contains(c.subject, " ")
 	var out []*curated
 	for _, o := range p.subjects[c.subject] {
-		if o.isGone() || o.superseded() || o.pointer || o.table || o.pinned() || !plausibleValue(o.value) {
+		if o.isGone() || o.superseded() || o.pointer || o.table || o.pinned() || !plausibleValue(o.value) || o.u != nil && o.u.doc.closedUnit(o.u) {
 			continue
 		}
 		if o.fresh && o.cand == c {

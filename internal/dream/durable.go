@@ -38,6 +38,7 @@ var durableMarkers = []marker{
 	{kind: "rule", typ: TypeFeedback, re: regexp.MustCompile(`(?i)\b(?:rules?|always|never|must|mustn't|don't|do not|from now on|going forward|no longer|lessons?|learned|instead of|rather than|regla|siempre|nunca|a partir de ahora|en vez de|en lugar de|prohibido|toujours|jamais|immer|niemals)\b|, not \S` +
 		`|规则|規則|规定|規定|必须|必須|一律|不要|别再|別再|不准|禁止|不能|总是|永远|教训|教訓|原则|原則|约定|約定|(?:^|[：:，,。说說])\s*(?:以后|今后|以後|今後)` +
 		`|ルール|必ず|常に|絶対|ではなく|じゃなく|てはいけない|しないこと|すること。?$|규칙|원칙|반드시|절대|금지|말 것|할 것|말고|대신|않는다`)},
+	{kind: "correction", re: regexp.MustCompile(`(?i)\bthe (?:right|correct|proper|actual) .{3,80}? (?:is|are)\b|lo correcto|正确的|正確的|正しい`)},
 	{kind: "change", re: regexp.MustCompile(`(?i)\b(?:switched|moved|changed|migrated|replaced|replaces|is now|are now|now (?:is|are|uses|runs|begins|starts|lives|comes|goes)|cambia|pasa a|ahora es|desde hoy)\b|\bfrom \S+(?: \S+)? to\b` +
 		`|cambió|pasó a|改成|改为|改為|换成|換成|改到|调到|調到|涨到|漲到|降到|减到|減到|延长|延長|变更|變更|扩容到|擴容到|に変更|に延長|に移行|へ移行|に変わ|변경|바꾼다|바꿨|바꾸|에서 [^ ]+ ?[^ ]*(?:으로|로) `)},
 	{kind: "role", typ: TypeUser, re: regexp.MustCompile(`(?i)\b(?:is|are) (?:\S+'s |her |his |their |our |my )?(?:partner|wife|husband|brother|sister|mother|father|son|daughter|manager|boss|accountant|lawyer|doctor|dentist|tutor|teacher|contractor|owner)\b` +

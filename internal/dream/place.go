@@ -60,8 +60,8 @@ func lineKinds(lines []string) []lineKind {
 			k = kindHeading
 		case strings.HasPrefix(t, "|") && strings.Count(t, "|") >= 2:
 			k = kindTable
-		case reOrderedItem.MatchString(l) && !strings.HasPrefix(l, "  "):
-			k = kindOrdered
+		case reOrderedItem.MatchString(l):
+			k = kindOrdered // nested under a bullet too: still a numbered list
 		case reBulletItem.MatchString(l):
 			k = kindItem
 		case prev == kindOrdered && (l != t || lines[i-1] != ""):

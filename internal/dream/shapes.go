@@ -37,6 +37,7 @@ type lineShape struct {
 // open item still closes or reopens work (decide.go), so it is told apart
 // later, by isTodo.
 var noiseShapes = []lineShape{
+	{"nothing left after removing metadata", func(l *logLine) bool { return l.text == "" || l.body == "" }},
 	{"conversation transcript, not a fact", func(l *logLine) bool { return reTranscript.MatchString(l.body) }},
 	{"heartbeat status", func(l *logLine) bool { return reHeartbeat.MatchString(l.text) }},
 	{"dream bookkeeping", func(l *logLine) bool { return reDreamBook.MatchString(l.text) }},
@@ -47,18 +48,26 @@ var noiseShapes = []lineShape{
 	{"a bare path, hash or link", func(l *logLine) bool { return oneToken(l.text) }},
 	{"a commit line", func(l *logLine) bool { return reHashStart.MatchString(l.value) }},
 	{"a status or counter line", isStatus},
-	{"narrative paragraph, not one fact", func(l *logLine) bool { return utf8.RuneCountInString(l.text) > maxNarrative }},
+	{"narrative paragraph, not one fact", isNarrative},
 }
 
-// maxNarrative is the longest item read as one fact, in characters:
-// longer prose is a story of the day (the log keeps it), not a line of
-// memory.
-const maxNarrative = 320
+// maxNarrative is the longest list item read as one fact, in characters
+// (the workspace's limit for a paragraph item); a paragraph that is not a
+// list item is read as one fact up to MaxLine. Longer prose is a story of
+// the day (the log keeps it), not a line of memory.
+const maxNarrative = 500
+
+func isNarrative(l *logLine) bool {
+	n := utf8.RuneCountInString(l.text)
+	return n > maxNarrative || n > MaxLine && !reListStart.MatchString(l.raw)
+}
+
+var reListStart = regexp.MustCompile(`^\s*(?:[-*+]|\d+[.)])\s`)
 
 var (
 	reLeadMarker = regexp.MustCompile(`^\s*(?:>\s*)*(?:[-*+]|\d+[.)])?\s*(?:\[[ xX]\]\s*)?`)
-	// reLabel is a short label before a colon: up to four words (or twelve
-	// characters of CJK text), markup allowed around it.
+	// reLabel is a short label before a colon (see labelWords), markup
+	// allowed around it.
 	reLabel     = regexp.MustCompile(`^\**([^:：*\n]{1,40}?)\**\s*[:：]\**\s+|^\**([^:：*\n]{1,40}?)\**\s*：\**\s*`)
 	reHashStart = regexp.MustCompile(`^(?:[0-9a-f]{7,40})(?:\s|$)`)
 	// reMachineTag is a lower-case bracketed tag opening a line, as cron
@@ -66,7 +75,7 @@ var (
 	reMachineTag = regexp.MustCompile(`^\[[a-z][a-z0-9_.-]{1,15}\]`)
 	reQuestion   = regexp.MustCompile(`[?？]\s*(?:\)|）)?\s*$`)
 	// reStatusWord marks a line reporting how something ran.
-	reStatusWord = regexp.MustCompile(`(?i)\b(?:ok|running|stopped|up|down|healthy|unhealthy|passed|failed|failing|succeeded|successful(?:ly)?|completed|synced|errors?|warnings?)\b|成功|失败|失敗|完成|正常|异常|異常|完了|성공|실패|완료|정상|✅|❌|⚠️`)
+	reStatusWord = regexp.MustCompile(`(?i)\b(?:ok|running|stopped|down|healthy|unhealthy|passed|failed|failing|succeeded|successful(?:ly)?|completed|synced|errors?|warnings?)\b|成功|失败|失敗|完成|正常|异常|異常|完了|성공|실패|완료|정상|✅|❌|⚠️`)
 	reStatusHead = regexp.MustCompile(`(?i)heartbeat|health[ -]?check|\bcron\b|\bstatus\b|\bmonitor|心跳|巡检|巡檢|定时任务|定時|ハートビート|死活|점검|하트비트`)
 )
 
@@ -76,7 +85,8 @@ func readLine(raw, text, section string) *logLine {
 	l := &logLine{raw: first, section: section}
 	l.body = strings.TrimSpace(reLeadMarker.ReplaceAllString(first, ""))
 	l.body = strings.TrimSpace(reClock.ReplaceAllString(l.body, ""))
-	l.text = strings.TrimSpace(reClock.ReplaceAllString(strings.TrimSpace(text), ""))
+	l.body = strings.TrimSpace(reMetaBits.ReplaceAllString(l.body, ""))
+	l.text = strings.TrimSpace(reClock.ReplaceAllString(strings.TrimSpace(reMetaBits.ReplaceAllString(text, "")), ""))
 	l.lower = strings.ToLower(l.text)
 	if m := reLabel.FindStringSubmatch(l.body); m != nil {
 		k := strings.TrimSpace(m[1] + m[2])
@@ -88,7 +98,7 @@ func readLine(raw, text, section string) *logLine {
 	return l
 }
 
-// labelWords reports a plausible label: up to four words, or up to twelve
+// labelWords reports a plausible label: up to six words, or up to twelve
 // CJK characters, with a letter in it (not "10" of "10:30").
 func labelWords(k string) bool {
 	if k == "" || strings.IndexFunc(k, unicode.IsLetter) < 0 {
@@ -97,7 +107,7 @@ func labelWords(k string) bool {
 	if cjkRunes(k) > 0 {
 		return utf8.RuneCountInString(k) <= 12
 	}
-	return len(strings.Fields(k)) <= 4
+	return len(strings.Fields(k)) <= 6
 }
 
 // noiseOf says why a daily-log item is no fact, or "" when it may be one.
@@ -171,15 +181,17 @@ func isStatus(l *logLine) bool {
 	return false
 }
 
-// numbersAndWords counts the tokens of s that hold a digit, and its words:
-// letter runs of two or more (stop words left out), CJK text counting one
+// numbersAndWords counts the tokens of s that are measurements (they open
+// with a digit, after a currency sign or the like: "62%", "41.5", "€400",
+// "63h"), and its words: letter runs of two or more (stop words left out),
+// names with digits ("nas-01", "ZD421") included, CJK text counting one
 // word per two characters.
 func numbersAndWords(s string) (nums, words int) {
 	cjk := 0
 	for _, f := range strings.FieldsFunc(s, func(r rune) bool {
 		return unicode.IsSpace(r) || strings.ContainsRune(",;，；、()（）[]「」", r)
 	}) {
-		if strings.IndexFunc(f, unicode.IsDigit) >= 0 {
+		if r, _ := utf8.DecodeRuneInString(strings.TrimLeft(f, "€$£¥+-~≈<>#*`")); unicode.IsDigit(r) {
 			nums++
 			continue
 		}
