@@ -243,7 +243,7 @@ func (c *candidate) distill(main, why, how string) {
 	c.status = memory.Lifecycle(t)
 	c.structural = memory.IsStructural(t)
 	c.typ = classify(t, "", c.tags, c.structural)
-	c.words = contentWords(withoutAsides(t))
+	c.words = contentWords(t)
 	c.subject, c.value, _ = memory.SubjectValue(t)
 	c.perm, c.expires = memory.Permission(t, c.date)
 
@@ -284,12 +284,6 @@ func splitReason(t string) (rule, why, how string) {
 		return strings.Join(sents[:len(sents)-1], " "), sents[len(sents)-1], ""
 	}
 	return t, "", ""
-}
-
-// withoutAsides drops bracketed asides ("(again today, about the grout)"),
-// which say nothing about whether two lines state the same fact.
-func withoutAsides(s string) string {
-	return reParen.ReplaceAllString(s, " ")
 }
 
 // cutSentences keeps whole sentences up to limit characters; when the first

@@ -90,20 +90,28 @@ func (tp *topic) name(s string) {
 
 // entryLabel is what a bullet entry names its subject by: a short label it
 // opens with ("Gateway" of "- Gateway: port 18789", "远程桌面端口" of
-// "- 远程桌面端口：3389"), else an opening name that is no ordinary word (an
-// acronym or a name with digits or inner capitals: "NAS is …",
+// "- 远程桌面端口：3389"), else the short subject of an "X is Y" sentence
+// ("Summaries" of "Summaries are bullets"), else an opening name that is
+// no ordinary word (an acronym or a name with digits or inner capitals:
 // "Zigbee2MQTT runs …"). A numbered step's lead-in ("3. 在打印服务器上执行：")
 // names nothing.
-func entryLabel(raw string) string {
-	if reOrderedItem.MatchString(raw) {
+func entryLabel(e *workspace.Entry) string {
+	if reOrderedItem.MatchString(e.Raw) {
 		return ""
 	}
-	l := readLine(raw, raw, "")
+	short := func(k string) bool {
+		n := cjkRunes(k)
+		return n > 0 && n <= 6 || n == 0 && len(strings.Fields(k)) <= 3
+	}
+	l := readLine(e.Raw, e.Raw, "")
 	if k := l.key; k != "" {
-		if n := cjkRunes(k); n > 6 || n == 0 && len(strings.Fields(k)) > 3 {
+		if !short(k) {
 			return ""
 		}
 		return k
+	}
+	if subj, _, ok := memory.SubjectValue(e.Text); ok && short(subj) {
+		return subj
 	}
 	first, _, _ := strings.Cut(strings.Trim(l.body, "*_`"), " ")
 	if reIdentifier.MatchString(first) {
@@ -164,7 +172,7 @@ func (p *planner) loadCurated() {
 		for _, s := range t.Sections {
 			tp.name(s.Heading)
 			for _, e := range s.Entries {
-				tp.name(entryLabel(e.Raw))
+				tp.name(entryLabel(e))
 			}
 		}
 		p.topics = append(p.topics, tp)

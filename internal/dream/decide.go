@@ -729,9 +729,11 @@ var genericWords = map[string]bool{
 	"went": true, "keep": true, "kept": true, "left": true, "right": true, "today's": true, "there's": true,
 	"it's": true, "that's": true, "asking": true, "without": true, "until": true, "today": true, "tomorrow": true, "yesterday": true, "reason": true,
 	"details": true, "detail": true, "see": true, "also": true, "time": true, "week": true, "days": true, "next": true, "last": true,
-	// The labels entries open with name no subject.
+	// The labels entries open with, and the words that mark a statement
+	// as durable, name no subject.
 	"decision": true, "decisions": true, "rule": true, "rules": true, "lesson": true, "lessons": true, "fact": true, "facts": true,
-	"why": true, "how": true, "what": true,
+	"why": true, "how": true, "what": true, "decided": true, "decide": true, "agreed": true, "prefer": true, "prefers": true,
+	"preferred": true, "always": true, "never": true, "don't": true, "switched": true, "changed": true,
 }
 
 // usesTypeTags reports a file that tags its entries with their memory

@@ -63,12 +63,13 @@ func (c *candidate) lines(tag bool) []string {
 	if tag {
 		prefix = "- [" + c.typ + "] "
 	}
-	rest := ""
+	fact, rest := c.fact, ""
 	if c.why != "" {
 		prefix += "**Rule:** "
-		rest = " **Why:** " + c.why
+		fact = strings.TrimSuffix(fact, ".")
+		rest = ". **Why:** " + c.why + "."
 		if c.how != "" {
-			rest += " **How to apply:** " + c.how
+			rest += " **How to apply:** " + c.how + "."
 		}
 	}
 	suffix := ""
@@ -76,9 +77,9 @@ func (c *candidate) lines(tag bool) []string {
 		suffix = " " + strings.Join(notes, " ")
 	}
 	room := MaxLine - utf8.RuneCountInString(prefix+rest+suffix)
-	first := prefix + shorten(c.fact, max(room, 40)) + suffix + rest
+	first := prefix + shorten(fact, max(room, 40)) + suffix + rest
 	if utf8.RuneCountInString(first) > MaxLine {
-		first = prefix + shorten(c.fact, max(room, 40)) + suffix
+		first = prefix + shorten(fact, max(room, 40)) + suffix
 		first += shorten(rest, max(MaxLine-utf8.RuneCountInString(first), 20))
 	}
 	if len(srcs) == 0 {
