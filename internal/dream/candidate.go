@@ -42,8 +42,14 @@ type candidate struct {
 	// marker is the kind of durable statement the line makes ("decision",
 	// "preference", "rule", ...; see durable.go), "" for none.
 	marker    string
-	todo      bool     // an open to-do or reminder: never promoted as a fact
-	temporary bool     // a short-lived arrangement ("for the rest of February")
+	todo      bool // an open to-do or reminder: never promoted as a fact
+	temporary bool // a short-lived arrangement ("for the rest of February")
+	// byModel is set for a fact the LLM distilled (llm.go), modelFile to
+	// the file it chose ("index" or a topic file); modelSkip for a line a
+	// checked answer kept no fact from.
+	byModel   bool
+	modelFile string
+	modelSkip bool
 	nums      []string // the fact's numbers, for near-duplicate checks
 	subject   string
 	value     string

@@ -608,6 +608,12 @@ func (c *curated) line() int {
 // win clearly (half again the score of the next). Otherwise the index
 // keeps the fact.
 func (p *planner) route(c *candidate) (*topic, string) {
+	if c.byModel {
+		if tp := p.topicByPath[c.modelFile]; tp != nil {
+			return tp, "the LLM filed it in " + tp.path
+		}
+		return nil, "the LLM filed it in the index"
+	}
 	for _, tp := range p.topics {
 		if strings.Contains(c.raw, "[["+tp.slug+"]]") || strings.Contains(c.raw, "[["+tp.slug+"|") ||
 			strings.Contains(c.raw, tp.path) || slices.Contains(c.tags, tp.slug) {

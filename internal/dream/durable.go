@@ -87,6 +87,10 @@ func durability(c *candidate, recalled bool, logs int) (keep, skip string) {
 	switch {
 	case c.todo:
 		return "", "an open to-do or reminder: what is still to be done, not what is true"
+	case c.byModel:
+		return "distilled by the LLM from the lines it cites", ""
+	case c.modelSkip:
+		return "", "the LLM kept no fact from this line"
 	case routine(len(c.evidence), perLog, logs):
 		return "", fmt.Sprintf("routine output: said %d times in %d logs", len(c.evidence), len(perLog))
 	case recalled:

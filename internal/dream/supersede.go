@@ -89,8 +89,9 @@ func (p *planner) replaced(c *candidate) []*curated {
 	if c.marker != "change" && c.marker != "decision" && c.marker != "correction" {
 		return nil
 	}
-	olds := oldValues(c.fact)
-	subjects := changedSubjects(c.fact)
+	// A fact the LLM worded is matched by its lines' words too.
+	olds := oldValues(c.fact + "\n" + c.raw)
+	subjects := changedSubjects(c.fact + "\n" + c.raw)
 	if len(olds) == 0 && len(subjects) == 0 {
 		return nil
 	}
