@@ -174,7 +174,9 @@ func TestLLM_AnInvalidOrHostileAnswerChangesNothing(t *testing.T) {
 		{"a type that does not exist", with(llmFact{Sources: gateway, Text: "Gateway host is now the Mac mini.", Type: "opinion", File: "index"}), "none of the four"},
 		{"an open to-do as a fact", with(llmFact{Sources: []string{"memory/2026-04-03.md:10"}, Text: "nas-01 at 10.0.0.20 is the Synology NAS; it backs up nightly to S3.", Type: TypeReference, File: "index"}), "open to-do"},
 		{"two facts from one line", with(llmFact{Sources: gateway, Text: "Gateway host is the Mac mini now.", Type: TypeReference, File: "index"}), "another fact cites"},
-		{"prose instead of JSON", func([]llmLine) (int, string) { return http.StatusOK, "Sure! The durable facts are the gateway move and the dongle path." }, "not the JSON"},
+		{"prose instead of JSON", func([]llmLine) (int, string) {
+			return http.StatusOK, "Sure! The durable facts are the gateway move and the dongle path."
+		}, "not the JSON"},
 		{"fields the schema does not have", func(lines []llmLine) (int, string) {
 			return http.StatusOK, strings.Replace(refAnswer(lines, goodFacts), `"file":`, `"write_to":"MEMORY.md","file":`, 1)
 		}, "not the JSON"},
