@@ -32,8 +32,10 @@ import (
 // model, and the plan says why. Lines a valid answer cites no fact from
 // are what the model judged not durable.
 
-// llmBatch is how many lines one request carries.
-const llmBatch = 40
+// llmBatch is how many lines one request carries: a dream's batch of
+// logs (32 at most) in a few requests, each well within a small model's
+// context.
+const llmBatch = 80
 
 const distilPrompt = `You consolidate an AI agent's daily logs into its long-term memory.
 The user message is JSON: "files" are the curated memory files (the index and topic files, with their
@@ -319,8 +321,11 @@ var (
 )
 
 // groundTokens are the words of a text for the grounding check: lower-case
-// letter and digit runs of two or more, CJK text as character pairs.
+// letter and digit runs of two or more, CJK text as character pairs. ISO
+// dates are left out: the model writes relative dates as absolute ones,
+// as the rule-based path does.
 func groundTokens(s string) map[string]bool {
+	s = reISODate.ReplaceAllString(s, " ")
 	out := map[string]bool{}
 	for _, w := range contentWords(s) {
 		out[w] = true

@@ -1,8 +1,10 @@
 package dream
 
 import (
+	"encoding/json"
 	"flag"
 	"fmt"
+	"net/http"
 	"os"
 	"path/filepath"
 	"strings"
@@ -52,7 +54,7 @@ func TestQuality(t *testing.T) {
 	for _, labelsPath := range names {
 		name := strings.TrimSuffix(filepath.Base(labelsPath), ".labels")
 		t.Run(name, func(t *testing.T) {
-			f := measureWorkspace(t, name, labelsPath)
+			f := measureWorkspace(t, name, labelsPath, nil)
 			all = append(all, f)
 			total.add(f)
 			if *qualityDetails {
@@ -79,7 +81,7 @@ func TestQuality(t *testing.T) {
 	for _, labelsPath := range held {
 		name := strings.TrimSuffix(filepath.Base(labelsPath), ".labels")
 		t.Run("heldout/"+name, func(t *testing.T) {
-			f := measureWorkspace(t, name, labelsPath)
+			f := measureWorkspace(t, name, labelsPath, nil)
 			heldRows = append(heldRows, f)
 			heldTotal.add(f)
 			if *qualityDetails {
@@ -92,9 +94,54 @@ func TestQuality(t *testing.T) {
 	}
 }
 
+// TestQuality_LLM runs the same evaluation through the LLM distiller: a
+// fake OpenAI-compatible server answers from testdata/quality/llm/NAME.json,
+// the facts a careful model gives for the workspace's lines (written by
+// hand, in the schema the dream asks for; no model runs in tests). Every
+// answer must pass the dream's checks, so the figures are those of the
+// model path, with the same targets.
+func TestQuality_LLM(t *testing.T) {
+	names, err := filepath.Glob("testdata/quality/llm/*.json")
+	if err != nil || len(names) == 0 {
+		t.Fatalf("no recorded answers in testdata/quality/llm (%v)", err)
+	}
+	var all []*qFigures
+	total := &qFigures{name: "total (LLM)"}
+	for _, answers := range names {
+		name := strings.TrimSuffix(filepath.Base(answers), ".json")
+		t.Run(name, func(t *testing.T) {
+			b, err := os.ReadFile(answers)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var rec struct {
+				Facts []llmFact `json:"facts"`
+			}
+			if err := json.Unmarshal(b, &rec); err != nil {
+				t.Fatalf("%s: %v", answers, err)
+			}
+			url, _ := fakeModel(t, func(lines []llmLine) (int, string) { return http.StatusOK, refAnswer(lines, rec.Facts) })
+			f := measureWorkspace(t, name, "testdata/quality/"+name+".labels", &LLM{URL: url, Model: "tiny", Key: "test-key"})
+			all = append(all, f)
+			total.add(f)
+			if *qualityDetails {
+				t.Logf("%s: %d cases\n  %s", name, len(f.details), strings.Join(f.details, "\n  "))
+			}
+		})
+	}
+	if t.Failed() {
+		return
+	}
+	t.Log("\n" + qualityTable(append(all, total)))
+	if qualityTargets.enforce {
+		checkTargets(t, total)
+	}
+}
+
 // measureWorkspace loads one labelled workspace, checks its labels, and
-// measures the claims before the dream and the dream itself.
-func measureWorkspace(t *testing.T, name, labelsPath string) *qFigures {
+// measures the claims before the dream and the dream itself (through the
+// LLM distiller when llm is set).
+func measureWorkspace(t *testing.T, name, labelsPath string, llm *LLM) *qFigures {
 	src, err := os.ReadFile(strings.TrimSuffix(labelsPath, ".labels") + ".txtar")
 	if err != nil {
 		t.Fatal(err)
@@ -108,7 +155,7 @@ func measureWorkspace(t *testing.T, name, labelsPath string) *qFigures {
 		t.Fatal(err)
 	}
 	dir := workspaceFrom(t, string(src))
-	q := &qWorkspace{labels: labels, dir: dir, before: snapshot(t, dir), ws: load(t, dir)}
+	q := &qWorkspace{labels: labels, dir: dir, before: snapshot(t, dir), ws: load(t, dir), llm: llm}
 	if errs := q.checkLabels(); len(errs) > 0 {
 		t.Fatal(strings.Join(errs, "\n"))
 	}
