@@ -196,6 +196,9 @@ func (p *planner) decideOne(c *candidate) bool {
 		return true
 	}
 	keep, skip := durability(c, recalled, len(p.sel.inputs))
+	if promotedBefore {
+		keep, skip = "", "an earlier dream promoted it already (the recall store says so)"
+	}
 	if keep == "" {
 		p.plan.Skipped = append(p.plan.Skipped, Skip{File: c.path, Line: c.line, Text: shorten(c.fact, 80), Reason: skip})
 		return true

@@ -38,21 +38,35 @@ var durableMarkers = []marker{
 	{kind: "rule", typ: TypeFeedback, re: regexp.MustCompile(`(?i)\b(?:rules?|always|never|must|mustn't|don't|do not|from now on|going forward|no longer|lessons?|learned|instead of|rather than|regla|siempre|nunca|a partir de ahora|en vez de|en lugar de|prohibido|toujours|jamais|immer|niemals)\b|, not \S` +
 		`|规则|規則|规定|規定|必须|必須|一律|不要|别再|別再|不准|禁止|不能|总是|永远|教训|教訓|原则|原則|约定|約定|(?:^|[：:，,。说說])\s*(?:以后|今后|以後|今後)` +
 		`|ルール|必ず|常に|絶対|ではなく|じゃなく|てはいけない|しないこと|すること。?$|규칙|원칙|반드시|절대|금지|말 것|할 것|말고|대신|않는다`)},
+	// The Korean written imperative "-(으)ㄹ 것" ("보여줄 것.", "바꾸지 말 것"):
+	// a syllable closing in ㄹ before a final 것.
+	{kind: "rule", typ: TypeFeedback, re: regexp.MustCompile(`[` + finalRieul() + `] 것[.。]?\s*$`)},
 	{kind: "correction", re: regexp.MustCompile(`(?i)\bthe (?:right|correct|proper|actual) .{3,80}? (?:is|are)\b|lo correcto|正确的|正確的|正しい`)},
 	{kind: "change", re: regexp.MustCompile(`(?i)\b(?:switched|moved|changed|migrated|replaced|replaces|is now|are now|now (?:is|are|uses|runs|begins|starts|lives|comes|goes)|cambia|pasa a|ahora es|desde hoy)\b|\bfrom \S+(?: \S+)? to\b` +
 		`|cambió|pasó a|改成|改为|改為|换成|換成|改到|调到|調到|涨到|漲到|降到|减到|減到|延长|延長|变更|變更|扩容到|擴容到|に変更|に延長|に移行|へ移行|に変わ|변경|바꾼다|바꿨|바꾸|에서 [^ ]+ ?[^ ]*(?:으로|로) `)},
 	{kind: "role", typ: TypeUser, re: regexp.MustCompile(`(?i)\b(?:is|are) (?:\S+'s |her |his |their |our |my )?(?:partner|wife|husband|brother|sister|mother|father|son|daughter|manager|boss|accountant|lawyer|doctor|dentist|tutor|teacher|contractor|owner)\b` +
 		`|'s (?:partner|wife|husband|brother|sister|mother|father|son|daughter|manager|boss|accountant|tutor|teacher) is\b|\b(?:leads?|owns|handles|in charge of|responsible for|se encarga|responsable de)\b` +
 		`|encargad[oa] de|负责|負責|主管|的(?:女儿|女兒|儿子|兒子|老公|老婆|丈夫|妻子|妈妈|媽媽|爸爸|哥哥|姐姐|弟弟|妹妹)|担当|担任|담당`)},
+	{kind: "schedule", re: regexp.MustCompile(`(?i)\b(?:every|each) (?:day|morning|evening|night|week|weekday|month|year|monday|tuesday|wednesday|thursday|friday|saturday|sunday)\b|\bon (?:mondays|tuesdays|wednesdays|thursdays|fridays|saturdays|sundays|weekdays|weekends)\b` +
+		`|\b(?:todos los|todas las|cada) (?:días|semanas|meses|lunes|martes|miércoles|jueves|viernes|sábados|domingos|día|semana|mes)\b|\blos (?:lunes|martes|miércoles|jueves|viernes|sábados|domingos)\b` +
+		`|每天|每日|每周|每週|每月|每年|每逢|毎日|毎週|毎月|毎年|매일|매주|매달|매월|매년`)},
 	{kind: "location", typ: TypeReference, re: regexp.MustCompile(`(?i)\b(?:lives? (?:in|at|on)|kept in|stored in|is kept|are kept|is stored|are stored|can be found|keep (?:all |the )?\S+(?: \S+)? in|se guarda)\b` +
 		`|está en|están en|放在|存放|保存在|位于|位於|に置く|に保存|にある|에 있음|에 있다|에 저장`)},
 	{kind: "milestone", typ: TypeProject, re: regexp.MustCompile(`(?i)\b(?:ships|shipped|launched|launches|went live|goes live|go-live|deadline|due (?:on|by)|kick-?off)\b` +
 		`|fecha límite|上线|上線|截止|発売|締め切り|締切|출시|마감`)},
 }
 
-// reWhatWhy reads the "what: … / why: …" blocks some agents log decisions
-// in; such a block is a recorded decision whatever its words.
-var reWhatWhy = regexp.MustCompile(`(?im)^\s*(?:[-*+]\s+)?what\s*[:：].*\n(?:.*\n)*?\s*why\s*[:：]`)
+// finalRieul lists the Hangul syllables that close in ㄹ (the final
+// consonant index 8 of the 28 a syllable block encodes).
+func finalRieul() string {
+	var b strings.Builder
+	for r := rune(0xAC00); r <= 0xD7A3; r++ {
+		if (r-0xAC00)%28 == 8 {
+			b.WriteRune(r)
+		}
+	}
+	return b.String()
+}
 
 // markerOf returns the kind of durable statement text is, and the memory
 // type that kind suggests; "" when it states none.

@@ -43,6 +43,7 @@ var noiseShapes = []lineShape{
 	{"dream bookkeeping", func(l *logLine) bool { return reDreamBook.MatchString(l.text) }},
 	{"session metadata", func(l *logLine) bool { return reSessionHdr.MatchString(l.raw) }},
 	{"a question, not a fact", isQuestion},
+	{"a table row (inspection or report output)", func(l *logLine) bool { return strings.HasPrefix(l.body, "|") && strings.Count(l.body, "|") >= 2 }},
 	{"machine output (a [tag] line)", func(l *logLine) bool { return machineTag(l.body) }},
 	{"a label and one value (a path, hash, id or name), not a fact", labelAndToken},
 	{"a bare path, hash or link", func(l *logLine) bool { return oneToken(l.text) }},
