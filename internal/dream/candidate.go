@@ -3,6 +3,7 @@ package dream
 import (
 	"fmt"
 	"regexp"
+	"slices"
 	"strings"
 	"time"
 	"unicode/utf8"
@@ -218,7 +219,7 @@ func factParts(raw string) (main, why, how string, block bool) {
 // redacted; a reason the line gives becomes its Why.
 func (c *candidate) distill(main, why, how string) {
 	t := main
-	if s := reMetaBits.ReplaceAllString(t, ""); s != t {
+	if s := stripMetaBits(t); s != t {
 		t = s
 		c.notes = append(c.notes, "candidate metadata removed")
 	}
@@ -272,10 +273,33 @@ func (c *candidate) distill(main, why, how string) {
 	c.nums = numbers(t)
 }
 
+// stripMetaBits removes candidate metadata (score brackets, confidence,
+// status, evidence fields); the pattern runs only on lines that may hold
+// some.
+func stripMetaBits(s string) string {
+	lower := strings.ToLower(s)
+	for _, lit := range []string{"[score=", "confidence", "recalls", "importance", "status", "evidence"} {
+		if strings.Contains(lower, lit) {
+			return reMetaBits.ReplaceAllString(s, "")
+		}
+	}
+	return s
+}
+
+// reasonCues are in every line reReason can split (a cheap test first).
+var reasonCues = []string{"because", "reason:", "why:", "porque", "ya que", "因为", "因為", "由于", "由於", "原因"}
+
 // splitReason splits "rule, because why. How to apply: how" (and the
 // reason sentence that closes a Japanese or Korean line) into its parts;
 // a line without a reason comes back whole.
 func splitReason(t string) (rule, why, how string) {
+	lower := strings.ToLower(t)
+	if !slices.ContainsFunc(reasonCues, func(c string) bool { return strings.Contains(lower, c) }) {
+		if sents := splitSentences(t); len(sents) > 1 && reReasonEnd.MatchString(sents[len(sents)-1]) {
+			return strings.Join(sents[:len(sents)-1], " "), sents[len(sents)-1], ""
+		}
+		return t, "", ""
+	}
 	if loc := reReason.FindStringIndex(t); loc != nil && loc[0] > 8 {
 		rule, rest := strings.TrimSpace(t[:loc[0]]), strings.TrimSpace(t[loc[1]:])
 		why = rest

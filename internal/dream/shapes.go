@@ -86,9 +86,12 @@ func readLine(raw, text, section string) *logLine {
 	l := &logLine{raw: first, section: section}
 	l.body = strings.TrimSpace(reLeadMarker.ReplaceAllString(first, ""))
 	l.body = strings.TrimSpace(reClock.ReplaceAllString(l.body, ""))
-	l.body = strings.TrimSpace(reMetaBits.ReplaceAllString(l.body, ""))
-	l.text = strings.TrimSpace(reClock.ReplaceAllString(strings.TrimSpace(reMetaBits.ReplaceAllString(text, "")), ""))
+	l.body = strings.TrimSpace(stripMetaBits(l.body))
+	l.text = strings.TrimSpace(reClock.ReplaceAllString(strings.TrimSpace(stripMetaBits(text)), ""))
 	l.lower = strings.ToLower(l.text)
+	if !strings.ContainsAny(l.body, ":：") {
+		return l
+	}
 	if m := reLabel.FindStringSubmatch(l.body); m != nil {
 		k := strings.TrimSpace(m[1] + m[2])
 		if labelWords(k) {
