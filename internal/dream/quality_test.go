@@ -51,46 +51,16 @@ func TestQuality(t *testing.T) {
 	if err != nil || len(names) == 0 {
 		t.Fatalf("no labelled workspaces in testdata/quality (%v)", err)
 	}
-	var all []*qFigures
-	total := &qFigures{name: "total"}
-	for _, labelsPath := range names {
-		name := strings.TrimSuffix(filepath.Base(labelsPath), ".labels")
-		t.Run(name, func(t *testing.T) {
-			f := measureWorkspace(t, name, labelsPath, nil)
-			all = append(all, f)
-			total.add(f)
-			if *qualityDetails {
-				t.Logf("%s: %d cases\n  %s", name, len(f.details), strings.Join(f.details, "\n  "))
-			}
-		})
-	}
-	if t.Failed() {
+	total := measureSet(t, "", "total", names, func(t *testing.T, name string) *LLM { return nil })
+	if total == nil {
 		return
 	}
-	t.Log("\n" + qualityTable(append(all, total)))
 	checkTargets(t, total)
 	// The held-out workspaces were written before the engine was tuned on
 	// the set above: their figures show whether its rules generalise, and
 	// are reported apart so they never tune anything.
-	held, err := filepath.Glob("testdata/quality/heldout/*.labels")
-	if err != nil || len(held) == 0 {
-		return
-	}
-	var heldRows []*qFigures
-	heldTotal := &qFigures{name: "held-out total"}
-	for _, labelsPath := range held {
-		name := strings.TrimSuffix(filepath.Base(labelsPath), ".labels")
-		t.Run("heldout/"+name, func(t *testing.T) {
-			f := measureWorkspace(t, name, labelsPath, nil)
-			heldRows = append(heldRows, f)
-			heldTotal.add(f)
-			if *qualityDetails {
-				t.Logf("%s: %d cases\n  %s", name, len(f.details), strings.Join(f.details, "\n  "))
-			}
-		})
-	}
-	if !t.Failed() {
-		t.Log("held out:\n" + qualityTable(append(heldRows, heldTotal)))
+	if held, _ := filepath.Glob("testdata/quality/heldout/*.labels"); len(held) > 0 {
+		measureSet(t, "heldout/", "held-out total", held, func(t *testing.T, name string) *LLM { return nil })
 	}
 }
 
@@ -101,28 +71,40 @@ func TestQuality(t *testing.T) {
 // answer must pass the dream's checks, so the figures are those of the
 // model path, with the same targets.
 func TestQuality_LLM(t *testing.T) {
-	names, err := filepath.Glob("testdata/quality/llm/*.json")
+	names, err := filepath.Glob("testdata/quality/*.labels")
 	if err != nil || len(names) == 0 {
-		t.Fatalf("no recorded answers in testdata/quality/llm (%v)", err)
+		t.Fatalf("no labelled workspaces in testdata/quality (%v)", err)
 	}
-	var all []*qFigures
-	total := &qFigures{name: "total (LLM)"}
-	for _, answers := range names {
-		name := strings.TrimSuffix(filepath.Base(answers), ".json")
-		t.Run(name, func(t *testing.T) {
-			b, err := os.ReadFile(answers)
-			if err != nil {
-				t.Fatal(err)
-			}
-			var rec struct {
-				Facts []llmFact `json:"facts"`
-			}
-			if err := json.Unmarshal(b, &rec); err != nil {
-				t.Fatalf("%s: %v", answers, err)
-			}
-			url, _ := fakeModel(t, func(lines []llmLine) (int, string) { return http.StatusOK, refAnswer(lines, rec.Facts) })
-			f := measureWorkspace(t, name, "testdata/quality/"+name+".labels", &LLM{URL: url, Model: "tiny", Key: "test-key"})
-			all = append(all, f)
+	total := measureSet(t, "", "total (LLM)", names, func(t *testing.T, name string) *LLM {
+		b, err := os.ReadFile("testdata/quality/llm/" + name + ".json")
+		if err != nil {
+			t.Fatalf("no recorded answers for %s: %v", name, err)
+		}
+		var rec struct {
+			Facts []llmFact `json:"facts"`
+		}
+		if err := json.Unmarshal(b, &rec); err != nil {
+			t.Fatalf("testdata/quality/llm/%s.json: %v", name, err)
+		}
+		url, _ := fakeModel(t, func(lines []llmLine) (int, string) { return http.StatusOK, refAnswer(lines, rec.Facts) })
+		return &LLM{URL: url, Model: "tiny", Key: "test-key"}
+	})
+	if total != nil {
+		checkTargets(t, total)
+	}
+}
+
+// measureSet measures labelled workspaces, one subtest each (named with
+// prefix), through the distiller llm gives for each (nil: the rule-based
+// path), and logs their tables with a total; nil when a subtest failed.
+func measureSet(t *testing.T, prefix, totalName string, labelFiles []string, llm func(t *testing.T, name string) *LLM) *qFigures {
+	var rows []*qFigures
+	total := &qFigures{name: totalName}
+	for _, labelsPath := range labelFiles {
+		name := strings.TrimSuffix(filepath.Base(labelsPath), ".labels")
+		t.Run(prefix+name, func(t *testing.T) {
+			f := measureWorkspace(t, name, labelsPath, llm(t, name))
+			rows = append(rows, f)
 			total.add(f)
 			if *qualityDetails {
 				t.Logf("%s: %d cases\n  %s", name, len(f.details), strings.Join(f.details, "\n  "))
@@ -130,10 +112,10 @@ func TestQuality_LLM(t *testing.T) {
 		})
 	}
 	if t.Failed() {
-		return
+		return nil
 	}
-	t.Log("\n" + qualityTable(append(all, total)))
-	checkTargets(t, total)
+	t.Log(prefix + "\n" + qualityTable(append(rows, total)))
+	return total
 }
 
 // measureWorkspace loads one labelled workspace, checks its labels, and

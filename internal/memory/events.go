@@ -3,6 +3,7 @@ package memory
 import (
 	"bufio"
 	"bytes"
+	"maps"
 	"slices"
 	"time"
 )
@@ -67,10 +68,7 @@ func ReadEventLog(data []byte) EventLog {
 			l.TimeKey, best = k, uses[k]
 		}
 	}
-	for k := range common {
-		l.Common = append(l.Common, k)
-	}
-	slices.Sort(l.Common)
+	l.Common = slices.Sorted(maps.Keys(common))
 	return l
 }
 
@@ -92,12 +90,7 @@ func (l EventLog) Record(typ string, at time.Time, fields map[string]any) (line 
 	o := newObject()
 	o.set("type", typ)
 	o.set(timeKey, stamp(at))
-	keys := make([]string, 0, len(fields))
-	for k := range fields {
-		keys = append(keys, k)
-	}
-	slices.Sort(keys)
-	for _, k := range keys {
+	for _, k := range slices.Sorted(maps.Keys(fields)) {
 		v := fields[k]
 		if s, ok := v.(string); ok {
 			v = scrub(s)
