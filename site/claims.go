@@ -10,15 +10,13 @@ import (
 	"github.com/dreamwiki/dreamwiki/vault"
 )
 
-// readClaims reads the published claims from the claim notes the vault
-// made from provenance (vault.Note.Claim). Evidence in private files keeps
-// its path but loses its excerpt and link; claims in private files are
-// not published at all.
+// readClaims reads the claims from the claim notes the vault made from
+// provenance (vault.Note.Claim).
 func (s *site) readClaims() {
 	m := s.mem
 	for _, n := range s.notes {
 		c := n.Claim
-		if c == nil || c.Private {
+		if c == nil {
 			continue
 		}
 		ci := &claimInfo{
@@ -46,15 +44,11 @@ func (s *site) readClaims() {
 }
 
 // evidenceOf is one piece of evidence as the site may show it. Evidence
-// in a note that is not published (private by configuration, or
-// "publish: false" in its front matter, which provenance does not see)
-// keeps no path, lines or excerpt: only that it exists.
+// in a private note (which provenance gives no path, lines or excerpt)
+// shows only that it exists.
 func (s *site) evidenceOf(e provenance.Evidence) evidenceInfo {
 	target := s.v.Note(e.Note)
 	if e.Private || target == nil {
-		return evidenceInfo{Private: true}
-	}
-	if _, ok := s.pages[target]; !ok {
 		return evidenceInfo{Private: true}
 	}
 	ei := evidenceInfo{Note: target, Path: e.Path, StartLine: e.StartLine, EndLine: e.EndLine, Excerpt: e.Excerpt, How: methodWords(e)}

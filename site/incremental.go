@@ -81,6 +81,9 @@ func (inc *Incremental) Update(ctx context.Context, eng *markdown.Engine, v *vau
 	inc.pending = true
 	old := inc.s
 	inc.s = nil // a failed update leaves nothing to build on
+	if err := public(v); err != nil {
+		return UpdateStats{}, err
+	}
 	opts = opts.normalised(v)
 	var s *site
 	var dirty *dirtySet
@@ -158,18 +161,8 @@ func patch(old *site, v *vault.Vault, d vault.Delta, w output.Writer) (*site, *d
 	if d.Names || len(d.Removed) > 0 || len(d.Replaced) != len(d.Changed) {
 		return nil, nil
 	}
-	for n, prev := range d.Replaced {
-		if n.Private != prev.Private {
-			return nil, nil
-		}
-	}
 	s := &site{eng: old.eng, v: v, opts: old.opts, bundle: old.bundle, layouts: old.layouts, assetMap: old.assetMap,
-		w: w, twins: old.twins, docs: old.docs}
-	for _, n := range v.Notes {
-		if !n.Private {
-			s.notes = append(s.notes, n)
-		}
-	}
+		w: w, twins: old.twins, docs: old.docs, notes: v.Notes}
 	if len(s.notes) != len(old.notes) {
 		return nil, nil
 	}
@@ -178,7 +171,7 @@ func patch(old *site, v *vault.Vault, d vault.Delta, w output.Writer) (*site, *d
 	// appearing or vanishing changes the whole site.
 	sameTags := true
 	for n, prev := range d.Replaced {
-		if !n.Private && !reflect.DeepEqual(n.Doc.Tags, prev.Doc.Tags) {
+		if !reflect.DeepEqual(n.Doc.Tags, prev.Doc.Tags) {
 			sameTags = false
 		}
 	}
@@ -203,9 +196,6 @@ func patch(old *site, v *vault.Vault, d vault.Delta, w output.Writer) (*site, *d
 	for _, n := range d.Changed {
 		prev := d.Replaced[n]
 		s.forget(prev)
-		if n.Private {
-			continue
-		}
 		page := old.pages[prev]
 		delete(s.pages, prev)
 		s.pages[n] = page
@@ -324,9 +314,7 @@ func patch(old *site, v *vault.Vault, d vault.Delta, w output.Writer) (*site, *d
 		}
 	}
 	for n := range dirty.notes {
-		if _, published := s.pages[n]; !published {
-			delete(dirty.notes, n)
-		} else if s.pages[n] == "index.html" {
+		if s.pages[n] == "index.html" {
 			delete(dirty.notes, n)
 			dirty.home = true // the home page renders the memory index
 		}

@@ -24,14 +24,12 @@ type pageContext struct {
 // links to private notes become plain text.
 func (c pageContext) Resolve(from *markdown.Doc, l *markdown.Link) markdown.Target {
 	r, ok := c.s.v.Resolution(l)
-	if !ok || r.Broken {
-		return markdown.Target{Broken: true}
-	}
 	switch {
+	case !ok || r.Broken:
+		return markdown.Target{Broken: true}
+	case r.Private:
+		return markdown.Target{Plain: true}
 	case r.Note != nil:
-		if _, published := c.s.pages[r.Note]; !published {
-			return markdown.Target{Plain: true}
-		}
 		return markdown.Target{Doc: r.Note.Doc, Path: r.Note.Path, Anchor: r.Anchor}
 	case r.Asset != nil:
 		return markdown.Target{Path: r.Asset.Path}

@@ -97,8 +97,13 @@ type site struct {
 	stats Stats
 }
 
-// Build renders v into w.
+// Build renders v into w. Every note of v is published: v must come from
+// a workspace read without its private files (build.Load), and a vault
+// with a private note is refused (see public).
 func Build(ctx context.Context, eng *markdown.Engine, v *vault.Vault, opts Options, w output.Writer) (Stats, error) {
+	if err := public(v); err != nil {
+		return Stats{}, err
+	}
 	s, err := newSite(eng, v, opts, w)
 	if err != nil {
 		return Stats{}, err
@@ -107,6 +112,19 @@ func Build(ctx context.Context, eng *markdown.Engine, v *vault.Vault, opts Optio
 		return Stats{}, err
 	}
 	return s.stats, nil
+}
+
+// public refuses a vault that holds a private note. The site does not
+// judge privacy (the workspace reader does, and leaves private files out
+// before anything is made from them); this only makes sure it is never
+// handed a vault assembled with them ([vault] include_private's).
+func public(v *vault.Vault) error {
+	for _, n := range v.Notes {
+		if n.Private {
+			return fmt.Errorf("site: %s is a private note; a site is built from a workspace read without its private files", n.Path)
+		}
+	}
+	return nil
 }
 
 // normalised fills in the defaults of options.
@@ -146,12 +164,7 @@ func newSite(eng *markdown.Engine, v *vault.Vault, opts Options, w output.Writer
 // notes and their URLs, tags, folders, the explorer and the memory views'
 // data. Incremental updates patch these instead when they can.
 func (s *site) collect() {
-	s.notes = nil
-	for _, n := range s.v.Notes {
-		if !n.Private {
-			s.notes = append(s.notes, n)
-		}
-	}
+	s.notes = s.v.Notes
 	s.pages = urlsFor(s.notes)
 	s.collectTags()
 	s.collectFolders()

@@ -39,12 +39,6 @@ func Locator(ws *workspace.Workspace) func(string) string {
 	}
 }
 
-// Privacy reports whether a workspace path is private by the workspace's
-// configuration, for provenance.Options.Private.
-func Privacy(ws *workspace.Workspace) func(string) bool {
-	return func(p string) bool { return isPrivate(ws.Config.Private, p) }
-}
-
 // Assemble returns every note of the provenance vault: the workspace's
 // files placed by Layout, each entry of MEMORY.md, the topic files and the
 // archive followed by a link to its claim note and each evidence block
@@ -71,7 +65,8 @@ func Assemble(ws *workspace.Workspace, res *provenance.Result) ([]Input, []*Asse
 	}
 	if len(res.Claims) > 0 || res.Budget != nil || len(res.Findings) > 0 {
 		// A workspace with no memory files has nothing to report on.
-		inputs = append(inputs, reportInputs(res, locate)...)
+		private := func(p string) bool { f := ws.FileByPath(p); return f != nil && f.Private }
+		inputs = append(inputs, reportInputs(res, locate, private)...)
 	}
 	return inputs, assets
 }
@@ -190,4 +185,14 @@ func wikilink(target, display string) string {
 		return "[[" + target + "]]"
 	}
 	return "[[" + target + "|" + display + "]]"
+}
+
+// Withheld returns the workspace paths of the private files ws was read
+// without (workspace.Options.OmitPrivate), for Build and Update.
+func Withheld(ws *workspace.Workspace) []string {
+	out := make([]string, len(ws.Withheld))
+	for i, w := range ws.Withheld {
+		out[i] = w.Path
+	}
+	return out
 }

@@ -27,9 +27,12 @@ type Vault struct {
 	// lint findings. Nil when the vault was built without it.
 	Provenance *provenance.Result
 
-	byPath    map[string]*Note
-	byDoc     map[*markdown.Doc]*Note
-	assets    map[string]*Asset
+	byPath map[string]*Note
+	byDoc  map[*markdown.Doc]*Note
+	assets map[string]*Asset
+	// withheld are the workspace paths of the private files left out
+	// (see Build).
+	withheld  map[string]bool
 	backlinks map[*Note][]*Note
 	links     map[*markdown.Link]*Resolution
 	// inVault resolves names as Obsidian will in the written vault, where
@@ -65,11 +68,15 @@ func (v *Vault) Backlinks(n *Note) []*Note { return v.backlinks[n] }
 
 // Build parses every input once and resolves every link. Inputs with the
 // same path are disambiguated with a numeric suffix and reported.
-func Build(eng *markdown.Engine, inputs []Input, assets []*Asset) *Vault {
+// withheld are the workspace paths of the private files left out of the
+// workspace (Withheld): a link to one resolves, as Private, so that it
+// is shown as plain text rather than reported as broken.
+func Build(eng *markdown.Engine, inputs []Input, assets []*Asset, withheld []string) *Vault {
 	v := &Vault{
 		byPath:    make(map[string]*Note, len(inputs)),
 		byDoc:     make(map[*markdown.Doc]*Note, len(inputs)),
 		assets:    make(map[string]*Asset, len(assets)),
+		withheld:  withheldSet(withheld),
 		backlinks: map[*Note][]*Note{},
 		links:     map[*markdown.Link]*Resolution{},
 	}
@@ -82,30 +89,15 @@ func Build(eng *markdown.Engine, inputs []Input, assets []*Asset) *Vault {
 	v.Assets = append(v.Assets, assets...)
 	sort.Slice(v.Assets, func(i, j int) bool { return v.Assets[i].Path < v.Assets[j].Path })
 
-	entries := make([]markdown.IndexEntry, 0, len(v.Notes)+len(v.Assets))
-	plain := make([]markdown.IndexEntry, 0, len(v.Notes)+len(v.Assets))
 	for _, n := range v.Notes {
-		plain = append(plain, markdown.IndexEntry{Path: n.Path, Aliases: n.Doc.Meta.Aliases})
 		v.byPath[n.Path] = n
 		v.byDoc[n.Doc] = n
-		e := markdown.IndexEntry{Path: n.Path, Aliases: n.Doc.Meta.Aliases}
-		if n.Source != "" && n.Source != n.Path {
-			e.AltPaths = []string{n.Source}
-		}
-		entries = append(entries, e)
 		v.Diagnostics = append(v.Diagnostics, n.Doc.Diagnostics...)
 	}
 	for _, a := range v.Assets {
 		v.assets[a.Path] = a
-		plain = append(plain, markdown.IndexEntry{Path: a.Path})
-		e := markdown.IndexEntry{Path: a.Path}
-		if a.Source != "" && a.Source != a.Path {
-			e.AltPaths = []string{a.Source}
-		}
-		entries = append(entries, e)
 	}
-	v.Names = markdown.NewNameIndex(entries)
-	v.inVault = markdown.NewNameIndex(plain)
+	v.Names, v.inVault = nameIndexes(v.Notes, v.Assets, v.withheld)
 	v.resolveAll()
 	v.Diagnostics.Sort()
 	return v
@@ -166,7 +158,7 @@ func noteOf(in Input, doc *markdown.Doc) *Note {
 		Source:  in.Source,
 		Title:   doc.Title,
 		Date:    in.Date,
-		Private: in.Private || doc.Meta.Private || (doc.Meta.Publish != nil && !*doc.Meta.Publish),
+		Private: in.Private,
 		Doc:     doc,
 		Claim:   in.Claim,
 		Dream:   in.Dream,
@@ -188,6 +180,7 @@ func normaliseProps(n *Note, extra Props) Props {
 		if p.Get("type") == nil {
 			p.Set("type", string(n.Kind))
 		}
+		markPrivate(n, &p)
 		return p
 	}
 	var p Props
@@ -221,7 +214,17 @@ func normaliseProps(n *Note, extra Props) Props {
 	for _, kv := range extra {
 		p.Set(kv.Key, kv.Value)
 	}
+	markPrivate(n, &p)
 	return p
+}
+
+// markPrivate sets `publish: false` on a private note, the key Obsidian
+// Publish and Quartz read, so that a vault kept with its private notes
+// ([vault] include_private) does not publish them either.
+func markPrivate(n *Note, p *Props) {
+	if n.Private {
+		p.Set("publish", false)
+	}
 }
 
 func firstNonEmpty(ss ...string) string {
@@ -303,6 +306,10 @@ func noteLinkDiagnostics(n *Note) diag.List {
 				File: fileOf(n), Line: l.Line,
 				Message: fmt.Sprintf("link %s points to nothing", linkText(l)),
 				Hint:    "create the note or fix the name"})
+		case r.Private:
+			out.Add(diag.Diagnostic{Severity: diag.Info, Code: "private-link",
+				File: fileOf(n), Line: l.Line,
+				Message: "link to a private note; it is published as plain text"})
 		case l.Fragment != "" && r.Note != nil:
 			if _, ok := r.Note.Doc.Anchor(l.Fragment); !ok {
 				out.Add(diag.Diagnostic{Severity: diag.Warning, Code: "broken-anchor",
@@ -327,11 +334,15 @@ func (v *Vault) resolve(n *Note, l *markdown.Link) Resolution {
 			r.Broken = true
 			return r
 		}
-		if t := v.byPath[p]; t != nil {
-			r.Note = t
-		} else if a := v.assets[p]; a != nil {
-			r.Asset = a
-		} else {
+		switch {
+		case v.byPath[p] != nil:
+			r.Note = v.byPath[p]
+		case v.assets[p] != nil:
+			r.Asset = v.assets[p]
+		case v.withheld[p]:
+			r.Private = true
+			return r
+		default:
 			r.Broken = true
 			return r
 		}

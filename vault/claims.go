@@ -158,6 +158,11 @@ func claimInput(c *provenance.Claim, res *provenance.Result, locate func(string)
 
 // evidenceLine is one evidence item: a link to the block and how it was found.
 func evidenceLine(ev provenance.Evidence) string {
+	how := methodLabel(ev.Method)
+	if ev.Note == "" {
+		// A private note left out: that it exists is all that is told.
+		return fmt.Sprintf("a private note — %s, confidence %.2f", how, ev.Confidence)
+	}
 	where := ev.Path
 	if ev.StartLine > 0 {
 		if ev.EndLine > ev.StartLine {
@@ -166,7 +171,6 @@ func evidenceLine(ev provenance.Evidence) string {
 			where += fmt.Sprintf(", line %d", ev.StartLine)
 		}
 	}
-	how := methodLabel(ev.Method)
 	if ev.Pointer != "" {
 		how += " `" + strings.ReplaceAll(ev.Pointer, "`", "'") + "`"
 	}
@@ -215,7 +219,9 @@ func evidenceLinks(c *provenance.Claim) []string {
 		}
 	}
 	for _, ev := range c.Evidence {
-		add(ev.Target())
+		if ev.Note != "" { // a private note left out has none to link to
+			add(ev.Target())
+		}
 	}
 	for _, d := range c.Dreams {
 		add(DreamsFolder + "/" + d)

@@ -56,7 +56,7 @@ func givenPaths(inputs []Input) []string {
 	return out
 }
 
-// Update returns the vault that Build(eng, inputs, assets) returns, made
+// Update returns the vault that Build(eng, inputs, assets, withheld) returns, made
 // from v with as little work as the change needs: a note whose input is
 // unchanged is kept (the same *Note), only changed inputs are parsed, and
 // when no name changed only the links of changed notes and of the notes
@@ -69,8 +69,11 @@ func givenPaths(inputs []Input) []string {
 // changed, except for the Links of notes resolved again: another goroutine
 // may keep reading v.Notes (and every field of a note but Links) while
 // Update runs.
-func (v *Vault) Update(eng *markdown.Engine, inputs []Input, assets []*Asset) (*Vault, Delta) {
-	if st := v.inc; st != nil && len(st.given) == len(inputs) {
+func (v *Vault) Update(eng *markdown.Engine, inputs []Input, assets []*Asset, withheld []string) (*Vault, Delta) {
+	set := withheldSet(withheld)
+	// A file that became private or public changes what names resolve
+	// to: that is for updateAll.
+	if st := v.inc; st != nil && len(st.given) == len(inputs) && sameSet(set, v.withheld) {
 		same := true
 		for i := range inputs {
 			if inputs[i].Path != st.given[i] {
@@ -82,7 +85,7 @@ func (v *Vault) Update(eng *markdown.Engine, inputs []Input, assets []*Asset) (*
 			return v.updateInPlace(eng, inputs, assets)
 		}
 	}
-	return v.updateAll(eng, inputs, assets)
+	return v.updateAll(eng, inputs, assets, set)
 }
 
 // updateInPlace is Update when every input has the path it had: the same
@@ -126,7 +129,7 @@ func (v *Vault) updateInPlace(eng *markdown.Engine, inputs []Input, assets []*As
 		notes[st.pos[i]] = parsed[i]
 	}
 	nv := &Vault{Notes: notes, Names: v.Names, inVault: v.inVault, byPath: v.byPath, byDoc: v.byDoc,
-		assets: make(map[string]*Asset, len(assets)), backlinks: v.backlinks, links: v.links, inc: st}
+		assets: make(map[string]*Asset, len(assets)), withheld: v.withheld, backlinks: v.backlinks, links: v.links, inc: st}
 	for k, n := range notes {
 		if prev := v.Notes[k]; prev != n {
 			d.Changed = append(d.Changed, n)
@@ -178,15 +181,16 @@ func (v *Vault) updateInPlace(eng *markdown.Engine, inputs []Input, assets []*As
 
 // updateAll is Update when notes were added, removed or renamed: the
 // vault's indexes are made again, reusing every note it can.
-func (v *Vault) updateAll(eng *markdown.Engine, inputs []Input, assets []*Asset) (*Vault, Delta) {
+func (v *Vault) updateAll(eng *markdown.Engine, inputs []Input, assets []*Asset, withheld map[string]bool) (*Vault, Delta) {
 	var d Delta
 	nv := &Vault{
-		byPath:  make(map[string]*Note, len(inputs)),
-		byDoc:   make(map[*markdown.Doc]*Note, len(inputs)),
-		assets:  make(map[string]*Asset, len(assets)),
-		links:   v.links,
-		Names:   v.Names,
-		inVault: v.inVault,
+		byPath:   make(map[string]*Note, len(inputs)),
+		byDoc:    make(map[*markdown.Doc]*Note, len(inputs)),
+		assets:   make(map[string]*Asset, len(assets)),
+		withheld: withheld,
+		links:    v.links,
+		Names:    v.Names,
+		inVault:  v.inVault,
 	}
 	given := givenPaths(inputs)
 	inputs = uniquePaths(inputs, &nv.Diagnostics)
@@ -261,7 +265,7 @@ func (v *Vault) updateAll(eng *markdown.Engine, inputs []Input, assets []*Asset)
 
 // relinkAll makes the name indexes again and resolves every link.
 func (v *Vault) relinkAll() {
-	v.Names, v.inVault = nameIndexes(v.Notes, v.Assets)
+	v.Names, v.inVault = nameIndexes(v.Notes, v.Assets, v.withheld)
 	v.links = map[*markdown.Link]*Resolution{}
 	v.backlinks = map[*Note][]*Note{}
 	v.inc.linkDiags = map[*Note]diag.List{}
@@ -416,6 +420,8 @@ func resolved(n *Note) string {
 		switch {
 		case r.Broken:
 			b.WriteString("!")
+		case r.Private:
+			b.WriteString("?")
 		case r.Note != nil:
 			b.WriteString(r.Note.Path)
 		case r.Asset != nil:
@@ -469,10 +475,10 @@ func sameParse(a, b Input) bool {
 }
 
 // sameNames reports whether the two vaults resolve names alike: the same
-// notes by path with the same aliases and workspace paths, and the same
-// assets. Notes are sorted by path in both.
+// notes by path with the same aliases and workspace paths, the same
+// assets and the same private files. Notes are sorted by path in both.
 func sameNames(a, b *Vault) bool {
-	if len(a.Notes) != len(b.Notes) || len(a.Assets) != len(b.Assets) {
+	if len(a.Notes) != len(b.Notes) || len(a.Assets) != len(b.Assets) || !sameSet(a.withheld, b.withheld) {
 		return false
 	}
 	for i, n := range b.Notes {
@@ -495,9 +501,11 @@ func sameNames(a, b *Vault) bool {
 	return true
 }
 
-// nameIndexes builds the two name indexes of a vault (see Build).
-func nameIndexes(notes []*Note, assets []*Asset) (names, inVault *markdown.NameIndex) {
-	entries := make([]markdown.IndexEntry, 0, len(notes)+len(assets))
+// nameIndexes builds the two name indexes of a vault (see Build): links
+// resolve to private files too, as Obsidian would resolve them, and are
+// then shown as plain text; in the written vault they resolve to nothing.
+func nameIndexes(notes []*Note, assets []*Asset, withheld map[string]bool) (names, inVault *markdown.NameIndex) {
+	entries := make([]markdown.IndexEntry, 0, len(notes)+len(assets)+len(withheld))
 	plain := make([]markdown.IndexEntry, 0, len(notes)+len(assets))
 	for _, n := range notes {
 		plain = append(plain, markdown.IndexEntry{Path: n.Path, Aliases: n.Doc.Meta.Aliases})
@@ -515,7 +523,37 @@ func nameIndexes(notes []*Note, assets []*Asset) (names, inVault *markdown.NameI
 		}
 		entries = append(entries, e)
 	}
+	private := make([]string, 0, len(withheld))
+	for p := range withheld {
+		private = append(private, p)
+	}
+	sort.Strings(private)
+	for _, p := range private {
+		entries = append(entries, markdown.IndexEntry{Path: p})
+	}
 	return markdown.NewNameIndex(entries), markdown.NewNameIndex(plain)
+}
+
+// sameSet reports whether two sets hold the same members.
+func sameSet(a, b map[string]bool) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for k := range a {
+		if !b[k] {
+			return false
+		}
+	}
+	return true
+}
+
+// withheldSet is the set of the paths withheld.
+func withheldSet(withheld []string) map[string]bool {
+	set := make(map[string]bool, len(withheld))
+	for _, p := range withheld {
+		set[p] = true
+	}
+	return set
 }
 
 // parseSome parses inputs[i] for each i in idx into notes[i], on every core.

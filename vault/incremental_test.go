@@ -89,12 +89,12 @@ func TestUpdate_EqualsBuild(t *testing.T) {
 	}
 	eng := markdown.New()
 	inputs := baseInputs()
-	v := Build(eng, inputs, baseAssets())
+	v := Build(eng, inputs, baseAssets(), nil)
 	for _, s := range steps {
 		t.Run(s.name, func(t *testing.T) {
 			inputs = s.change(inputs)
-			got, d := v.Update(eng, inputs, baseAssets())
-			want := Build(eng, inputs, baseAssets())
+			got, d := v.Update(eng, inputs, baseAssets(), nil)
+			want := Build(eng, inputs, baseAssets(), nil)
 			if msg := vaultDiff(got, want); msg != "" {
 				t.Fatalf("Update differs from Build: %s", msg)
 			}
@@ -111,14 +111,14 @@ func TestUpdate_EqualsBuild(t *testing.T) {
 func TestUpdate_KeepsUnchangedNotes(t *testing.T) {
 	eng := markdown.New()
 	inputs := baseInputs()
-	v := Build(eng, inputs, baseAssets())
+	v := Build(eng, inputs, baseAssets(), nil)
 	before := map[string]*Note{}
 	for _, n := range v.Notes {
 		before[n.Path] = n
 	}
 	// index.md links to the heading; topics/dns.md links to the note.
 	inputs = withText(inputs, "topics/gateway.md", "---\naliases: [GW]\n---\n# Gateway\n\n## Hosts\n\nA NUC.\n")
-	got, d := v.Update(eng, inputs, baseAssets())
+	got, d := v.Update(eng, inputs, baseAssets(), nil)
 	if len(d.Changed) != 1 || d.Changed[0].Path != "topics/gateway.md" {
 		t.Fatalf("Changed = %v, want topics/gateway.md", notePaths(d.Changed))
 	}

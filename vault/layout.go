@@ -68,8 +68,8 @@ func kindOf(k workspace.Kind) Kind {
 }
 
 // FromWorkspace returns a vault input for every Markdown file of the
-// workspace, placed by Layout, and the workspace's assets. Files matching
-// the configuration's private globs are marked private.
+// workspace, placed by Layout, and the workspace's assets. Private files
+// (in a workspace read with them) are marked private.
 func FromWorkspace(ws *workspace.Workspace) ([]Input, []*Asset) {
 	dates := map[string]string{}
 	for _, d := range ws.Daily {
@@ -118,7 +118,7 @@ func fileInput(ws *workspace.Workspace, f *workspace.File, date string) (Input, 
 		Source:  f.Path,
 		Text:    text,
 		Date:    date,
-		Private: isPrivate(ws.Config.Private, f.Path),
+		Private: f.Private,
 	}, true
 }
 
@@ -135,13 +135,4 @@ func plainTextNote(f *workspace.File) string {
 func isMarkdown(p string) bool {
 	ext := strings.ToLower(path.Ext(p))
 	return ext == ".md" || ext == ".markdown"
-}
-
-func isPrivate(globs []string, p string) bool {
-	for _, g := range globs {
-		if workspace.MatchGlob(g, p) {
-			return true
-		}
-	}
-	return false
 }

@@ -65,7 +65,10 @@ type Input struct {
 	// Date is the note's date (YYYY-MM-DD) when it has one: a daily log's
 	// date, a dream's date.
 	Date string
-	// Private notes stay in the vault but are never published.
+	// Private is set on the notes of private files and on claims made
+	// from them, in a vault built from a workspace read with its private
+	// files ([vault] include_private); they are written with
+	// `publish: false`. The site is never given such a vault.
 	Private bool
 	// From is the workspace path the note's links are resolved from, as if
 	// its text were written there; "" means Source. A dream note cut out
@@ -124,6 +127,9 @@ type Resolution struct {
 	// Broken is true when nothing by that name exists (or the fragment
 	// names no heading or block of the target).
 	Broken bool
+	// Private is true when the link names a private file left out of the
+	// vault: it is shown as its text alone, never as a link.
+	Private bool
 }
 
 // Asset is a non-Markdown file (image, PDF) published beside the notes.

@@ -90,7 +90,7 @@ func TestWriteWith_KeepsHumanTextAndBacksUpEdits(t *testing.T) {
 		return Build(markdown.New(), []Input{
 			{Path: "claims/x.md", Kind: KindClaim, Text: "# X\n" + humanSection},
 			{Path: "sources/daily/d.md", Kind: KindDaily, Source: "memory/d.md", Text: "- fact\n"},
-		}, nil)
+		}, nil, nil)
 	}
 	write := func(prev *Previous) (string, []string) {
 		t.Helper()

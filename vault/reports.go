@@ -21,7 +21,11 @@ const (
 
 // reportInputs are the lint dashboards: one overview and one note per kind
 // of finding a person acts on.
-func reportInputs(res *provenance.Result, locate func(string) string) []Input {
+//
+// Reports are public notes even in a vault that keeps private files
+// ([vault] include_private, where those are marked publish: false), so
+// nothing about a claim or finding in a private file appears in them.
+func reportInputs(res *provenance.Result, locate func(string) string, private func(string) bool) []Input {
 	claimLink := func(c *provenance.Claim) string {
 		return wikilink(noteTarget(ClaimPath(c)), clipText(c.Title, 90))
 	}
@@ -35,6 +39,9 @@ func reportInputs(res *provenance.Result, locate func(string) string) []Input {
 	with := func(code string) []*provenance.Claim {
 		var out []*provenance.Claim
 		for _, c := range res.Claims {
+			if c.Private {
+				continue
+			}
 			for _, f := range c.Findings {
 				if f == code {
 					out = append(out, c)
@@ -69,7 +76,7 @@ func reportInputs(res *provenance.Result, locate func(string) string) []Input {
 	var contested []string
 	for _, ct := range res.Contests {
 		older, newer := res.Claim(ct.Older), res.Claim(ct.Newer)
-		if older == nil || newer == nil {
+		if older == nil || newer == nil || older.Private || newer.Private {
 			continue
 		}
 		contested = append(contested, fmt.Sprintf("- %s (%s) says otherwise than %s (%s), which has the newer evidence",
@@ -82,7 +89,7 @@ func reportInputs(res *provenance.Result, locate func(string) string) []Input {
 	var lapsed, standing []string
 	for _, c := range res.Claims {
 		pm := c.Permission
-		if pm == nil || c.Status == provenance.StatusSuperseded {
+		if pm == nil || c.Status == provenance.StatusSuperseded || c.Private {
 			continue
 		}
 		line := fmt.Sprintf("- %s, %s: expires %s", claimLink(c), where(c), pm.Expires.Format("2006-01-02"))
@@ -122,8 +129,14 @@ func reportInputs(res *provenance.Result, locate func(string) string) []Input {
 	}
 
 	// The overview: counts by finding, then every finding.
-	counts := map[string]int{}
+	var findings diag.List
 	for _, f := range res.Findings {
+		if !private(f.File) {
+			findings = append(findings, f)
+		}
+	}
+	counts := map[string]int{}
+	for _, f := range findings {
 		counts[f.Code]++
 	}
 	var overview []string
@@ -144,15 +157,15 @@ func reportInputs(res *provenance.Result, locate func(string) string) []Input {
 		}
 		overview = append(overview, fmt.Sprintf("| %s | %d | %s |", code, counts[code], strings.ReplaceAll(r, "|", `\|`)))
 	}
-	if len(res.Findings) > 0 {
+	if len(findings) > 0 {
 		overview = append(overview, "", "## Every finding", "")
-		for _, f := range res.Findings {
+		for _, f := range findings {
 			overview = append(overview, "- "+escapeText(findingText(f)))
 		}
 	}
 	lint := report(ReportLint, "Lint", fmt.Sprintf("What `dreamwiki check` found in the workspace's memory on %s: %d findings, %d claims.",
-		res.AsOf.Format("2006-01-02"), len(res.Findings), len(res.Claims)), overview)
-	lint.Props.Set("count", len(res.Findings))
+		res.AsOf.Format("2006-01-02"), len(findings), len(res.Claims)), overview)
+	lint.Props.Set("count", len(findings))
 	return []Input{
 		lint,
 		report(ReportNoEvidence, "Claims without evidence", "Entries of MEMORY.md and the topic files that no pointer, recall or log line supports. Nothing was invented for them: add a `Source:` pointer, or let them go.", noEv),

@@ -35,9 +35,17 @@ func (v *Vault) Markdown(n *Note) []byte {
 
 // vaultLink rewrites a link whose target moved (a path into memory/ that
 // now lives under topics/, say) so it resolves in the vault. Links that
-// already resolve to the same note, and broken links, are left as written.
+// already resolve to the same note, and broken links, are left as written;
+// a link to a private note left out becomes its text.
 func (v *Vault) vaultLink(n *Note, l *markdown.Link) (string, bool) {
 	r, ok := v.links[l]
+	if ok && r.Private {
+		text := l.Display
+		if text == "" {
+			text = l.Target
+		}
+		return escapeText(text), true
+	}
 	if !ok || r.Broken || l.Target == "" {
 		return "", false
 	}

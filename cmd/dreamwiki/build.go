@@ -139,7 +139,11 @@ func report(e *env, r *build.Report, f *buildFlags, verb string) error {
 }
 
 func printReport(w io.Writer, r *build.Report, verb string) {
-	fmt.Fprintf(w, "dreamwiki: %s %d notes (%d published) from %s in %s\n", verb, r.Notes, r.Published, r.Workspace,
+	private := ""
+	if r.Private > 0 {
+		private = fmt.Sprintf(", %d private files not published", r.Private)
+	}
+	fmt.Fprintf(w, "dreamwiki: %s %d notes (%d published%s) from %s in %s\n", verb, r.Notes, r.Published, private, r.Workspace,
 		time.Duration(r.Duration).Round(time.Millisecond))
 	if r.Out != "" && r.Files > 0 {
 		fmt.Fprintf(w, "  vault  %s/vault\n  site   %s/site  (%d pages, %d files)\n", r.Out, r.Out, r.Pages, r.Files)
@@ -174,8 +178,10 @@ matter, unreadable files, and the memory lint of the provenance vault (claims
 without evidence, contested and stale claims, lapsed permissions, MEMORY.md
 over budget, pointers to missing files or lines, memory-meta.json entries that
 match nothing, supersession cycles, duplicate and oversized entries). It
-exits 1 on errors, and on warnings with --strict, so CI can run it on every
-push.`,
+sees what build publishes: secrets are reported by file and line with a
+masked preview, and private notes are not linted (lint reports and CI logs
+are read by others too). It exits 1 on errors, and on warnings with
+--strict, so CI can run it on every push.`,
 		Example: `  dreamwiki check
   dreamwiki check ~/agent --strict
   dreamwiki check --demo --json

@@ -72,7 +72,7 @@ topic files and claims do not age.`,
 				fmt.Fprintf(e.stderr, "dreamwiki: indexed %d changed files (%d chunks), removed %d\n", st.Changed, st.Chunks, st.Removed)
 			}
 			params := search.ParamsFromConfig(m.Workspace.Config.Search)
-			q := search.Query{Text: joinArgs(args), Limit: f.n, Types: f.types, Tiers: f.tiers, IncludePrivate: true, Params: &params}
+			q := search.Query{Text: joinArgs(args), Limit: f.n, Types: f.types, Tiers: f.tiers, Params: &params}
 			res, err := ix.Search(cmd.Context(), q)
 			if err != nil {
 				return failure{err.Error()}

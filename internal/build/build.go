@@ -50,10 +50,15 @@ type Options struct {
 
 // Report is what a build or check found and did.
 type Report struct {
-	Workspace   string    `json:"workspace"`
-	Out         string    `json:"out,omitempty"`
-	Notes       int       `json:"notes"`
-	Published   int       `json:"published"`
+	Workspace string `json:"workspace"`
+	Out       string `json:"out,omitempty"`
+	// Notes are the notes of the vault written (or, for a check, of the
+	// vault a build would write); Published those the site has.
+	Notes     int `json:"notes"`
+	Published int `json:"published"`
+	// Private counts the private files left out of the site (and, unless
+	// [vault] include_private, of the vault).
+	Private     int       `json:"private"`
 	Pages       int       `json:"pages"`
 	Files       int       `json:"files"`
 	Duration    Duration  `json:"duration"`
@@ -80,9 +85,11 @@ type Model struct {
 	Previous *vault.Previous
 }
 
-// Load reads the workspace named by opts and assembles its vault.
+// Load reads the workspace named by opts as it is published and
+// assembles its vault: a model of everything that may be published, and
+// nothing else (see ReadWorkspace).
 func Load(ctx context.Context, opts Options) (*Model, error) {
-	ws, err := readWorkspace(opts)
+	ws, err := readWorkspace(opts, published())
 	if err != nil {
 		return nil, err
 	}
@@ -116,25 +123,36 @@ func assemble(ctx context.Context, opts Options, ws *workspace.Workspace, prior 
 	progress(opts, "assembling the vault")
 	eng := markdown.New()
 	inputs, assets := vault.Assemble(ws, prov)
-	redacted := vault.Redact(inputs)
-	v := vault.Build(eng, inputs, assets)
+	v := vault.Build(eng, inputs, assets, vault.Withheld(ws))
 	v.Provenance = prov
-	v.Diagnostics = append(v.Diagnostics, redacted...)
-	v.Diagnostics.Sort()
 	return &Model{Workspace: ws, Provenance: prov, Vault: v, Engine: eng}, nil
 }
 
-func readWorkspace(opts Options) (*workspace.Workspace, error) {
+// published is how a workspace is read for everything dreamwiki
+// publishes (the site, the vault, search, get, serve): secrets redacted
+// in every text and path as it is read, private files left out (DESIGN
+// 5.6, 5.7). Whatever is made from such a model cannot hold either.
+func published() workspace.Options { return workspace.Options{Redact: true, OmitPrivate: true} }
+
+// ReadWorkspace reads the workspace of opts (a folder, or the demo) as it
+// is published: secrets redacted, private files left out. It is what
+// `dreamwiki get` reads from.
+func ReadWorkspace(opts Options) (*workspace.Workspace, error) {
+	return readWorkspace(opts, published())
+}
+
+// readWorkspace reads the workspace of opts with the reader options wopts
+// (the output folder is skipped on top).
+func readWorkspace(opts Options, wopts workspace.Options) (*workspace.Workspace, error) {
 	if opts.Demo {
 		progress(opts, "reading the demo workspace")
-		return workspace.LoadFS(demo.FS(), workspace.Options{})
+		return workspace.LoadFS(demo.FS(), wopts)
 	}
 	root := opts.Workspace
 	if root == "" {
 		root = "."
 	}
 	progress(opts, "reading "+root)
-	wopts := workspace.Options{}
 	if skip := relInside(root, opts.Out); skip != "" {
 		wopts.Skip = []string{skip}
 	}
@@ -188,16 +206,32 @@ func Check(ctx context.Context, opts Options) (*Report, error) {
 }
 
 func (m *Model) report(opts Options) *Report {
-	r := &Report{Workspace: opts.Workspace, Out: opts.Out, Notes: len(m.Vault.Notes), Diagnostics: m.Diagnostics()}
+	r := &Report{Workspace: opts.Workspace, Out: opts.Out, Notes: len(m.Vault.Notes), Published: len(m.Vault.Notes),
+		Private: len(m.Workspace.Withheld), Diagnostics: m.Diagnostics()}
 	if opts.Demo {
 		r.Workspace = "(demo)"
 	}
-	for _, n := range m.Vault.Notes {
-		if !n.Private {
-			r.Published++
-		}
-	}
 	return r
+}
+
+// vaultToWrite is the vault Build writes: the model's, or with [vault]
+// include_private one assembled again from the workspace read with its
+// private files (marked, and written with publish: false). Only that
+// setting costs the second pass; the site never sees that vault.
+func (m *Model) vaultToWrite(ctx context.Context, opts Options) (*vault.Vault, error) {
+	if !m.Workspace.Config.Vault.IncludePrivate {
+		return m.Vault, nil
+	}
+	progress(opts, "reading the workspace again with its private notes, for the vault")
+	ws, err := readWorkspace(opts, workspace.Options{Redact: true})
+	if err != nil {
+		return nil, err
+	}
+	full, err := assemble(ctx, opts, ws, m.Previous.Claims())
+	if err != nil {
+		return nil, err
+	}
+	return full.Vault, nil
 }
 
 // Build reads the workspace and writes Out/vault and Out/site.
@@ -225,9 +259,14 @@ func Build(ctx context.Context, opts Options) (*Report, error) {
 	}
 	defer os.RemoveAll(tmp)
 
+	v, err := m.vaultToWrite(ctx, opts)
+	if err != nil {
+		return nil, err
+	}
+	r.Notes = len(v.Notes)
 	progress(opts, "writing the vault")
 	backup := filepath.Join(opts.Out, "vault-backup", m.Previous.BackupName())
-	kept, err := m.Vault.WriteWith(output.NewDir(filepath.Join(tmp, "vault")), vault.WriteOptions{
+	kept, err := v.WriteWith(output.NewDir(filepath.Join(tmp, "vault")), vault.WriteOptions{
 		Previous:  m.Previous,
 		Backup:    output.NewDir(backup),
 		BackupDir: filepath.ToSlash(backup),

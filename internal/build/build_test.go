@@ -345,3 +345,117 @@ func TestBuild_NoDemoSecretReachesTheOutput(t *testing.T) {
 		t.Errorf("reported %d secrets, want %d", n, len(fakes))
 	}
 }
+
+// The demo keeps Sam's health notes in memory/private/: nothing of them
+// reaches the lint report (it once listed their claims without evidence),
+// or any other published file.
+func TestBuild_DemoLintPageShowsNoPrivateText(t *testing.T) {
+	_, out := buildInto(t, Options{Demo: true})
+	lint := read(t, filepath.Join(out, "site", "reports", "lint.html"))
+	if !strings.Contains(lint, "Every finding") {
+		t.Fatal("the demo's lint page lists no findings; the test needs some")
+	}
+	for p := range treeHash(t, out) {
+		data := read(t, filepath.Join(out, p))
+		for _, private := range []string{"physio", "Clínica do Rato", "tendinopathy", "memory/private", "Kept for Sam. Not published"} {
+			if strings.Contains(p, private) || strings.Contains(data, private) {
+				t.Errorf("%s shows the private %q", p, private)
+			}
+		}
+	}
+}
+
+// With [vault] include_private the vault keeps the private notes and the
+// claims made from them, marked publish: false; the site still has none
+// of them.
+func TestBuild_VaultIncludePrivateKeepsThemMarkedAndTheSiteDoesNot(t *testing.T) {
+	ws := writeTxtar(t, `
+-- dreamwiki.toml --
+[vault]
+include_private = true
+-- MEMORY.md --
+- Health notes live in [[health]].
+-- memory/private/health.md --
+# Health
+- Knee-physio-phrase on Tuesdays.
+-- notes/diary.md --
+---
+publish: false
+---
+Diary-phrase.
+`)
+	r, out := buildInto(t, Options{Workspace: ws})
+	for _, p := range []string{"topics/private/health.md", "notes/diary.md"} {
+		note := read(t, filepath.Join(out, "vault", filepath.FromSlash(p)))
+		if !strings.Contains(note, "publish: false") {
+			t.Errorf("vault %s is not marked publish: false:\n%s", p, note)
+		}
+	}
+	claims := 0
+	for p := range treeHash(t, filepath.Join(out, "vault", "claims")) {
+		if note := read(t, filepath.Join(out, "vault", "claims", p)); strings.Contains(note, "Knee-physio-phrase") {
+			claims++
+			if !strings.Contains(note, "publish: false") {
+				t.Errorf("the claim of a private note is not marked publish: false:\n%s", note)
+			}
+		}
+	}
+	if claims != 1 {
+		t.Errorf("%d vault claims from the private topic file, want 1", claims)
+	}
+	// Obsidian Publish leaves out notes marked publish: false and
+	// publishes the rest, reports included: no other note may quote one.
+	for p := range treeHash(t, filepath.Join(out, "vault")) {
+		if !strings.HasSuffix(p, ".md") {
+			continue // the manifest, which keeps claim ids, is no note
+		}
+		note := read(t, filepath.Join(out, "vault", p))
+		if !strings.Contains(note, "publish: false") && (strings.Contains(note, "Knee-physio-phrase") || strings.Contains(note, "Diary-phrase")) {
+			t.Errorf("vault %s is published but quotes a private note:\n%s", p, note)
+		}
+	}
+	for p := range treeHash(t, filepath.Join(out, "site")) {
+		data := read(t, filepath.Join(out, "site", p))
+		if strings.Contains(data, "Knee-physio-phrase") || strings.Contains(data, "Diary-phrase") {
+			t.Errorf("site %s holds private text", p)
+		}
+	}
+	if r.Notes <= r.Published || r.Private != 2 {
+		t.Errorf("report: %d notes, %d published, %d private", r.Notes, r.Published, r.Private)
+	}
+}
+
+// A secret in an entry is redacted before the claim is named: its slug,
+// id, file name and every link to it are made from the redacted text, so
+// the vault has no broken link and the report says what was done.
+func TestBuild_AClaimWithASecretIsNamedByItsRedactedText(t *testing.T) {
+	token := "ghp_" + strings.Repeat("Zq7Wm", 7) + "K"
+	ws := writeTxtar(t, `
+-- MEMORY.md --
+# Memory
+- CI token `+token+` for the release bot.
+`)
+	r, out := buildInto(t, Options{Workspace: ws})
+	slug := "ci-token-redacted-github-token-for-the-release-bot"
+	for _, p := range []string{"vault/claims/" + slug + ".md", "site/claims/" + slug + ".html"} {
+		if _, err := os.Stat(filepath.Join(out, filepath.FromSlash(p))); err != nil {
+			t.Errorf("the claim is not named by its redacted text: %v", err)
+		}
+	}
+	var secrets int
+	for _, d := range r.Diagnostics {
+		switch d.Code {
+		case "broken-link", "broken-anchor":
+			t.Errorf("vault: %v", d)
+		case "secret":
+			secrets++
+			if d.File != "MEMORY.md" || d.Line != 2 || !strings.Contains(d.Message, "the site, the vault and the search index show [REDACTED:github-token]") {
+				t.Errorf("secret finding: %v", d)
+			}
+		}
+	}
+	if secrets != 1 {
+		t.Errorf("%d secret findings, want 1", secrets)
+	}
+	checkLinks(t, filepath.Join(out, "site"))
+}

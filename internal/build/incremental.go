@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"reflect"
 	"sort"
 	"time"
 
@@ -34,16 +33,10 @@ type Session struct {
 	eng  *markdown.Engine
 	ws   *workspace.Workspace
 	prov *provenance.Result
-	// inputs are what the vault was built from, redacted; redactions
-	// caches each input's redaction by vault path.
-	inputs     []vault.Input
-	redactions map[string]redaction
-	// bySource indexes inputs by workspace path; redactDiags are the
-	// redactions' findings in input order. Both are made again only when
-	// the inputs are assembled again or a redaction changed.
-	bySource    map[string]int
-	redactDiags diag.List
-	redactDirty bool
+	// inputs are what the vault was built from; bySource indexes them by
+	// workspace path, made again only when the inputs are assembled again.
+	inputs   []vault.Input
+	bySource map[string]int
 	// cited are the files citedBy (a provenance result) names; assembler
 	// remakes inputs with assembledBy's claim links and block ids.
 	cited       map[string]bool
@@ -57,12 +50,6 @@ type Session struct {
 	broken bool
 	// pending is set while provenance has yet to run over rendered edits.
 	pending bool
-}
-
-// redaction is one input's text before and after redaction.
-type redaction struct {
-	before, after string
-	diags         diag.List
 }
 
 // Change says what a Session update did.
@@ -100,7 +87,7 @@ func Open(ctx context.Context, opts Options, w output.Writer) (*Session, *Change
 // load reads and renders everything.
 func (s *Session) load(ctx context.Context, w output.Writer) (*Change, error) {
 	start := time.Now()
-	ws, err := readWorkspace(s.opts)
+	ws, err := readWorkspace(s.opts, published())
 	if err != nil {
 		return nil, err
 	}
@@ -108,16 +95,16 @@ func (s *Session) load(ctx context.Context, w output.Writer) (*Change, error) {
 	if s.prov != nil {
 		prior = s.prov.Prior()
 	}
-	*s = Session{opts: s.opts, eng: markdown.New(), ws: ws, redactions: map[string]redaction{}} // pending too
+	*s = Session{opts: s.opts, eng: markdown.New(), ws: ws} // pending too
 	t0 := time.Now()
 	s.prov = analyze(s.opts, ws, prior)
 	took := time.Since(t0)
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
-	inputs, assets := vault.Assemble(ws, s.prov)
-	s.inputs = s.redact(inputs)
-	s.v = vault.Build(s.eng, s.inputs, assets)
+	var assets []*vault.Asset
+	s.inputs, assets = vault.Assemble(ws, s.prov)
+	s.v = vault.Build(s.eng, s.inputs, assets, vault.Withheld(ws))
 	d := vault.Delta{Changed: s.v.Notes, Names: true}
 	ch := &Change{Provenance: true, ProvenanceTook: took}
 	if err := s.render(ctx, d, w, ch); err != nil {
@@ -144,66 +131,12 @@ func analyze(opts Options, ws *workspace.Workspace, prior []provenance.PriorClai
 		AsOf:     opts.asOf(),
 		Previous: prior,
 		Locate:   vault.Locator(ws),
-		Private:  vault.Privacy(ws),
 	})
 }
-
-// redact redacts inputs as Load does, reusing the redaction of every
-// input whose text is unchanged, and forgets the inputs that are gone.
-func (s *Session) redact(inputs []vault.Input) []vault.Input {
-	keep := make(map[string]bool, len(inputs))
-	for i := range inputs {
-		inputs[i] = s.redactOne(inputs[i])
-		keep[redactionKey(inputs[i])] = true
-	}
-	for k := range s.redactions {
-		if !keep[k] {
-			delete(s.redactions, k)
-		}
-	}
-	s.redactDirty = true
-	s.bySource = nil
-	return inputs
-}
-
-// redactOne redacts one input, reusing its earlier redaction when its
-// text is unchanged.
-func (s *Session) redactOne(in vault.Input) vault.Input {
-	k := redactionKey(in)
-	r, ok := s.redactions[k]
-	if !ok || r.before != in.Text {
-		one := []vault.Input{in}
-		next := redaction{before: in.Text, diags: vault.Redact(one)}
-		next.after = one[0].Text
-		// The findings in input order change only if this input's do.
-		if !ok || !reflect.DeepEqual(r.diags, next.diags) {
-			s.redactDirty = true
-		}
-		r = next
-		s.redactions[k] = r
-	}
-	in.Text = r.after
-	return in
-}
-
-// redactionKey names an input before the vault makes paths unique: two
-// inputs may share a vault path, never a workspace file.
-func redactionKey(in vault.Input) string { return in.Source + "\x00" + in.Path }
 
 // render brings the site up to date with s.v and fills in ch.
 func (s *Session) render(ctx context.Context, d vault.Delta, w output.Writer, ch *Change) error {
 	s.v.Provenance = s.prov
-	if s.redactDirty {
-		s.redactDiags = nil
-		for _, in := range s.inputs {
-			s.redactDiags = append(s.redactDiags, s.redactions[redactionKey(in)].diags...)
-		}
-		s.redactDirty = false
-	}
-	if len(s.redactDiags) > 0 {
-		s.v.Diagnostics = append(s.v.Diagnostics, s.redactDiags...)
-		s.v.Diagnostics.Sort()
-	}
 	m := &Model{Workspace: s.ws, Provenance: s.prov, Vault: s.v, Engine: s.eng}
 	st, err := s.site.Update(ctx, s.eng, s.v, d, m.SiteOptions(s.opts), w)
 	if err != nil {
@@ -257,7 +190,7 @@ func (s *Session) Update(ctx context.Context, paths []string, w output.Writer) (
 			return nil, err
 		}
 		inputs, assets = vault.Assemble(ws, s.prov)
-		inputs = s.redact(inputs)
+		s.bySource = nil
 	} else {
 		if s.provenanceReads(ws, files) {
 			s.pending = true
@@ -269,7 +202,7 @@ func (s *Session) Update(ctx context.Context, paths []string, w output.Writer) (
 	ch.Pending = s.pending
 	s.ws, s.inputs = ws, inputs
 	var d vault.Delta
-	s.v, d = s.v.Update(s.eng, inputs, assets)
+	s.v, d = s.v.Update(s.eng, inputs, assets, vault.Withheld(ws))
 	if err := s.render(ctx, d, w, ch); err != nil {
 		return nil, err
 	}
@@ -316,10 +249,10 @@ func (s *Session) ApplyProvenance(ctx context.Context, r *ProvenanceResult, w ou
 	start := time.Now()
 	s.broken = true
 	s.prov = r.prov
-	s.inputs = s.redact(r.inputs)
+	s.inputs, s.bySource = r.inputs, nil
 	ch = &Change{Provenance: true}
 	var d vault.Delta
-	s.v, d = s.v.Update(s.eng, s.inputs, r.assets)
+	s.v, d = s.v.Update(s.eng, s.inputs, r.assets, vault.Withheld(r.ws))
 	if err := s.render(ctx, d, w, ch); err != nil {
 		return nil, false, err
 	}
@@ -463,7 +396,7 @@ func (s *Session) patchInputs(ws *workspace.Workspace, paths []string) ([]vault.
 		if !ok || !isNote {
 			return nil, nil, errors.New("build: a changed file has no input of its own: " + f.Path)
 		}
-		s.inputs[i] = s.redactOne(in)
+		s.inputs[i] = in
 	}
 	return s.inputs, vault.Assets(ws), nil
 }

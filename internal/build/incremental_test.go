@@ -52,6 +52,60 @@ func (sv served) finish(w *output.Memory) {
 	sv.put(w)
 }
 
+// openServed opens a session on the workspace in dir and keeps its first
+// render, as serve mode does.
+func openServed(t *testing.T, dir string) (*Session, served, *Change) {
+	t.Helper()
+	w := output.NewMemory()
+	s, ch, err := Open(context.Background(), Options{Workspace: dir}, w)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sv := served{}
+	sv.apply(w, true)
+	return s, sv, ch
+}
+
+// update brings s up to date after paths changed and lays what it
+// rendered over the site.
+func (sv served) update(t *testing.T, s *Session, paths []string) *Change {
+	t.Helper()
+	w := output.NewMemory()
+	ch, err := s.Update(context.Background(), paths, w)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sv.apply(w, ch.Site.Full)
+	return ch
+}
+
+// provenance runs the provenance the session waits for, if any, and lays
+// what it rendered over the site.
+func (sv served) provenance(t *testing.T, s *Session) {
+	t.Helper()
+	if !s.Pending() {
+		return
+	}
+	w := output.NewMemory()
+	ch, applied, err := s.ApplyProvenance(context.Background(), s.ProvenanceJob()(), w)
+	if err != nil || !applied {
+		t.Fatalf("applying provenance: %v (applied %v)", err, applied)
+	}
+	sv.apply(w, ch.Site.Full)
+}
+
+// settle does what serve mode does once changes pause: provenance, then
+// the deferred files.
+func (sv served) settle(t *testing.T, s *Session) {
+	t.Helper()
+	sv.provenance(t, s)
+	w := output.NewMemory()
+	if err := s.Finish(context.Background(), w); err != nil {
+		t.Fatal(err)
+	}
+	sv.finish(w)
+}
+
 func (sv served) put(w *output.Memory) {
 	for _, n := range w.Names() {
 		b, _ := w.Get(n)
@@ -63,7 +117,7 @@ func (sv served) put(w *output.Memory) {
 // build` does when its previous vault held the claims prior.
 func reference(t *testing.T, dir string, prior []provenance.PriorClaim) served {
 	t.Helper()
-	ws, err := workspace.Load(dir, workspace.Options{})
+	ws, err := workspace.Load(dir, published())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -164,14 +218,8 @@ func TestSession_UpdatesEqualFullBuilds(t *testing.T) {
 	}
 	dir := demoDir(t)
 	ctx := context.Background()
+	s, sv, ch := openServed(t, dir)
 	w := output.NewMemory()
-	s, ch, err := Open(ctx, Options{Workspace: dir}, w)
-	if err != nil {
-		t.Fatal(err)
-	}
-	sv := served{}
-	sv.apply(w, true)
-	w = output.NewMemory()
 	if err := s.Finish(ctx, w); err != nil {
 		t.Fatal(err)
 	}
@@ -251,12 +299,7 @@ func TestSession_UpdatesEqualFullBuilds(t *testing.T) {
 		t.Run(st.name, func(t *testing.T) {
 			prior := s.prov.Prior()
 			st.edit(t)
-			w := output.NewMemory()
-			ch, err := s.Update(ctx, st.paths, w)
-			if err != nil {
-				t.Fatal(err)
-			}
-			sv.apply(w, ch.Site.Full)
+			ch := sv.update(t, s, st.paths)
 			if st.fast {
 				if ch.Provenance || ch.Pending {
 					t.Error("provenance ran again")
@@ -265,22 +308,11 @@ func TestSession_UpdatesEqualFullBuilds(t *testing.T) {
 					t.Errorf("rendered %d of %d pages (full %v)", ch.Site.Pages, fullPages, ch.Site.Full)
 				}
 			}
-			if s.Pending() {
-				w := output.NewMemory()
-				ch2, applied, err := s.ApplyProvenance(ctx, s.ProvenanceJob()(), w)
-				if err != nil || !applied {
-					t.Fatalf("applying provenance: %v (applied %v)", err, applied)
-				}
-				sv.apply(w, ch2.Site.Full)
-			}
 			if !check {
+				sv.provenance(t, s)
 				return
 			}
-			w = output.NewMemory()
-			if err := s.Finish(ctx, w); err != nil {
-				t.Fatal(err)
-			}
-			sv.finish(w)
+			sv.settle(t, s)
 			if d := siteDiff(sv, reference(t, dir, prior)); d != "" {
 				t.Fatalf("after the update the site differs from a build (%s; pages %v):\n%s", ch.Site, ch.Site.Notes, d)
 			}
@@ -294,21 +326,10 @@ func TestSession_UpdatesEqualFullBuilds(t *testing.T) {
 func TestSession_StaleProvenanceIsNotApplied(t *testing.T) {
 	dir := demoDir(t)
 	ctx := context.Background()
-	w := output.NewMemory()
-	s, _, err := Open(ctx, Options{Workspace: dir}, w)
-	if err != nil {
-		t.Fatal(err)
-	}
-	sv := served{}
-	sv.apply(w, true)
+	s, sv, _ := openServed(t, dir)
 	prior := s.prov.Prior()
 	edit(t, dir, "memory/2026-10-21.md", "\n- ", "\n- First edit. \n- ")
-	w = output.NewMemory()
-	ch, err := s.Update(ctx, []string{"memory/2026-10-21.md"}, w)
-	if err != nil {
-		t.Fatal(err)
-	}
-	sv.apply(w, ch.Site.Full)
+	ch := sv.update(t, s, []string{"memory/2026-10-21.md"})
 	if !ch.Pending || ch.Provenance {
 		t.Fatalf("an edit of a daily log: pending %v, provenance %v; want it rendered first, provenance after", ch.Pending, ch.Provenance)
 	}
@@ -317,28 +338,14 @@ func TestSession_StaleProvenanceIsNotApplied(t *testing.T) {
 	}
 	first := s.ProvenanceJob()
 	edit(t, dir, "memory/2026-10-21.md", "\n- ", "\n- Second edit. \n- ")
-	w = output.NewMemory()
-	if ch, err = s.Update(ctx, []string{"memory/2026-10-21.md"}, w); err != nil {
-		t.Fatal(err)
-	}
-	sv.apply(w, ch.Site.Full)
+	sv.update(t, s, []string{"memory/2026-10-21.md"})
 	if _, applied, err := s.ApplyProvenance(ctx, first(), output.NewMemory()); err != nil || applied {
 		t.Fatalf("a stale provenance run was applied (%v)", err)
 	}
 	if !s.Pending() {
 		t.Fatal("the session no longer waits for provenance")
 	}
-	w = output.NewMemory()
-	ch2, applied, err := s.ApplyProvenance(ctx, s.ProvenanceJob()(), w)
-	if err != nil || !applied {
-		t.Fatalf("applying provenance: %v (applied %v)", err, applied)
-	}
-	sv.apply(w, ch2.Site.Full)
-	w = output.NewMemory()
-	if err := s.Finish(ctx, w); err != nil {
-		t.Fatal(err)
-	}
-	sv.finish(w)
+	sv.settle(t, s)
 	if d := siteDiff(sv, reference(t, dir, prior)); d != "" {
 		t.Fatalf("the site differs from a build:\n%s", d)
 	}

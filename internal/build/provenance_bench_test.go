@@ -187,14 +187,13 @@ func BenchmarkVault_10000Notes2000Claims(b *testing.B) {
 	cpu := cpuSeconds()
 	defer reportCPU(b, cpu)
 	for b.Loop() {
-		ws, err := workspace.Load(dir, workspace.Options{})
+		ws, err := workspace.Load(dir, published())
 		if err != nil {
 			b.Fatal(err)
 		}
-		res := provenance.Analyze(ws, provenance.Options{Locate: vault.Locator(ws), Private: vault.Privacy(ws)})
+		res := provenance.Analyze(ws, provenance.Options{Locate: vault.Locator(ws)})
 		inputs, assets := vault.Assemble(ws, res)
-		vault.Redact(inputs)
-		v := vault.Build(markdown.New(), inputs, assets)
+		v := vault.Build(markdown.New(), inputs, assets, vault.Withheld(ws))
 		v.Provenance = res
 		if err := v.Write(output.NewMemory()); err != nil {
 			b.Fatal(err)

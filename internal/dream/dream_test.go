@@ -353,6 +353,8 @@ func TestDream_NeverWritesASecretIntoCuratedMemory(t *testing.T) {
 		secrets.KindBearer:         "Authorization: Bearer 9f8e7d6c5b4a39281706f5e4d3c2b1a09f8e7d6c",
 		secrets.KindURLCredentials: "postgres://deploy:Sup3rS3cretPw@db.staging.tessellate.example:5432/app",
 		secrets.KindPassword:       "password: hunter2-but-longer",
+		secrets.KindWebhookURL:     "https://hooks.slack.com/services/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",
+		secrets.KindSecret:         "API token: 7c4e9a1f3b8d2e6a0c5f9b3d7e1a4c8f2b6d0e3a",
 	}
 	var log strings.Builder
 	log.WriteString("# 2026-04-08\n\n")

@@ -72,6 +72,22 @@ func isFence(line []byte, fence string) bool {
 	return true
 }
 
+// ReadFrontMatter decodes the front matter of a note's text exactly as
+// Parse does, without parsing the body, for a reader that needs a note's
+// properties before it is rendered (the workspace reader decides privacy
+// from them). fm.Present is false when the text has no closed front
+// matter block; diags say why a block that is there did not decode.
+func ReadFrontMatter(file, text string) (fm FrontMatter, diags diag.List) {
+	if !strings.HasPrefix(text, "---") {
+		return fm, nil
+	}
+	block := splitFrontMatter([]byte(text))
+	if block.state != frontMatterClosed {
+		return fm, nil
+	}
+	return parseFrontMatter(block.yaml, file, &diags), diags
+}
+
 // parseFrontMatter decodes the YAML of a front matter block that starts on
 // line 2 of the file. Errors become diagnostics; the FrontMatter is then
 // empty apart from Present.

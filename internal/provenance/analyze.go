@@ -10,7 +10,6 @@ import (
 	"github.com/dreamwiki/dreamwiki/internal/markdown"
 	"github.com/dreamwiki/dreamwiki/internal/memory"
 	"github.com/dreamwiki/dreamwiki/internal/parallel"
-	"github.com/dreamwiki/dreamwiki/internal/secrets"
 	"github.com/dreamwiki/dreamwiki/internal/workspace"
 )
 
@@ -192,21 +191,21 @@ func (a *analyzer) newClaim(e *workspace.Entry, origin ClaimOrigin) *Claim {
 		Line:    e.Line,
 		EndLine: max(e.EndLine, e.Line),
 		Section: e.Section,
-		Text:    redact(e.Text),
+		Text:    e.Text,
 		Origin:  origin,
 		Entry:   e,
 		Tags:    append([]string(nil), e.Tags...),
 	}
 	switch {
 	case e.Title != "":
-		c.Title = redact(e.Title)
+		c.Title = e.Title
 	case e.Rule != "":
-		c.Title = redact(firstSentence(e.Rule, 100))
+		c.Title = firstSentence(e.Rule, 100)
 	default:
 		c.Title = firstSentence(c.Text, 100)
 	}
-	if a.opts.Private != nil && a.opts.Private(e.File) {
-		c.Private = true
+	if f := a.ws.FileByPath(e.File); f != nil {
+		c.Private = f.Private
 	}
 	for ln := c.Line; ln <= c.EndLine; ln++ {
 		a.byLocation[location(c.File, ln)] = c
@@ -215,17 +214,6 @@ func (a *analyzer) newClaim(e *workspace.Entry, origin ClaimOrigin) *Claim {
 }
 
 func location(file string, line int) string { return file + ":" + itoa(line) }
-
-// redact removes secrets from text that ends up in claim notes, excerpts
-// and JSON: the vault redacts whole notes, but these values are also
-// handed to the site directly.
-func redact(s string) string {
-	if !secrets.Contains(s) {
-		return s
-	}
-	out, _ := secrets.Redact(s)
-	return out
-}
 
 // claimIdentity is how a claim is recognised: its texts in every form the
 // entry gives.
@@ -296,6 +284,9 @@ func (a *analyzer) assignIDs() {
 			a.prior[c] = p
 		}
 	}
+	// memory-meta.json may describe the entries of a private file left
+	// out; its text is then never published, not even as a slug.
+	metaText := !a.withheldEntries()
 	for _, c := range a.claims {
 		if c.ID != "" {
 			continue
@@ -303,7 +294,7 @@ func (a *analyzer) assignIDs() {
 		src := c.Title
 		if c.Entry != nil && c.Entry.Title == "" && c.Entry.Rule == "" {
 			src = c.Text
-			if m := a.meta[c]; m != nil && m.Text != "" {
+			if m := a.meta[c]; m != nil && m.Text != "" && metaText {
 				src = m.Text // the text the entry was first recorded with
 			}
 		}
@@ -406,10 +397,7 @@ func (a *analyzer) sourceOf(p string) *source {
 		a.sources[p] = nil
 		return nil
 	}
-	s := &source{path: f.Path, kind: kindOfFile(f.Kind), lines: splitLines(f.Content)}
-	if a.opts.Private != nil {
-		s.private = a.opts.Private(f.Path)
-	}
+	s := &source{path: f.Path, kind: kindOfFile(f.Kind), lines: splitLines(f.Content), private: f.Private}
 	s.blocks = fileBlocks(s.lines, nil)
 	if !isMarkdownPath(f.Path) {
 		// A plain text file is shown as written: no block can carry an id.
@@ -447,10 +435,7 @@ func (a *analyzer) buildCorpus() {
 	var srcs []*source
 	for _, d := range a.ws.Daily {
 		skip := skipper(d)
-		s := &source{path: d.File.Path, kind: SourceDaily, date: d.Date, lines: splitLines(d.File.Content)}
-		if a.opts.Private != nil {
-			s.private = a.opts.Private(s.path)
-		}
+		s := &source{path: d.File.Path, kind: SourceDaily, date: d.Date, lines: splitLines(d.File.Content), private: d.File.Private}
 		s.blocks = fileBlocks(s.lines, skip)
 		s.pieces = piecesOf(s.blocks)
 		a.sources[s.path] = s
@@ -471,9 +456,14 @@ func (a *analyzer) buildCorpus() {
 		}
 	}
 	a.corpus = newCorpus(srcs)
-	entries := make([]markdown.IndexEntry, 0, len(a.ws.Files))
+	entries := make([]markdown.IndexEntry, 0, len(a.ws.Files)+len(a.ws.Withheld))
 	for _, f := range a.ws.Files {
 		entries = append(entries, markdown.IndexEntry{Path: f.Path})
+	}
+	// A wikilink to a private note resolves to it (as in Obsidian), so
+	// that it is told from a link to nothing.
+	for _, w := range a.ws.Withheld {
+		entries = append(entries, markdown.IndexEntry{Path: w.Path})
 	}
 	a.names = markdown.NewNameIndex(entries)
 }

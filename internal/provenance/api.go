@@ -25,10 +25,6 @@ type Options struct {
 	// ("memory/2026-10-21.md" -> "sources/daily/2026-10-21.md"), filling
 	// Evidence.Note. Nil leaves Evidence.Note as the workspace path.
 	Locate func(workspacePath string) string
-	// Private reports whether a workspace path is private (never
-	// published). Excerpts from private files are kept out of public
-	// claim notes; claims from private topic files are private.
-	Private func(workspacePath string) bool
 	// Decay overrides the decay constants; the zero value means
 	// memory.DefaultParams().
 	Decay *memory.Params
@@ -108,8 +104,8 @@ type Evidence struct {
 	// the evidence, inclusive; 0 when the evidence is the whole file.
 	StartLine int `json:"start_line,omitempty"`
 	EndLine   int `json:"end_line,omitempty"`
-	// Excerpt is the block's text (list markers removed, secrets
-	// redacted); "" for whole-file evidence.
+	// Excerpt is the block's text (list markers removed); "" for
+	// whole-file evidence.
 	Excerpt    string     `json:"excerpt,omitempty"`
 	Method     Method     `json:"method"`
 	Confidence float64    `json:"confidence"`
@@ -124,8 +120,11 @@ type Evidence struct {
 	// Block is the block id the link lands on, without '^' ("e4"); "" when
 	// the link goes to the top of the note.
 	Block string `json:"block,omitempty"`
-	// Private marks evidence in a file that is never published; its
-	// Excerpt is empty unless the claim is private too.
+	// Private marks evidence in a private file (workspace.File.Private);
+	// its Excerpt is empty unless the claim is private too. In a
+	// workspace read without its private files, a pointer to one gives
+	// evidence with Private set and nothing else: no path, no lines, no
+	// note.
 	Private bool `json:"private,omitempty"`
 }
 
@@ -182,7 +181,7 @@ type Claim struct {
 	// so the claim can link back to the exact entry; "" when the entry
 	// cannot carry one (a table row).
 	Block string `json:"block,omitempty"`
-	// Text is the entry's substance (workspace.Entry.Text, redacted).
+	// Text is the entry's substance (workspace.Entry.Text).
 	Text string `json:"text"`
 	// Title is a short label: the bold title or rule when there is one,
 	// else the first sentence of Text.
@@ -292,7 +291,7 @@ type Dream struct {
 	Date    time.Time `json:"date"`
 	HasTime bool      `json:"has_time"`
 	Heading string    `json:"heading"`
-	// Body is the entry as written (redacted).
+	// Body is the entry as written.
 	Body string `json:"body"`
 	// ConsolidatedThrough is the watermark a dream-log entry records.
 	ConsolidatedThrough time.Time `json:"consolidated_through,omitzero"`

@@ -68,7 +68,7 @@ func (a *analyzer) dreams() {
 				continue
 			}
 			dr := &Dream{Slug: slugFor(e.Date, e.HasTime, "dream"), Kind: "dream-log", File: dl.File.Path, Line: e.Line, EndLine: e.EndLine,
-				Date: e.Date, HasTime: e.HasTime, Heading: e.Heading, Body: redact(e.Body), ConsolidatedThrough: e.ConsolidatedThrough, Fields: e.Fields}
+				Date: e.Date, HasTime: e.HasTime, Heading: e.Heading, Body: e.Body, ConsolidatedThrough: e.ConsolidatedThrough, Fields: e.Fields}
 			if through := e.ConsolidatedThrough; !through.IsZero() {
 				for _, d := range a.ws.Daily {
 					if d.Date.After(through) || (!prev.IsZero() && !d.Date.After(prev)) {
@@ -88,9 +88,9 @@ func (a *analyzer) dreams() {
 				continue
 			}
 			dr := &Dream{Slug: slugFor(e.Date, true, "diary"), Kind: "diary", File: d.File.Path, Line: e.Line, EndLine: e.EndLine,
-				Date: e.Date, HasTime: true, Heading: e.DateText, Body: redact(e.Text)}
+				Date: e.Date, HasTime: true, Heading: e.DateText, Body: e.Text}
 			for _, it := range e.Items {
-				di := DreamItem{Text: redact(it.Text), Status: it.Status, Confidence: it.Confidence, Recalls: it.Recalls}
+				di := DreamItem{Text: it.Text, Status: it.Status, Confidence: it.Confidence, Recalls: it.Recalls}
 				if c := a.itemClaim[it]; c != nil {
 					di.Claim = c.ID
 					if strings.EqualFold(it.Status, "promoted") {

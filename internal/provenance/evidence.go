@@ -241,13 +241,18 @@ func (a *analyzer) pointerTargets(c *Claim, p workspace.SourcePointer, byDate ma
 		return nil, true
 	case !p.Date.IsZero() && p.StartLine == 0:
 		ps := byDate[day(p.Date)]
+		if len(ps) == 0 && a.ws.Withholds(p.Path) {
+			ps = []string{p.Path}
+		}
 		return ps, len(ps) > 0
 	}
-	if f := a.ws.FileByPath(p.Path); f != nil {
-		return []string{f.Path}, true
-	}
-	if f := a.ws.FileByPath(path.Join(path.Dir(c.File), p.Path)); f != nil {
-		return []string{f.Path}, true
+	for _, cand := range []string{p.Path, path.Join(path.Dir(c.File), p.Path)} {
+		if f := a.ws.FileByPath(cand); f != nil {
+			return []string{f.Path}, true
+		}
+		if a.ws.Withholds(cand) {
+			return []string{cand}, true
+		}
 	}
 	return nil, false
 }
@@ -287,6 +292,15 @@ func (a *analyzer) resolvePointer(c *Claim, terms []string, p workspace.SourcePo
 	bestScore := -1.0
 	for _, tp := range paths {
 		if tp == c.File {
+			continue
+		}
+		if a.ws.Withholds(tp) {
+			// The claim has evidence, and nothing of it is told: not the
+			// path, the lines or the words (DESIGN 5.7). Any evidence that
+			// can be shown ranks above it.
+			if bestScore < privateRank {
+				best, bestScore = Evidence{Method: method, Kind: SourceNote, Confidence: 0.6, Private: true}, privateRank
+			}
 			continue
 		}
 		src := a.sourceOf(tp)
@@ -335,6 +349,10 @@ func (a *analyzer) resolvePointer(c *Claim, terms []string, p workspace.SourcePo
 	return best, bestScore > -1
 }
 
+// privateRank ranks the evidence of a pointer to a private note below
+// whole-file evidence (-0.5) and above none (-1).
+const privateRank = -0.75
+
 func pointerDiag(file string, line int, msg, hint string) diag.Diagnostic {
 	return diag.Diagnostic{Severity: diag.Warning, Code: "broken-pointer", File: file, Line: line, Message: msg, Hint: hint}
 }
@@ -369,7 +387,7 @@ func (a *analyzer) bestBlock(src *source, terms []string, start, end int) (Evide
 				parts = append(parts, strings.TrimLeft(t, "#> "))
 			}
 		}
-		ev.Excerpt = clip(redact(strings.Join(parts, " ")), maxExcerpt)
+		ev.Excerpt = clip(strings.Join(parts, " "), maxExcerpt)
 	}
 	return ev, bestS
 }
@@ -379,7 +397,7 @@ func (a *analyzer) fillPiece(ev *Evidence, src *source, i int) {
 	pc := src.pieces[i]
 	b := &src.blocks[pc.blk]
 	ev.StartLine, ev.EndLine = pc.Start, pc.End
-	ev.Excerpt = clip(redact(pc.Text), maxExcerpt)
+	ev.Excerpt = clip(pc.Text, maxExcerpt)
 	switch {
 	case b.ID != "":
 		ev.Block = b.ID

@@ -5,6 +5,8 @@ import (
 	"sort"
 	"strconv"
 	"unicode/utf8"
+
+	"github.com/dreamwiki/dreamwiki/internal/workspace"
 )
 
 // maxEntryChars is the size past which an entry is reported: an entry that
@@ -59,7 +61,7 @@ func (a *analyzer) lint() {
 				"%q decayed to %.2f with %d recalls, below the archive threshold", clip(c.Title, 60), c.Scores.Decay, c.Recalls)
 		}
 	}
-	if a.ws.Meta != nil {
+	if a.ws.Meta != nil && !a.withheldEntries() {
 		for _, m := range a.ws.Meta.Entries {
 			if m.ID != "" && a.claimOfMID[m.ID] == nil {
 				a.finding("meta-orphan", a.ws.Meta.File.Path, a.metaLine(m.ID), "remove it, or restore the entry it describes",
@@ -83,6 +85,21 @@ func (a *analyzer) lint() {
 			a.finding("memory-budget", b.File, line, hint, "MEMORY.md is %d bytes, over its limit of %d", b.Bytes, b.MaxBytes)
 		}
 	}
+}
+
+// withheldEntries reports whether a private file that can hold entries
+// (MEMORY.md, a topic file, the archive) was left out of the workspace.
+// memory-meta.json then describes entries nobody may see, and its text
+// is not published: an entry that matches no claim may be one of them
+// (it is not reported as an orphan, which would quote it), and claims'
+// ids are made from their own text.
+func (a *analyzer) withheldEntries() bool {
+	for _, w := range a.ws.Withheld {
+		if w.Kind == workspace.KindMemory || w.Kind == workspace.KindTopic || w.Kind == workspace.KindArchive {
+			return true
+		}
+	}
+	return false
 }
 
 func entryRaw(c *Claim) string {

@@ -27,12 +27,7 @@ func BenchmarkWriteStatic(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	var notes []*vault.Note
-	for _, n := range m.Vault.Notes {
-		if !n.Private {
-			notes = append(notes, n)
-		}
-	}
+	notes := m.Vault.Notes
 	dir := b.TempDir()
 	b.ResetTimer()
 	var st search.StaticStats

@@ -46,8 +46,11 @@ import (
 // by their parts. Positions are Token.Pos+1, so phrase queries line up.
 
 // indexVersion changes whenever the mapping, the chunking or the fields
-// change; an index of another version is rebuilt from scratch.
-const indexVersion = 1
+// change; an index of another version is rebuilt from scratch. Version 2
+// indexes workspaces read for publishing only: an index of version 1 may
+// hold private notes and secrets, and rebuilding it from scratch removes
+// their bytes from disk, which deleting their documents would not.
+const indexVersion = 2
 
 const (
 	analyzerName = "dreamwiki"
@@ -110,7 +113,7 @@ func newMapping() (*mapping.IndexMappingImpl, error) {
 	dm.AddFieldMappingsAt("title", text(false))
 	dm.AddFieldMappingsAt("heading", text(false))
 	dm.AddFieldMappingsAt("body", text(true))
-	for _, k := range []string{"path", "kind", "type", "tier", "tag", "status", "date", "private", "lapsed", "lines"} {
+	for _, k := range []string{"path", "kind", "type", "tier", "tag", "status", "date", "lapsed", "lines"} {
 		dm.AddFieldMappingsAt(k, kw())
 	}
 	im.DefaultMapping = dm
@@ -124,8 +127,11 @@ func newMapping() (*mapping.IndexMappingImpl, error) {
 // An Index is safe for concurrent use: serve mode searches while its
 // watcher updates.
 type Index struct {
-	dir   string
+	dir string
+	// bi is replaced only when Update makes a persisted index again
+	// (see Update); biMu guards the swap against searches in flight.
 	bi    bleve.Index
+	biMu  sync.RWMutex
 	mu    sync.RWMutex // guards state; Update holds it for writing
 	state indexState
 }
@@ -164,12 +170,8 @@ func OpenIndex(dir string) (*Index, error) {
 	var st indexState
 	data, err := os.ReadFile(filepath.Join(dir, stateName))
 	fresh := err != nil || json.Unmarshal(data, &st) != nil || st.Version != indexVersion || st.Analysis != AnalysisVersion || st.Files == nil
-	path := filepath.Join(dir, bleveDir)
-	// Another dreamwiki holding the index makes this one wait a little,
-	// then fail with a clear error, rather than hang.
-	cfg := map[string]interface{}{"bolt_timeout": "5s"}
 	if !fresh {
-		ix.bi, err = bleve.OpenUsing(path, cfg)
+		ix.bi, err = bleve.OpenUsing(filepath.Join(dir, bleveDir), boltConfig())
 		if err == nil {
 			ix.state = st
 			return ix, nil
@@ -179,18 +181,36 @@ func OpenIndex(dir string) (*Index, error) {
 		}
 		// A damaged index is a cache: rebuild it.
 	}
-	if err := os.RemoveAll(path); err != nil {
-		return nil, fmt.Errorf("search index: %w", err)
-	}
-	ix.bi, err = bleve.NewUsing(path, m, scorch.Name, scorch.Name, cfg)
-	if err != nil {
-		return nil, fmt.Errorf("search index: %w", err)
+	if ix.bi, err = ix.create(m); err != nil {
+		return nil, err
 	}
 	return ix, ix.saveState()
 }
 
+// boltConfig makes a dreamwiki that finds the index held by another wait
+// a little, then fail with a clear error, rather than hang.
+func boltConfig() map[string]interface{} { return map[string]interface{}{"bolt_timeout": "5s"} }
+
+// create makes an empty persisted bleve index in place of whatever the
+// folder held.
+func (ix *Index) create(m mapping.IndexMapping) (bleve.Index, error) {
+	path := filepath.Join(ix.dir, bleveDir)
+	if err := os.RemoveAll(path); err != nil {
+		return nil, fmt.Errorf("search index: %w", err)
+	}
+	bi, err := bleve.NewUsing(path, m, scorch.Name, scorch.Name, boltConfig())
+	if err != nil {
+		return nil, fmt.Errorf("search index: %w", err)
+	}
+	return bi, nil
+}
+
 // Close releases the index.
-func (ix *Index) Close() error { return ix.bi.Close() }
+func (ix *Index) Close() error {
+	ix.biMu.Lock()
+	defer ix.biMu.Unlock()
+	return ix.bi.Close()
+}
 
 func (ix *Index) saveState() error {
 	if ix.dir == "" {
@@ -217,9 +237,49 @@ type UpdateStats struct {
 
 // Update brings the index in line with the workspace (see Chunks): files
 // whose chunks changed are re-indexed, files that are gone are removed,
-// the rest is left alone.
+// the rest is left alone. A persisted index that holds a file the
+// workspace now withholds as private is made again from scratch instead:
+// bleve keeps a deleted document's bytes on disk until its segments are
+// merged, and a private note must not be in .dreamwiki/ at all.
 func (ix *Index) Update(ctx context.Context, ws *workspace.Workspace, v *vault.Vault) (UpdateStats, error) {
+	if err := ix.forgetWithheld(ws); err != nil {
+		return UpdateStats{}, err
+	}
 	return ix.UpdateChunks(ctx, Chunks(ws, v))
+}
+
+// forgetWithheld empties a persisted index that holds a file ws
+// withholds (see Update).
+func (ix *Index) forgetWithheld(ws *workspace.Workspace) error {
+	ix.mu.Lock()
+	defer ix.mu.Unlock()
+	if ix.dir == "" || !ix.holdsAny(ws.Withholds) {
+		return nil
+	}
+	m, err := newMapping()
+	if err != nil {
+		return err
+	}
+	ix.biMu.Lock()
+	defer ix.biMu.Unlock()
+	if err := ix.bi.Close(); err != nil {
+		return fmt.Errorf("search index: %w", err)
+	}
+	if ix.bi, err = ix.create(m); err != nil {
+		return err
+	}
+	ix.state.Files = map[string]fileState{}
+	return ix.saveState()
+}
+
+// holdsAny reports whether the index holds a file for which f is true.
+func (ix *Index) holdsAny(f func(string) bool) bool {
+	for p := range ix.state.Files {
+		if f(p) {
+			return true
+		}
+	}
+	return false
 }
 
 // UpdateChunks is Update for chunks made elsewhere.
@@ -315,7 +375,7 @@ func chunkDoc(c *Chunk) map[string]interface{} {
 		"title": c.Title, "heading": c.Heading, "body": c.Text,
 		"path": c.Path, "kind": c.Kind, "date": c.Date,
 		"type": lower(c.Types), "tier": lower(c.Tiers), "tag": lower(c.Tags),
-		"status": strings.ToLower(c.Status), "private": strconv.FormatBool(c.Private), "lapsed": strconv.FormatBool(c.Lapsed),
+		"status": strings.ToLower(c.Status), "lapsed": strconv.FormatBool(c.Lapsed),
 		"lines": strconv.Itoa(c.TitleLine) + " " + strconv.Itoa(c.HeadingLine),
 	}
 }
@@ -330,9 +390,6 @@ type Query struct {
 	Limit int
 	// Types and Tiers add type: and tier: filters (--type, --tier).
 	Types, Tiers []string
-	// IncludePrivate searches private notes too (the CLI, which only the
-	// workspace's owner runs, does; a server may not).
-	IncludePrivate bool
 	// Params are the ranking knobs; nil means DefaultParams (the CLI
 	// passes ParamsFromConfig of the workspace's dreamwiki.toml).
 	Params *Params
@@ -408,9 +465,6 @@ func (ix *Index) Search(ctx context.Context, q Query) ([]Result, error) {
 				must = append(must, textQuery(w.text, 0))
 			}
 		}
-		if !q.IncludePrivate {
-			mustNot = append(mustNot, termIn("private", "true"))
-		}
 		return must, mustNot
 	}
 	var should, fuzzy []query.Query
@@ -453,7 +507,7 @@ func (ix *Index) Search(ctx context.Context, q Query) ([]Result, error) {
 		req := bleve.NewSearchRequestOptions(bq, k, 0, false)
 		req.Fields = []string{"body", "path", "kind", "date", "status", "lapsed", "lines"}
 		req.IncludeLocations = true
-		return ix.bi.SearchInContext(ctx, req)
+		return ix.search(ctx, req)
 	}
 	exact, err := run(should)
 	if err != nil {
@@ -523,8 +577,15 @@ func (ix *Index) Search(ctx context.Context, q Query) ([]Result, error) {
 	return out, nil
 }
 
+// search runs one bleve request.
+func (ix *Index) search(ctx context.Context, req *bleve.SearchRequest) (*bleve.SearchResult, error) {
+	ix.biMu.RLock()
+	defer ix.biMu.RUnlock()
+	return ix.bi.SearchInContext(ctx, req)
+}
+
 func (ix *Index) count(ctx context.Context, q query.Query) (uint64, error) {
-	res, err := ix.bi.SearchInContext(ctx, bleve.NewSearchRequestOptions(q, 0, 0, false))
+	res, err := ix.search(ctx, bleve.NewSearchRequestOptions(q, 0, 0, false))
 	if err != nil {
 		return 0, err
 	}

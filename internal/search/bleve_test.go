@@ -14,7 +14,7 @@ func testChunks() []Chunk {
 		{Path: "memory/2026-10-21.md", StartLine: 3, EndLine: 4, Kind: "daily", Date: "2026-10-21",
 			Text: "- Moved the gateway to the Mac mini.\n- nuc-01 keeps Home Assistant."},
 		{Path: "memory/2026-09-15.md", StartLine: 3, EndLine: 3, Kind: "daily", Date: "2026-09-15", Text: "- Gateway runs on nuc-01.", Status: "superseded"},
-		{Path: "memory/private.md", StartLine: 1, EndLine: 1, Kind: "note", Text: "knee gateway", Private: true},
+		{Path: "memory/knee.md", StartLine: 1, EndLine: 1, Kind: "note", Text: "knee physio"},
 	}
 }
 
@@ -48,11 +48,11 @@ func TestIndex_UpdateReindexesOnlyChangedFiles(t *testing.T) {
 	if err != nil || st.Changed != 1 || st.Removed != 1 || st.Chunks != 1 {
 		t.Fatalf("after one edit and one removal: %+v %v", st, err)
 	}
-	res, err := ix.Search(ctx, Query{Text: "silent", IncludePrivate: true})
+	res, err := ix.Search(ctx, Query{Text: "silent"})
 	if err != nil || len(res) != 1 || res[0].Citation != "memory/2026-10-21.md#L3-L3" {
 		t.Errorf("the edit is not searchable: %+v %v", res, err)
 	}
-	if res, _ := ix.Search(ctx, Query{Text: "knee", IncludePrivate: true}); len(res) != 0 {
+	if res, _ := ix.Search(ctx, Query{Text: "knee"}); len(res) != 0 {
 		t.Errorf("a removed file is still found: %+v", res)
 	}
 }
@@ -91,8 +91,7 @@ func TestIndex_SearchSyntax(t *testing.T) {
 		{Query{Text: "gateway path:memory/2026-09"}, "memory/2026-09-15.md#L3-L3"},
 		{Query{Text: "nuc-01 keeps"}, "memory/2026-10-21.md#L4-L4"}, // narrowed to the matching line
 		{Query{Text: "gatway", Limit: 1}, "MEMORY.md#L5-L5"},
-		{Query{Text: "knee"}, ""}, // private
-		{Query{Text: "knee", IncludePrivate: true}, "memory/private.md#L1-L1"},
+		{Query{Text: "knee"}, "memory/knee.md#L1-L1"},
 		{Query{Text: ""}, ""},
 		{Query{Text: "?!… -gateway"}, ""},
 		{Query{Text: "type:nonsense gateway"}, ""},

@@ -5,7 +5,6 @@ import (
 	"strings"
 
 	"github.com/dreamwiki/dreamwiki/internal/provenance"
-	"github.com/dreamwiki/dreamwiki/internal/secrets"
 	"github.com/dreamwiki/dreamwiki/internal/workspace"
 	"github.com/dreamwiki/dreamwiki/vault"
 )
@@ -25,7 +24,7 @@ type Chunk struct {
 	// TitleLine and HeadingLine are the lines of the title (H1) and of the
 	// innermost heading, 0 when none: a match there is cited from there.
 	TitleLine, HeadingLine int
-	// Text is the chunk's lines as written (secrets redacted).
+	// Text is the chunk's lines as the workspace read them.
 	Text string
 	// Kind, Date and Tags come from the note.
 	Kind string
@@ -37,7 +36,6 @@ type Chunk struct {
 	Types, Tiers []string
 	Status       string
 	Lapsed       bool
-	Private      bool
 }
 
 // ID is the chunk's document id in the index: its citation.
@@ -54,10 +52,11 @@ func (c *Chunk) Evergreen() bool {
 const maxChunkLines = 12
 
 // Chunks cuts every Markdown file of the workspace into chunks. The text
-// is the workspace's own (with secrets redacted), so that citations and
-// snippets are the lines an agent will read with `dreamwiki get`; what
-// the vault knows about a file (its kind, title, date, privacy, and the
-// claims made from its entries) labels the chunks.
+// is the workspace's own, so that citations and snippets are the lines an
+// agent will read with `dreamwiki get`; what the vault knows about a file
+// (its kind, title, date, and the claims made from its entries) labels
+// the chunks. A workspace read for publishing (build.Load) has its
+// secrets redacted and no private files, so neither can be indexed.
 func Chunks(ws *workspace.Workspace, v *vault.Vault) []Chunk {
 	notes := map[string]*vault.Note{}
 	claims := map[string][]*provenance.Claim{}
@@ -78,8 +77,7 @@ func Chunks(ws *workspace.Workspace, v *vault.Vault) []Chunk {
 		if n == nil {
 			continue // not a note: data files, or Markdown the vault left out
 		}
-		text, _ := secrets.Redact(f.Content)
-		cs := chunkText(n, text)
+		cs := chunkText(n, f.Content)
 		annotate(cs, claims[f.Path])
 		out = append(out, cs...)
 	}
@@ -135,7 +133,7 @@ var typeTag = regexp.MustCompile(`(?i)\[(user|feedback|project|reference)\]|#typ
 func chunkText(n *vault.Note, text string) []Chunk {
 	lines := strings.Split(text, "\n")
 	body := frontMatterEnd(lines)
-	base := Chunk{Path: n.Source, Title: n.Title, Kind: string(n.Kind), Date: validDate(n.Date), Private: n.Private}
+	base := Chunk{Path: n.Source, Title: n.Title, Kind: string(n.Kind), Date: validDate(n.Date)}
 	fileType := ""
 	if n.Doc != nil {
 		base.Tags = n.Doc.Tags

@@ -238,7 +238,7 @@ func TestQuality_CLIRanking(t *testing.T) {
 		for _, k := range q.Kinds {
 			text += " kind:" + k
 		}
-		res, err := ix.Search(ctx, search.Query{Text: text, Types: q.Types, Tiers: q.Tiers, Limit: 30, IncludePrivate: true})
+		res, err := ix.Search(ctx, search.Query{Text: text, Types: q.Types, Tiers: q.Tiers, Limit: 30})
 		if err != nil {
 			t.Fatalf("%q: %v", q.Q, err)
 		}

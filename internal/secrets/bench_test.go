@@ -2,12 +2,15 @@ package secrets
 
 import (
 	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 )
 
 // benchText is about 4 MiB of ordinary memory notes with a secret every
-// ~64 KiB, the shape of a large real workspace.
+// ~64 KiB, the shape of a large real workspace. ordinary.txt is dense with
+// the guard's keywords (token, key, password …), so this is a worst case
+// for the keyword prefilter.
 func benchText(b *testing.B) string {
 	b.Helper()
 	ord, err := os.ReadFile("testdata/ordinary.txt")
@@ -22,11 +25,51 @@ func benchText(b *testing.B) string {
 	return sb.String()
 }
 
+// demoNotes returns the notes of the demo workspace (internal/demo), a
+// realistic agent memory with a few planted secrets, repeated to about
+// 4 MiB, one string per note: a build calls the guard once per note.
+func demoNotes(b *testing.B) ([]string, int) {
+	b.Helper()
+	var notes []string
+	err := filepath.WalkDir("../demo/workspace", func(p string, d os.DirEntry, err error) error {
+		if err != nil || d.IsDir() || filepath.Ext(p) != ".md" {
+			return err
+		}
+		t, err := os.ReadFile(p)
+		notes = append(notes, string(t))
+		return err
+	})
+	if err != nil || len(notes) == 0 {
+		b.Skipf("demo workspace: %v", err)
+	}
+	var out []string
+	size := 0
+	for size < 4<<20 {
+		for _, n := range notes {
+			out = append(out, n)
+			size += len(n)
+		}
+	}
+	return out, size
+}
+
 func BenchmarkScan(b *testing.B) {
 	text := benchText(b)
 	b.SetBytes(int64(len(text)))
+	b.ReportAllocs()
 	for b.Loop() {
 		Scan(text)
+	}
+}
+
+func BenchmarkScan_Notes(b *testing.B) {
+	notes, size := demoNotes(b)
+	b.SetBytes(int64(size))
+	b.ReportAllocs()
+	for b.Loop() {
+		for _, n := range notes {
+			Scan(n)
+		}
 	}
 }
 
@@ -37,6 +80,7 @@ func BenchmarkContains_Clean(b *testing.B) {
 	}
 	text := strings.Repeat(string(ord), (4<<20)/len(ord))
 	b.SetBytes(int64(len(text)))
+	b.ReportAllocs()
 	for b.Loop() {
 		if Contains(text) {
 			b.Fatal("ordinary text has a secret")
@@ -47,6 +91,7 @@ func BenchmarkContains_Clean(b *testing.B) {
 func BenchmarkRedact(b *testing.B) {
 	text := benchText(b)
 	b.SetBytes(int64(len(text)))
+	b.ReportAllocs()
 	for b.Loop() {
 		Redact(text)
 	}
@@ -64,6 +109,12 @@ func BenchmarkScan_Adversarial(b *testing.B) {
 		"bearer":   "Bearer ",
 		"jwt":      "eyJabcdefghij.",
 		"cjk":      "密码",
+		"token":    "token: ",
+		"key":      "api_key=",
+		"curl":     "curl -H x -u y\n",
+		"mysql":    "mysql -p ",
+		"split":    "abcdefgh12\n- xyz9\n",
+		"near":     "discord ",
 	} {
 		text := strings.Repeat(unit, (1<<20)/len(unit))
 		b.Run(name, func(b *testing.B) {

@@ -8,9 +8,13 @@ import (
 
 // FuzzRedact checks the guard's promises on arbitrary input: it never
 // panics, findings are sorted, in bounds and non-overlapping, Contains agrees
-// with Scan, and redacted text holds no detectable secret and is stable.
+// with Scan, redacted text keeps every line, holds no detectable secret and
+// is stable, and RedactName's output is as safe.
 func FuzzRedact(f *testing.F) {
 	for _, c := range readCorpus(f) {
+		f.Add(c.text)
+	}
+	for _, c := range readCases(f, "testdata/shapes.txt") {
 		f.Add(c.text)
 	}
 	if b, err := os.ReadFile("testdata/ordinary.txt"); err == nil {
@@ -34,11 +38,18 @@ func FuzzRedact(f *testing.F) {
 		if Contains(text) != (len(fs) > 0) {
 			t.Fatalf("Contains = %v with %d findings in %q", Contains(text), len(fs), text)
 		}
+		if strings.Count(red, "\n") != strings.Count(text, "\n") {
+			t.Fatalf("redaction changed the number of lines\ninput:    %q\nredacted: %q", text, red)
+		}
 		if again := Scan(red); len(again) != 0 {
 			t.Fatalf("redacted text still has %v\ninput:    %q\nredacted: %q", again, text, red)
 		}
 		if twice, _ := Redact(red); twice != red {
 			t.Fatalf("second Redact changed %q to %q", red, twice)
+		}
+		name, _ := RedactName(text)
+		if again := Scan(name); len(again) != 0 {
+			t.Fatalf("redacted name still has %v\ninput: %q\nname:  %q", again, text, name)
 		}
 	})
 }
@@ -56,6 +67,11 @@ var pieces = []string{
 	"-----BEGIN RSA PRIVATE KEY-----", "-----END RSA PRIVATE KEY-----",
 	"MIIEowIBAAKCAQEA0Z3VS5JJcds3xfn/ygWyF8PbnGy0AHB7MhgHcTz6sE2I2yPB",
 	"[REDACTED:password]", "[REDACTED:aws-key]", "[REDACTED:url-credentials]",
+	"redacted-secret", "API token", "token", "secret", "key", "auth", "令牌", "：",
+	"sk_live_", "glpat-", "hf_", "npm_", "SG.", "dop_v1_", "xoxb-", "AccountKey=",
+	"&sig=", ":AA", "1234567890", "q3nrM9LYZQlqw0U7wxo0IUxNMIvEjX", "0123456789abcdef",
+	"mysql", "-p", "sshpass", "redis-cli", "-a", "curl", "-H", "Authorization: ",
+	"hooks.slack.com/services/", "discord", "| ", "\r\n",
 	"://", ":", "：", "=", "@", " ", "\n", "\"", "'", "`", "*", "**", "-", "--",
 	"_", ".", ",", "&", "?", "[", "]", "(", ")", "{", "}", "$", "<", ">", "/",
 	"is", "x", "1", "a", "\\n", "\t", "> ", "- ", "export ",
@@ -77,6 +93,9 @@ func FuzzRedactPieces(f *testing.F) {
 		red, fs := Redact(text)
 		if Contains(text) != (len(fs) > 0) {
 			t.Fatalf("Contains disagrees with Scan on %q", text)
+		}
+		if strings.Count(red, "\n") != strings.Count(text, "\n") {
+			t.Fatalf("redaction changed the number of lines\ninput:    %q\nredacted: %q", text, red)
 		}
 		if again := Scan(red); len(again) != 0 {
 			t.Fatalf("redacted text still has %v\ninput:    %q\nredacted: %q", again, text, red)

@@ -105,18 +105,37 @@ func password(t string, i int) (start, end int) {
 	return passwordValue(t, k, weak, prose, query)
 }
 
-// cjkPassword matches 密码 (Chinese) and パスワード (Japanese) labels, with
-// ':', '：', '=' or the copula 是 / は as the separator.
-func cjkPassword(t string, i int) (start, end int) {
-	var j int
-	switch {
-	case strings.HasPrefix(t[i:], "密码"):
-		j = i + len("密码")
-	case strings.HasPrefix(t[i:], "パスワード"):
-		j = i + len("パスワード")
-	default:
-		return 0, 0
+// cjkPasswordLabels are the password labels of Chinese (simplified and
+// traditional), Japanese and Korean notes.
+var cjkPasswordLabels = []string{"密码", "密碼", "口令", "パスワード", "비밀번호"}
+
+// passwordTriggers registers the password detectors.
+func passwordTriggers() []trigger {
+	ts := []trigger{{"pass", latinPassword}, {"pwd", latinPassword}}
+	for _, l := range cjkPasswordLabels {
+		ts = append(ts, trigger{l, func(s *scanner, at, end int) bool {
+			start, e := cjkPassword(s.t, end)
+			return e > 0 && s.add(start, e, KindPassword, "password")
+		}})
 	}
+	return ts
+}
+
+// latinPassword finds a password after a label starting at at. The label
+// must start a word, or be the capitalised part of a camelCase key
+// ("dbPassword").
+func latinPassword(s *scanner, at, _ int) bool {
+	t := s.t
+	if !wordStart(t, at) && (t[at] != 'P' || !isLower(t[at-1])) {
+		return false
+	}
+	start, end := password(t, at)
+	return end > 0 && s.add(start, end, KindPassword, "password")
+}
+
+// cjkPassword matches the value after a CJK password label ending at j,
+// with ':', '：', '=' or a copula (是, 为, 為, は, 는, 은) as the separator.
+func cjkPassword(t string, j int) (start, end int) {
 	j = skipCJKBlanks(t, j)
 	prose := false
 	switch {
@@ -124,13 +143,24 @@ func cjkPassword(t string, i int) (start, end int) {
 		j++
 	case strings.HasPrefix(t[j:], "："):
 		j += len("：")
-	case strings.HasPrefix(t[j:], "是"), strings.HasPrefix(t[j:], "は"):
-		j += 3
+	case hasAnyPrefix(t[j:], "是", "为", "為", "は", "는", "은"):
+		_, size := utf8.DecodeRuneInString(t[j:])
+		j += size
 		prose = true
 	default:
 		return 0, 0
 	}
 	return passwordValue(t, skipCJKBlanks(t, j), false, prose, false)
+}
+
+// hasAnyPrefix reports whether s starts with one of prefixes.
+func hasAnyPrefix(s string, prefixes ...string) bool {
+	for _, p := range prefixes {
+		if strings.HasPrefix(s, p) {
+			return true
+		}
+	}
+	return false
 }
 
 // passwordValue reads and vets the value starting at (or after blanks and
@@ -201,7 +231,7 @@ func passwordValue(t string, k int, weak, prose, query bool) (start, end int) {
 func notAPassword(v string, quoted bool) bool {
 	// A value holding a placeholder was redacted already; flagging what is
 	// left ("$[REDACTED:aws-key]") would make redaction never settle.
-	if strings.Contains(v, "[REDACTED:") {
+	if redacted(v) {
 		return true
 	}
 	switch v[0] {

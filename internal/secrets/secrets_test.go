@@ -78,7 +78,7 @@ func TestScan_SameSpanTakesTheMostSpecificKind(t *testing.T) {
 
 func TestScan_OverlapsAreMergedSoNothingLeaks(t *testing.T) {
 	s := scanner{t: "0123456789abcdef"}
-	s.found = []candidate{{2, 8, KindPassword}, {5, 12, KindAPIKey}, {12, 14, KindJWT}}
+	s.found = []candidate{{2, 8, KindPassword, "password"}, {5, 12, KindAPIKey, "sk-api-key"}, {12, 14, KindJWT, "jwt"}}
 	fs := s.findings()
 	if len(fs) != 2 || fs[0].Start != 2 || fs[0].End != 12 || fs[1].Start != 12 {
 		t.Errorf("findings = %+v, want [2,12) and [12,14)", fs)
@@ -153,8 +153,10 @@ func TestScan_WordBoundaries(t *testing.T) {
 		text string
 		want int
 	}{
-		{"x" + fakeGitHub, 0},        // not at a word start
-		{fakeGitHub + "x", 0},        // 37 characters: not the format
+		// gitleaks' GitHub rules have no word boundaries: a token glued
+		// to other text is still a token.
+		{"x" + fakeGitHub, 1},
+		{fakeGitHub + "x", 1},
 		{"AKIA5E8II49KQ71N8MTZZ", 0}, // 17 after AKIA
 		{"AKIA5E8II49KQ71N8MT", 0},   // 15 after AKIA
 		{"(" + fakeAWS + ")", 1},     // punctuation is a boundary
@@ -194,6 +196,58 @@ func TestKinds_AreAllDistinctAndOrderedByPriority(t *testing.T) {
 		seen[k] = true
 		if priority(k) != i {
 			t.Errorf("priority(%s) = %d, want %d", k, priority(k), i)
+		}
+	}
+}
+
+// TestScan_PlaceholdersAreNotSecrets records what the guard does with
+// values that stand for a secret: documentation placeholders, masks,
+// variables and examples are never reported. A weak password that is the
+// configured one ("POSTGRES_PASSWORD=changeme" in a compose file) is a
+// password, and is reported; the same word as a token is not, since no
+// service issues it.
+func TestScan_PlaceholdersAreNotSecrets(t *testing.T) {
+	for text, want := range map[string]int{
+		"OPENAI_API_KEY=your-api-key-here":                            0,
+		"API token: <token>":                                          0,
+		"auth_token: xxxxxxxxxxxxxxxxxxxxxxxx":                        0,
+		"API_TOKEN=${API_TOKEN}":                                      0,
+		"api_key: {{ vault_api_key }}":                                0,
+		"stripe: sk_live_xxxxxxxxxxxxxxxxxxxxxxxxxxxx":                0,
+		"HF_TOKEN=hf_xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx":              0,
+		"aws_access_key_id = AKIAIOSFODNN7EXAMPLE":                    0,
+		"JWT_SECRET=changeme":                                         0,
+		"secret: ****************":                                    0,
+		"token: REPLACE_WITH_YOUR_TOKEN":                              0,
+		"POSTGRES_PASSWORD=changeme":                                  1,
+		"password: changeme":                                          1,
+		"SESSION_SECRET=kX9#mQ2$vL7pW4z":                              1,
+		"auth_token: Zf3D0LXCM3EIMbgJpUNnkRtOfOueHznB":                1,
+		"stripe: sk_live_51OuEMLAlTWGaDypq4P5cuDHbuKeG4tAGPYHJpEXQ7z": 1,
+	} {
+		if got := len(Scan(text)); got != want {
+			t.Errorf("Scan(%q) found %d, want %d", text, got, want)
+		}
+	}
+}
+
+func TestFinding_NamesItsRuleAndShowsOnlyAMaskedPreview(t *testing.T) {
+	tests := []struct{ text, rule, preview string }{
+		{"stripe: sk_live_51OuEMLAlTWGaDypq4P5cuDHbuKeG4tAGPYHJpEXQ7z", "stripe-access-token", "sk_live_…XQ7z"},
+		{"password: hunter2", "password", "…"},
+		{"auth_token: Zf3D0LXCM3EIMbgJpUNnkRtOfOueHznB", "generic-api-key", "…"},
+		{"SESSION_SECRET=kX9#mQ2$vL7pW4z", "env-secret", "…"},
+		{"mysql -u root -pW1nt3r!2026", "cli-password", "…"},
+		{"postgres://app:pw123456@db/app", "url-credentials", "…"},
+		{"HEROKU_API_KEY=8f2c41e9-a7b3-4d5e-9c0f-1a2b3c4d5e6f", "heroku-api-key", "…5e6f"},
+		{"glpat-Xk3vQ9mZp2LrT7wYb4Nc", "gitlab-pat", "glpat-…b4Nc"},
+		{"xoxb-917693676320-1632870831727-QHJMu8W5CN0U5GB16JC5kV3E", "slack-bot-token", "xoxb-…kV3E"},
+		{"sk-proj-MbMnrHontIKARAH_Ggl2JfaQqHu42bojteVs3qfNUfTAFnT0tEuw0dwQ0FIunWe8", "sk-api-key", "sk-proj-…nWe8"},
+	}
+	for _, tt := range tests {
+		fs := Scan(tt.text)
+		if len(fs) != 1 || fs[0].Rule != tt.rule || fs[0].Preview != tt.preview {
+			t.Errorf("Scan(%q) = %+v, want one finding by %s previewed %q", tt.text, fs, tt.rule, tt.preview)
 		}
 	}
 }

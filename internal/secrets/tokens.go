@@ -2,28 +2,127 @@ package secrets
 
 import "strings"
 
-// Each detector below is called at a trigger position i and returns the byte
-// offsets of the secret value, or end == 0 when there is none. Detectors
-// only look forward from i, except for the short look-behinds documented on
-// bearer and urlCredentials.
-
-// awsOrGoogle matches an AWS access key id (AKIA/ASIA + 16 of [A-Z0-9]) or a
-// Google API key (AIza + 35 of [A-Za-z0-9_-]) at i.
-func awsOrGoogle(t string, i int) (start, end int, k Kind) {
-	r := t[i:]
-	switch {
-	case strings.HasPrefix(r, "AKIA") || strings.HasPrefix(r, "ASIA"):
-		e := span(t, i+4, func(c byte) bool { return isUpper(c) || isDigit(c) })
-		if e-(i+4) == 16 && (e == len(t) || !isAlnum(t[e]) && t[e] != '_') {
-			return i, e, KindAWSKey
-		}
-	case strings.HasPrefix(r, "AIza"):
-		e := span(t, i+4, isURLSafe)
-		if e-(i+4) == 35 {
-			return i, e, KindGoogleKey
-		}
+// tokenTriggers registers the hand-written token formats. They find what
+// gitleaks' rules for the same services find and more: OpenAI-style keys of
+// any scope, legacy Slack tokens, JWTs with short parts, bearer tokens in
+// prose, and an AWS secret key written near its key id without a label.
+func tokenTriggers() []trigger {
+	var ts []trigger
+	for _, p := range []string{"AKIA", "ASIA", "ABIA", "ACCA", "A3T"} {
+		ts = append(ts, trigger{p, awsKey})
 	}
-	return 0, 0, ""
+	ts = append(ts,
+		trigger{"AIza", wordToken(KindGoogleKey, "google-api-key", googleKey)},
+		trigger{"aws_secret_access_key", labelledAWSSecret},
+		trigger{"sk-", wordToken(KindAPIKey, "sk-api-key", openAIKey)},
+		trigger{"eyJ", wordToken(KindJWT, "jwt", jwt)},
+		trigger{"bearer", wordToken(KindBearer, "bearer", bearer)},
+		trigger{"github_pat_", wordToken(KindGitHubToken, "github-token", gitHubToken)},
+	)
+	for _, p := range []string{"ghp_", "gho_", "ghu_", "ghs_", "ghr_"} {
+		ts = append(ts, trigger{p, wordToken(KindGitHubToken, "github-token", gitHubToken)})
+	}
+	for _, p := range []string{"xoxa-", "xoxb-", "xoxp-", "xoxr-", "xoxs-"} {
+		ts = append(ts, trigger{p, wordToken(KindSlackToken, "slack-token", slackToken)})
+	}
+	return ts
+}
+
+// wordToken turns a format matcher into a detector for keywords that must
+// start a word.
+func wordToken(k Kind, rule string, match func(t string, i int) (start, end int)) func(*scanner, int, int) bool {
+	return func(s *scanner, at, _ int) bool {
+		if !wordStart(s.t, at) {
+			return false
+		}
+		start, end := match(s.t, at)
+		return end > 0 && s.add(start, end, k, rule)
+	}
+}
+
+// awsKey finds an AWS access key id (AKIA, ASIA, ABIA or ACCA + 16, or A3T
+// + 17, of [A-Z0-9]) and, near it, its secret key. An id ending in
+// EXAMPLE is AWS's documentation example (AKIAIOSFODNN7EXAMPLE), as
+// gitleaks' allowlist says.
+func awsKey(s *scanner, at, end int) bool {
+	t := s.t
+	upperOrDigit := func(c byte) bool { return isUpper(c) || isDigit(c) }
+	if !wordStart(t, at) || span(t, at, upperOrDigit) < end {
+		return false // "Asia", "akia"
+	}
+	e := span(t, end, upperOrDigit)
+	if e-at != 20 || e < len(t) && (isAlnum(t[e]) || t[e] == '_') || strings.HasSuffix(t[at:e], "EXAMPLE") {
+		return false
+	}
+	if s.add(at, e, KindAWSKey, "aws-access-key-id") {
+		return true
+	}
+	if ss, se := awsSecretNear(t, at, e); se > 0 {
+		return s.add(ss, se, KindAWSSecretKey, "aws-secret-near-key-id")
+	}
+	return false
+}
+
+// awsSecretNear looks for the secret access key that belongs to the key
+// id at [id, idEnd): a 40-character base64 word with upper- and lower-case
+// letters and a digit, on the id's line or one of the two lines after it.
+// People paste the pair together ("AKIA… / wJalr…", a table row, two list
+// items); the same word anywhere else is just base64.
+func awsSecretNear(t string, id, idEnd int) (start, end int) {
+	ls, _ := lineStart(t, id, 512)
+	le := idEnd
+	for n := 0; n < 3 && le < len(t); n++ {
+		le = lineEnd(t, le+1, 1024)
+	}
+	if n := lineEnd(t, idEnd, 1024); le < n {
+		le = n
+	}
+	isSecretByte := func(c byte) bool { return isAlnum(c) || c == '+' || c == '/' }
+	for i := ls; i < le; {
+		if !isSecretByte(t[i]) || i > ls && isSecretByte(t[i-1]) {
+			i++
+			continue
+		}
+		e := span(t, i, isSecretByte)
+		if e-i == 40 && (e == len(t) || t[e] != '=' && !isSecretByte(t[e])) && awsSecretShape(t[i:e]) {
+			return i, e
+		}
+		i = e
+	}
+	return 0, 0
+}
+
+// awsSecretShape reports whether v looks like an AWS secret access key:
+// random base64 with both letter cases and a digit.
+func awsSecretShape(v string) bool {
+	var lower, upper, digit bool
+	for i := 0; i < len(v); i++ {
+		lower = lower || isLower(v[i])
+		upper = upper || isUpper(v[i])
+		digit = digit || isDigit(v[i])
+	}
+	return lower && upper && digit && entropy(v) > 4
+}
+
+// googleKey matches a Google API key: AIza and 35 of [A-Za-z0-9_-].
+func googleKey(t string, i int) (start, end int) {
+	if !strings.HasPrefix(t[i:], "AIza") {
+		return 0, 0
+	}
+	e := span(t, i+4, isURLSafe)
+	if e-(i+4) != 35 {
+		return 0, 0
+	}
+	return i, e
+}
+
+// labelledAWSSecret finds the value of an aws_secret_access_key label.
+func labelledAWSSecret(s *scanner, at, _ int) bool {
+	if !wordStart(s.t, at) && s.t[at-1] != '_' {
+		return false
+	}
+	start, end := awsSecret(s.t, at)
+	return end > 0 && s.add(start, end, KindAWSSecretKey, "aws-secret-access-key")
 }
 
 // awsSecret matches "aws_secret_access_key" (any case) followed by ':' or
@@ -167,7 +266,7 @@ func bearer(t string, i int) (start, end int) {
 // environment variable names (YOUR_API_TOKEN), masks (xxxxxxxx, ********) and
 // the word "token" itself.
 func placeholderToken(v string) bool {
-	if maskOnly(v) {
+	if maskOnly(v) || redacted(v) {
 		return true
 	}
 	envLike := strings.IndexByte(v, '_') >= 0
@@ -182,225 +281,4 @@ func placeholderToken(v string) bool {
 		return true
 	}
 	return false
-}
-
-// maskOnly reports a value made only of masking characters: "****",
-// "xxxxxxxx", "••••", "...", "…".
-func maskOnly(v string) bool {
-	for _, r := range v {
-		switch r {
-		case '*', 'x', 'X', '.', '•', '…', '#', '-', '_', '?':
-		default:
-			return false
-		}
-	}
-	return true
-}
-
-// containsFold is strings.Contains ignoring ASCII case; sub must be lower-case.
-func containsFold(s, sub string) bool {
-	for i := 0; i+len(sub) <= len(s); i++ {
-		if strings.EqualFold(s[i:i+len(sub)], sub) {
-			return true
-		}
-	}
-	return false
-}
-
-// skipBlanks skips spaces and tabs (never newlines).
-func skipBlanks(t string, j int) int {
-	for j < len(t) && (t[j] == ' ' || t[j] == '\t') {
-		j++
-	}
-	return j
-}
-
-// urlCredentials matches the password in scheme://user:password@host. i is
-// the ':' of "://". The look-behind walks back over the scheme only; the
-// look-ahead is bounded to the authority (at most 512 bytes) so a long run of
-// text after "://" cannot make the scan quadratic.
-func urlCredentials(t string, i int) (start, end int) {
-	k := i
-	for k > 0 && (isAlnum(t[k-1]) || t[k-1] == '+' || t[k-1] == '.' || t[k-1] == '-') {
-		k--
-	}
-	if k == i || !isLower(t[k]) && !isUpper(t[k]) {
-		return 0, 0
-	}
-	a := i + 3
-	ae := a
-	for ae < len(t) && ae-a <= 512 && strings.IndexByte("/?# \t\r\n<>\"'`\\", t[ae]) < 0 {
-		ae++
-	}
-	if ae-a > 512 {
-		return 0, 0
-	}
-	at := strings.LastIndexByte(t[a:ae], '@')
-	if at < 0 || a+at+1 == ae {
-		return 0, 0
-	}
-	colon := userColon(t[a : a+at])
-	if colon < 0 {
-		return 0, 0 // user@host: no password
-	}
-	ps, pe := a+colon+1, a+at
-	if ps == pe || placeholderURLPassword(t[ps:pe]) {
-		return 0, 0
-	}
-	return ps, pe
-}
-
-// userColon returns the offset of the ':' that separates user from password
-// in a URL's userinfo, skipping colons inside [...] so that a user name that
-// was itself redacted ("[REDACTED:aws-key]") is not split in two.
-func userColon(userinfo string) int {
-	depth := 0
-	for i := 0; i < len(userinfo); i++ {
-		switch userinfo[i] {
-		case '[':
-			depth++
-		case ']':
-			depth = max(0, depth-1)
-		case ':':
-			if depth == 0 {
-				return i
-			}
-		}
-	}
-	return -1
-}
-
-// placeholderURLPassword reports passwords in URLs that are documentation
-// placeholders or already redacted: $PASS, ${PASS}, <password>, {password},
-// %s, ****, the words password/pass/token themselves, and anything holding
-// a redaction placeholder.
-func placeholderURLPassword(p string) bool {
-	switch p[0] {
-	case '$', '<', '{', '[':
-		return true
-	}
-	if p == "%s" || strings.HasPrefix(p, "%(") || maskOnly(p) || strings.Contains(p, "[REDACTED:") {
-		return true
-	}
-	switch strings.ToLower(p) {
-	case "password", "pass", "passwd", "pwd", "token", "pw":
-		return true
-	}
-	return false
-}
-
-// privateKey matches a private key block starting at i ("-----BEGIN ").
-// The block runs to its END line; when the END line is missing (a truncated
-// paste) it runs to the end of the base64 body. Lines may carry a blockquote
-// or comment prefix ("> ", "# ", "// "), and a key written on one line with
-// literal "\n" escapes (as in a JSON service-account file) is handled too.
-// A header with no body (a mention in prose) is not a secret.
-func privateKey(t string, i int) (start, end int) {
-	const begin = "-----BEGIN "
-	hdr := t[i+len(begin) : min(len(t), i+len(begin)+64)]
-	closeAt := strings.Index(hdr, "-----")
-	if closeAt < 0 || !strings.Contains(hdr[:closeAt], "PRIVATE KEY") || strings.IndexByte(hdr[:closeAt], '\n') >= 0 {
-		return 0, 0
-	}
-	bodyStart := i + len(begin) + closeAt + len("-----")
-	const minBody = 32 // base64 characters; real keys have hundreds
-	he := skipBlanks(t, bodyStart)
-	if he < len(t) && t[he] == '\r' {
-		he++
-	}
-	if he < len(t) && t[he] != '\n' {
-		// One-line form: the body runs on ("\nMIIE…\n-----END …-----").
-		e := span(t, bodyStart, func(c byte) bool { return isBase64(c) || c == '\\' })
-		if base64Count(t[bodyStart:e]) < minBody {
-			return 0, 0
-		}
-		if tail := t[e:min(len(t), e+64)]; strings.HasPrefix(tail, "-----END ") {
-			rest := tail[len("-----END "):]
-			if c := strings.Index(rest, "-----"); c >= 0 && strings.Contains(rest[:c], "PRIVATE KEY") {
-				return i, e + len("-----END ") + c + len("-----")
-			}
-		}
-		return i, e
-	}
-	// PEM bodies are lines of equal length with a shorter last line; once a
-	// short line is seen only the END line may follow, which keeps a
-	// truncated key from swallowing the next line of prose.
-	body, lastBody, blanks, width, closed := 0, he, 0, 0, false
-	for pos := he + 1; pos < len(t); {
-		le := strings.IndexByte(t[pos:], '\n')
-		if le < 0 {
-			le = len(t)
-		} else {
-			le += pos
-		}
-		line := t[pos:le]
-		lead := len(line) - len(strings.TrimLeft(line, " \t>#/*"))
-		trimmed := strings.TrimRight(line[lead:], " \t\r")
-		switch {
-		case strings.HasPrefix(trimmed, "-----END "):
-			tail := trimmed[len("-----END "):]
-			c := strings.Index(tail, "-----")
-			if c < 0 || !strings.Contains(tail[:c], "PRIVATE KEY") || body < minBody {
-				return 0, 0
-			}
-			return i, pos + lead + len("-----END ") + c + len("-----")
-		case trimmed == "":
-			if blanks++; blanks > 1 {
-				pos = len(t)
-				continue
-			}
-		case !closed && allBase64(trimmed) && (width == 0 || len(trimmed) <= width):
-			if width == 0 {
-				width = len(trimmed)
-			} else if len(trimmed) < width {
-				closed = true
-			}
-			body += len(trimmed)
-			lastBody, blanks = le, 0
-		case body == 0 && isArmorHeader(trimmed):
-			lastBody, blanks = le, 0
-		default:
-			pos = len(t)
-			continue
-		}
-		pos = le + 1
-	}
-	if body < minBody {
-		return 0, 0
-	}
-	return i, lastBody
-}
-
-func allBase64(s string) bool {
-	for i := 0; i < len(s); i++ {
-		if !isBase64(s[i]) {
-			return false
-		}
-	}
-	return true
-}
-
-func base64Count(s string) int {
-	n := 0
-	for i := 0; i < len(s); i++ {
-		if isBase64(s[i]) {
-			n++
-		}
-	}
-	return n
-}
-
-// isArmorHeader matches PEM and PGP armor headers ("Proc-Type: 4,ENCRYPTED",
-// "DEK-Info: …", "Version: GnuPG v2", "Comment: …").
-func isArmorHeader(s string) bool {
-	c := strings.Index(s, ": ")
-	if c <= 0 {
-		return false
-	}
-	for i := 0; i < c; i++ {
-		if !isAlnum(s[i]) && s[i] != '-' {
-			return false
-		}
-	}
-	return true
 }

@@ -19,9 +19,11 @@ const maxResults = 50
 
 // serveSearch answers GET /api/search?q=&n=&type=&tier= from the bleve
 // index, in memory_search's shape: {"results":[{path,startLine,endLine,
-// score,snippet,source,citation}]}. Private notes are never found. Each
-// query with results is logged as a recall event (unless read-only), so
-// that browsing feeds decay and promotion as an agent's searches do.
+// score,snippet,source,citation}]}. The index holds the published
+// workspace only (no private notes, secrets redacted). Each query with
+// results is logged as a recall event (unless read-only), so that
+// browsing feeds decay and promotion as an agent's searches do; a secret
+// typed into the search box is redacted before it is logged.
 func (s *Server) serveSearch(w http.ResponseWriter, r *http.Request) {
 	q := r.URL.Query()
 	text := strings.TrimSpace(q.Get("q"))
@@ -58,7 +60,8 @@ func (s *Server) serveSearch(w http.ResponseWriter, r *http.Request) {
 		res = []search.Result{}
 	}
 	if len(res) > 0 && !s.opts.ReadOnly {
-		s.recalls.add(text, res[0].Snippet)
+		logged, _ := secrets.Redact(text)
+		s.recalls.add(logged, res[0].Snippet)
 	}
 	writeJSON(w, http.StatusOK, struct {
 		Results []search.Result `json:"results"`
@@ -78,18 +81,9 @@ func splitList(vs []string) []string {
 	return out
 }
 
-// getResult is memory_get's answer.
-type getResult struct {
-	Path      string `json:"path"`
-	StartLine int    `json:"startLine"`
-	EndLine   int    `json:"endLine"`
-	Text      string `json:"text"`
-}
-
-// serveGet answers GET /api/get?path=&from=&lines= (memory_get): the
-// lines of a workspace file the build read, redacted. path may carry a
-// citation (memory/x.md#L4-L7). Files that are not published are not
-// served.
+// serveGet answers GET /api/get?path=&from=&lines= (memory_get, as
+// `dreamwiki get`: search.Get): the lines of a published workspace file.
+// path may carry a citation (memory/x.md#L4-L7).
 func (s *Server) serveGet(w http.ResponseWriter, r *http.Request) {
 	q := r.URL.Query()
 	p, start, end, err := search.ParseCitation(q.Get("path"))
@@ -111,29 +105,21 @@ func (s *Server) serveGet(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 	}
-	snap := s.snapshot()
-	f := snap.ws.FileByPath(p)
-	if f == nil || f.Path != p || snap.private[p] {
-		jsonError(w, http.StatusNotFound, p+": no such published file in the workspace")
-		return
-	}
-	lines := strings.Split(strings.TrimSuffix(f.Content, "\n"), "\n")
-	if start == 0 {
-		start, end = 1, len(lines)
-	}
 	if count > 0 {
+		if start == 0 {
+			start = 1
+		}
 		end = start + count - 1
 	}
-	if end < start {
-		end = start
+	res, err := search.Get(s.snapshot().ws, p, start, end)
+	switch {
+	case errors.Is(err, search.ErrNotPublished):
+		jsonError(w, http.StatusNotFound, err.Error())
+	case err != nil:
+		jsonError(w, http.StatusBadRequest, err.Error())
+	default:
+		writeJSON(w, http.StatusOK, res)
 	}
-	if start > len(lines) {
-		jsonError(w, http.StatusBadRequest, p+" has "+strconv.Itoa(len(lines))+" lines")
-		return
-	}
-	end = min(end, len(lines))
-	text, _ := secrets.Redact(strings.Join(lines[start-1:end], "\n"))
-	writeJSON(w, http.StatusOK, getResult{Path: p, StartLine: start, EndLine: end, Text: text})
 }
 
 // recaller logs searches as recall events, through the dream engine

@@ -105,9 +105,8 @@ type Server struct {
 // snapshot is what handlers may read of the build: values that never
 // change once published.
 type snapshot struct {
+	// ws is the workspace as published (build.Load): what get serves.
 	ws *workspace.Workspace
-	// private are the workspace paths of notes that are not published.
-	private map[string]bool
 	// dreamNotes maps each dream-run note's vault path to its title.
 	dreamNotes map[string]string
 	// notes and published count the vault's notes.
@@ -510,16 +509,10 @@ func reloadable(changed []string) []string {
 // publish makes the new build's workspace readable by handlers.
 func (s *Server) publish(c *build.Change) {
 	v := s.session.Vault()
-	snap := &snapshot{ws: s.session.Workspace(), private: map[string]bool{}, dreamNotes: map[string]string{}}
-	snap.notes = len(v.Notes)
+	snap := &snapshot{ws: s.session.Workspace(), dreamNotes: map[string]string{}}
+	snap.notes, snap.published = len(v.Notes), len(v.Notes)
 	for _, n := range v.Notes {
-		if !n.Private {
-			snap.published++
-		}
-		if n.Private && n.Source != "" {
-			snap.private[n.Source] = true
-		}
-		if n.Dream != nil && !n.Private {
+		if n.Dream != nil {
 			snap.dreamNotes[n.Path] = n.Title
 		}
 	}

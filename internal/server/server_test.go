@@ -8,6 +8,7 @@ import (
 	"io"
 	"net"
 	"net/http"
+	"net/url"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -18,6 +19,7 @@ import (
 	"github.com/gorilla/websocket"
 
 	"github.com/dreamwiki/dreamwiki/internal/demo"
+	"github.com/dreamwiki/dreamwiki/internal/search"
 )
 
 // testServer is a server running in-process on a random loopback port.
@@ -468,7 +470,7 @@ func TestServe_SearchAndGet(t *testing.T) {
 		t.Errorf("result %+v lacks a citation", r)
 	}
 	code, body, _ = ts.get(t, fmt.Sprintf("/api/get?path=%s&from=%d&lines=2", r.Path, r.StartLine))
-	var got getResult
+	var got search.GetResult
 	if code != 200 || json.Unmarshal([]byte(body), &got) != nil || got.StartLine != r.StartLine || got.Text == "" {
 		t.Errorf("get: %d %s", code, body)
 	}
@@ -477,6 +479,30 @@ func TestServe_SearchAndGet(t *testing.T) {
 	}
 	if code, _, _ := ts.get(t, "/api/search"); code != http.StatusBadRequest {
 		t.Errorf("search without q: %d, want 400", code)
+	}
+}
+
+// A secret typed into the search box is redacted before the query is
+// handed to the recall log (memory/.dreams/), which is written to disk.
+func TestServe_SearchLogsItsQueryRedacted(t *testing.T) {
+	ts := start(t, smallWorkspace(t), Options{recallSettle: time.Hour})
+	token := "ghp_" + strings.Repeat("Ab3dE", 7) + "x"
+	q := "/api/search?q=" + url.QueryEscape("gateway "+token)
+	code, body, _ := ts.get(t, q)
+	for deadline := time.Now().Add(30 * time.Second); code == http.StatusServiceUnavailable && time.Now().Before(deadline); {
+		time.Sleep(50 * time.Millisecond)
+		code, body, _ = ts.get(t, q)
+	}
+	if code != 200 || !strings.Contains(body, "gateway") {
+		t.Fatalf("search: %d %s", code, body)
+	}
+	ts.recalls.mu.Lock()
+	defer ts.recalls.mu.Unlock()
+	if len(ts.recalls.queue) != 1 {
+		t.Fatalf("want the query queued for the recall log once, got %d", len(ts.recalls.queue))
+	}
+	if got := ts.recalls.queue[0].query; strings.Contains(got, token) || !strings.Contains(got, "[REDACTED:github-token]") {
+		t.Errorf("the recall log is handed %q", got)
 	}
 }
 

@@ -8,6 +8,7 @@ import (
 	"os"
 	"path"
 	"path/filepath"
+	"sort"
 	"strings"
 )
 
@@ -24,6 +25,18 @@ type Options struct {
 	// Skip are workspace-relative folders never read, such as the output
 	// folder ("dist"). Load also accepts absolute paths inside the root.
 	Skip []string
+	// Redact reads the workspace as it is published (DESIGN 5.6): every
+	// secret in a file's text, and in its path, is replaced as the file is
+	// read, so that everything made from the model (entries, titles,
+	// slugs, excerpts, search terms, file names) is made from redacted
+	// text. Each one is reported with its file and line. Line numbers
+	// stay those of the file on disk. The dream reads files as written
+	// and leaves it off.
+	Redact bool
+	// OmitPrivate leaves private files (see File.Private) out of the
+	// model: they are in no list and no typed view, and FileByPath does
+	// not know them. Their paths are kept in Withheld only.
+	OmitPrivate bool
 }
 
 // Load reads the workspace in the directory root. The error is only for a
@@ -185,4 +198,15 @@ func cleanRel(p string) string {
 	p = strings.ReplaceAll(p, "\\", "/")
 	p = path.Clean("/" + p)
 	return strings.TrimPrefix(p, "/")
+}
+
+// Withholds reports whether the workspace path p names a private file that
+// a read with OmitPrivate left out (see Withheld).
+func (w *Workspace) Withholds(p string) bool {
+	if w == nil || len(w.Withheld) == 0 {
+		return false
+	}
+	p = cleanRel(p)
+	i := sort.Search(len(w.Withheld), func(i int) bool { return w.Withheld[i].Path >= p })
+	return i < len(w.Withheld) && w.Withheld[i].Path == p
 }

@@ -24,6 +24,15 @@ type Config struct {
 	Budget BudgetConfig `toml:"budget"`
 	Dream  DreamConfig  `toml:"dream"`
 	Search SearchConfig `toml:"search"`
+	Vault  VaultConfig  `toml:"vault"`
+}
+
+// VaultConfig holds what the provenance vault (dist/vault/) contains.
+type VaultConfig struct {
+	// IncludePrivate keeps private notes in the vault, marked
+	// `publish: false` (as Obsidian Publish reads it). The site never has
+	// them. Off by default: private means absent (DESIGN 5.7).
+	IncludePrivate bool `toml:"include_private"`
 }
 
 // BudgetConfig is the MEMORY.md size budget (DESIGN 5.3).

@@ -34,6 +34,9 @@ type role struct {
 	name   string // bootstrap name
 	// conversation files
 	channel, group, rest string
+	// private is set when the path alone makes the file private
+	// (privateByPath).
+	private bool
 }
 
 // parsed is the outcome of reading and parsing one candidate.
@@ -41,6 +44,9 @@ type parsed struct {
 	file  *File
 	asset *Asset
 	diags diag.List
+	// withheld is set instead of file or asset for a private file left
+	// out (Options.OmitPrivate).
+	withheld *Withheld
 
 	memory        *MemoryIndex
 	daily         *DailyLog
@@ -98,13 +104,22 @@ func (l *loader) scan() *scan {
 		}
 	}
 
-	w := &walker{fsys: l.fsys, absRoot: l.absRoot, realRoot: l.realRoot, skip: skip, globs: globs}
+	private := make([]string, 0, len(ws.Config.Private))
+	for _, g := range ws.Config.Private {
+		if !ValidGlob(g) {
+			diags.Warnf("config", ConfigFile, 0, "private pattern %q is malformed; it makes nothing private", g)
+			continue
+		}
+		private = append(private, g)
+	}
+
+	w := &walker{fsys: l.fsys, absRoot: l.absRoot, realRoot: l.realRoot, skip: skip, globs: globs, redact: l.opts.Redact}
 	w.walk("", "", []string{""})
 	diags = append(diags, w.diags...)
 	sort.Slice(w.cands, func(i, j int) bool { return w.cands[i].path < w.cands[j].path })
 	sort.Strings(w.ignored)
 	sort.Strings(w.vaults)
-	roles, newest := l.classify(w.cands, w.vaults, &diags)
+	roles, newest := l.classify(w.cands, w.vaults, private, &diags)
 	return &scan{config: ws.Config, diags: diags, cands: w.cands, roles: roles, newest: newest, ignored: w.ignored, vaults: w.vaults}
 }
 
@@ -121,6 +136,10 @@ func (l *loader) assemble(sc *scan, results []parsed) *Workspace {
 	var convs []convFile
 	for i, r := range results {
 		diags = append(diags, r.diags...)
+		if r.withheld != nil {
+			ws.Withheld = append(ws.Withheld, *r.withheld)
+			continue
+		}
 		if r.asset != nil {
 			ws.Assets = append(ws.Assets, r.asset)
 			ws.assetByPath[r.asset.Path] = r.asset
@@ -202,6 +221,9 @@ func (l *loader) readConfig(ws *Workspace, diags *diag.List) {
 	}
 	var local diag.List
 	f := readText(l.fsys, candidate{path: ConfigFile, source: ConfigFile}, &local)
+	if f != nil && l.opts.Redact {
+		redactFile(f, &local) // a base URL may carry a password
+	}
 	*diags = append(*diags, local...)
 	if f == nil {
 		return
@@ -216,8 +238,9 @@ var noteFolders = map[string]bool{
 }
 
 // classify decides every candidate's role and returns the newest daily log
-// date, which partial dates in undated files are resolved against.
-func (l *loader) classify(cands []candidate, vaults []string, diags *diag.List) ([]role, time.Time) {
+// date, which partial dates in undated files are resolved against. private
+// are the configuration's valid private globs.
+func (l *loader) classify(cands []candidate, vaults, private []string, diags *diag.List) ([]role, time.Time) {
 	has := make(map[string]bool, len(cands))
 	for _, c := range cands {
 		has[c.path] = true
@@ -226,9 +249,11 @@ func (l *loader) classify(cands []candidate, vaults []string, diags *diag.List) 
 	var newest time.Time
 	for i, c := range cands {
 		if c.asset {
+			roles[i].private = privateByPath(private, c.path)
 			continue
 		}
 		r := classifyPath(c.path, vaults, has)
+		r.private = privateByPath(private, c.path)
 		if r.kind == KindDaily && r.date.After(newest) {
 			newest = r.date
 		}
@@ -342,6 +367,10 @@ func (l *loader) readAll(cands []candidate, roles []role, newest time.Time) []pa
 // bug on one file becomes a diagnostic and the file is kept as a note.
 func (l *loader) readOne(c candidate, r role, newest time.Time) (res parsed) {
 	if c.asset {
+		if r.private && l.opts.OmitPrivate {
+			res.withheld = &Withheld{Path: c.path}
+			return res
+		}
 		res.asset = readAsset(l.fsys, c, &res.diags)
 		return res
 	}
@@ -350,6 +379,14 @@ func (l *loader) readOne(c candidate, r role, newest time.Time) (res parsed) {
 		return res
 	}
 	f.Kind = r.kind
+	f.Private = r.private || isMarkdown(f.Path) && privateByFrontMatter(f.Path, f.Content)
+	if f.Private && l.opts.OmitPrivate {
+		res.withheld = &Withheld{Path: f.Path, Kind: f.Kind}
+		return res
+	}
+	if l.opts.Redact {
+		redactFile(f, &res.diags)
+	}
 	res.file = f
 	defer func() {
 		if v := recover(); v != nil {

@@ -47,6 +47,11 @@ type Workspace struct {
 	// Notes are Markdown files that are none of the above ("other notes"):
 	// they are rendered as ordinary notes, never dropped.
 	Notes []*File
+	// Withheld are the private files a read with OmitPrivate left out,
+	// sorted by path. Nothing of them is kept but their path and kind, so
+	// that a link or pointer to one can be told from a broken one (and
+	// shown as plain text); their paths are never published.
+	Withheld []Withheld
 
 	// Diagnostics are the problems met while reading, with file and line,
 	// sorted (diag.List.Sort).
@@ -91,6 +96,17 @@ type File struct {
 	ModTime time.Time
 	// Hash is the hex SHA-256 of the bytes on disk.
 	Hash string
+	// Private is set when the file may never be published (private.go
+	// holds the rule). Only a read without OmitPrivate has private files.
+	Private bool
+}
+
+// Withheld is a private file left out of a workspace read with
+// OmitPrivate.
+type Withheld struct {
+	Path string
+	// Kind is the role the file would have had; "" for an asset.
+	Kind Kind
 }
 
 // Asset is a non-Markdown file a note may embed.

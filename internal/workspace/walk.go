@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/dreamwiki/dreamwiki/internal/diag"
+	"github.com/dreamwiki/dreamwiki/internal/secrets"
 )
 
 // maxLinkHops bounds symlink chains (as the kernel's ELOOP does) and
@@ -37,6 +38,8 @@ type walker struct {
 	realRoot string // disk only: the root with symlinks resolved
 	skip     map[string]bool
 	globs    []string
+	// redact names files by their redacted paths (Options.Redact).
+	redact bool
 
 	cands   []candidate
 	vaults  []string // nested Obsidian vaults (folders holding .obsidian/)
@@ -129,15 +132,31 @@ func (w *walker) walk(dir, source string, stack []string) {
 		}
 		switch fileClass(name) {
 		case classText:
-			w.cands = append(w.cands, candidate{path: p, source: src})
+			w.cands = append(w.cands, candidate{path: w.named(p), source: src})
 		case classAsset:
-			w.cands = append(w.cands, candidate{path: p, source: src, asset: true})
+			w.cands = append(w.cands, candidate{path: w.named(p), source: src, asset: true})
 		default:
 			if name != ConfigFile || dir != "" {
-				w.ignored = append(w.ignored, p)
+				w.ignored = append(w.ignored, w.named(p))
 			}
 		}
 	}
+}
+
+// named is the workspace path a file found at p is known by: p, or with
+// Options.Redact p with its secrets redacted, each reported. Everything
+// after the walk (roles, privacy, links, URLs) sees that path only.
+func (w *walker) named(p string) string {
+	if !w.redact {
+		return p
+	}
+	out, found := secrets.RedactName(p)
+	for _, s := range found {
+		w.diags.Add(diag.Diagnostic{Severity: diag.Warning, Code: "secret", File: out,
+			Message: fmt.Sprintf("the file's name holds %s %s; it is published as %s", s.Kind, s.Preview, out),
+			Hint:    "rotate it, and rename the file"})
+	}
+	return out
 }
 
 // hidden reports a workspace path the walk would never reach directly:
