@@ -184,7 +184,7 @@ func (p *planner) decideOne(c *candidate) bool {
 			Reason: "near-duplicate of an entry already kept; its evidence was added to that entry", Scores: scores})
 		p.counts.Merged++
 		if recalled && dup.file != p.memDoc.path && !p.inMemory(dup) {
-			p.placeIndex(c, nil, decision)
+			p.placeIndex(c, nil, nil, decision)
 		}
 		return true
 	}
@@ -258,13 +258,18 @@ func (p *planner) accept(c *candidate, tp *topic, why string, old []*curated, de
 	}
 	indexed := false
 	switch {
-	case len(memOld) > 0:
-		// The new fact takes the old one's place in MEMORY.md, written the
+	case len(memOld) > 0 && !o0MultiFact(memOld):
+		// The new fact takes the old one's place in the index, written the
 		// way the old one was (with or without a type tag).
-		p.placeIndex(c, memOld[0].u, decision)
+		p.placeIndex(c, memOld[0].u, nil, decision)
+		indexed = true
+	case len(memOld) > 0:
+		// The old entry says more than what changed: it stays, marked, and
+		// the new fact follows it.
+		p.placeIndex(c, nil, memOld[0].u, decision)
 		indexed = true
 	case tp == nil || decision.Promote && !promotedBefore:
-		p.placeIndex(c, nil, decision)
+		p.placeIndex(c, nil, nil, decision)
 		indexed = true
 	}
 	if tp == nil && indexed {
@@ -272,13 +277,26 @@ func (p *planner) accept(c *candidate, tp *topic, why string, old []*curated, de
 	}
 	for _, o := range old {
 		p.supersede(o, c)
+		reason := fmt.Sprintf("the log of %s replaces a value it holds (since %s)", c.date.Format(time.DateOnly), dateOr(o.since(), "an unknown date"))
+		if c.subject != "" && c.subject == o.subject {
+			reason = fmt.Sprintf("same subject %q with a new value: %q (since %s) -> %q (%s)", c.subject, shorten(o.value, 60),
+				dateOr(o.since(), "an unknown date"), shorten(c.value, 60), c.date.Format(time.DateOnly))
+		}
 		p.action(Action{Kind: "supersede", File: o.file, Text: c.fact, Old: shorten(o.text, 160), Type: c.typ,
-			Evidence: evidenceStrings(c.evidence),
-			Reason: fmt.Sprintf("same subject %q with a new value: %q (since %s) -> %q (%s)", c.subject, shorten(o.value, 60),
-				dateOr(o.since(), "an unknown date"), shorten(c.value, 60), c.date.Format(time.DateOnly)),
-			Scores: scores})
+			Evidence: evidenceStrings(c.evidence), Reason: reason, Scores: scores})
 		p.counts.Superseded++
 	}
+}
+
+// o0MultiFact reports whether the first of the index entries a fact
+// replaces says more than one thing (two sentences or clauses): replacing
+// it whole would take the rest out of the index.
+func o0MultiFact(old []*curated) bool { return multiFact(old[0]) }
+
+// multiFact reports an entry of two sentences or clauses or more.
+func multiFact(o *curated) bool {
+	t := stripMarkers(o.text)
+	return len(splitSentences(t)) > 1 || strings.ContainsAny(t, ";；")
 }
 
 // placeL2 adds a fact to a topic file: after a unit it supersedes, else at
@@ -299,7 +317,7 @@ func (p *planner) placeL2(c *candidate, tp *topic, after *unit) {
 
 // placeIndex adds a fact to the index: in place of a unit it supersedes,
 // else where spot puts it (a new index starts a section per type).
-func (p *planner) placeIndex(c *candidate, replace *unit, decision memory.Decision) {
+func (p *planner) placeIndex(c *candidate, replace, after *unit, decision memory.Decision) {
 	reason := "passed the promotion gates (" + fmtScore(decision.Score) + " >= " + fmtScore(p.promoCfg.MinScore) + ", recalls and unique queries); the index gets a line"
 	switch {
 	case replace != nil:
@@ -321,6 +339,8 @@ func (p *planner) placeIndex(c *candidate, replace *unit, decision memory.Decisi
 	}
 	switch {
 	case replace != nil:
+	case after != nil:
+		pl.afterU = after
 	case !p.memDoc.exists:
 		pl.sec = p.memorySection(c.typ)
 	default:
@@ -570,7 +590,7 @@ func (p *planner) supersede(o *curated, c *candidate) {
 		return
 	}
 	lines := insertMarker(o.u.lines, marker)
-	if o.file == p.memDoc.path {
+	if o.file == p.memDoc.path && !multiFact(o) {
 		// The old line moves to the archive; placeIndex put the new line in
 		// its place.
 		p.archiveLines(o, lines, "superseded")

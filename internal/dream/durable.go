@@ -83,7 +83,7 @@ var durableMarkers = []marker{
 			{[]string{"from "}, regexp.MustCompile(`\bfrom \S+(?: \S+)? to\b`)},
 			{[]string{"에서"}, regexp.MustCompile(`에서 [^ ]+ ?[^ ]*(?:으로|로) `)},
 		}},
-	{kind: "role", typ: TypeUser,
+	{kind: "role",
 		words: strings.Split("lead|leads|owns|handles|in charge of|responsible for|se encarga|responsable de|encargado de|encargada de", "|"),
 		runs:  strings.Fields("负责 負責 主管 担当 担任 담당 的女儿 的女兒 的儿子 的兒子 的老公 的老婆 的丈夫 的妻子 的妈妈 的媽媽 的爸爸 的哥哥 的姐姐 的弟弟 的妹妹"),
 		patterns: []pattern{{relations, regexp.MustCompile(`\b(?:is|are) (?:\S+'s |her |his |their |our |my )?(?:` + strings.Join(relations, "|") +

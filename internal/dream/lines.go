@@ -52,8 +52,8 @@ func (c *candidate) annotatePermission(now time.Time) {
 
 // lines writes a new fact as one list item ("- [type] fact" where the
 // file tags its entries, "- fact" elsewhere); a fact that gave its reason
-// is written as Rule/Why/How on that line (DESIGN 5.3), which the
-// workspace reads back as one Rule/Why entry. Then come its Source
+// gets its Why (and How) on that line, as Rule/Why/How for feedback
+// (DESIGN 5.3), which the workspace reads back as one Rule/Why entry. Then come its Source
 // pointers. No line is longer than MaxLine: the fact is shortened, or the
 // sources go on their own lines, indented under the item.
 func (c *candidate) lines(tag bool) []string {
@@ -65,7 +65,9 @@ func (c *candidate) lines(tag bool) []string {
 	}
 	fact, rest := c.fact, ""
 	if c.why != "" {
-		prefix += "**Rule:** "
+		if c.typ == TypeFeedback {
+			prefix += "**Rule:** "
+		}
 		fact = strings.TrimSuffix(fact, ".")
 		rest = ". **Why:** " + c.why + "."
 		if c.how != "" {
@@ -237,18 +239,20 @@ func addEvidence(lines []string, evs []evidence) []string {
 	return append(out, sourceLines(continuationIndent(out[textLine(out)]), add)...)
 }
 
-// withDate anchors a fact to its day: "X." becomes "X (2026-11-20)." and
-// "X" becomes "X (2026-11-20)".
+// withDate anchors a fact to its day: "X." becomes "X (2026-11-20).",
+// "X。" becomes "X (2026-11-20)。" and "X" becomes "X (2026-11-20)".
 func withDate(fact string, day time.Time) string {
 	d := " (" + day.Format(time.DateOnly) + ")"
 	t := strings.TrimRight(fact, " ")
-	if strings.HasSuffix(t, ".") && !strings.HasSuffix(t, "..") {
-		return strings.TrimSuffix(t, ".") + d + "."
+	for _, stop := range []string{".", "。"} {
+		if strings.HasSuffix(t, stop) && !strings.HasSuffix(t, "..") {
+			return strings.TrimSuffix(t, stop) + d + stop
+		}
 	}
 	return t + d
 }
 
-var reDateSuffix = regexp.MustCompile(` \(\d{4}-\d{2}-\d{2}\)(\.?)$`)
+var reDateSuffix = regexp.MustCompile(` \(\d{4}-\d{2}-\d{2}\)(\.?|。?)$`)
 
 // stripDateSuffix drops the " (2026-11-20)" withDate added, for quoting a
 // fact inside a marker.

@@ -33,9 +33,10 @@ var (
 	reOrderedItem = regexp.MustCompile(`^\s*\d+[.)](?:\s|$)`)
 	reBulletItem  = regexp.MustCompile(`^[-*+](?:\s|$)`)
 	// reStatedCount is a count a heading states: a number in brackets
-	// ("(5)", "（11个）", "(7개)", "(4 steps)"), or a closing number that is
-	// not part of a date or version ("Top 10").
-	reStatedCount = regexp.MustCompile(`[(（]\s*\d+\s*[^()（）\d]{0,12}[)）]\s*$|(?:^|[^\d.\-/:])\d{1,3}\s*$`)
+	// ("(5)", "（11个）", "(7개)", "(4 steps)"), or a closing number that
+	// stands alone ("Top 10"; not "v2", not a date). A heading read as
+	// counted when it is not ("Phase 2") only keeps its list closed.
+	reStatedCount = regexp.MustCompile(`[(（]\s*\d+\s*[^()（）\d]{0,12}[)）]\s*$|(?:^|\s)\d{1,3}\s*$`)
 )
 
 // lineKinds reads the structure of a file's lines.
@@ -119,10 +120,11 @@ func (d *mdDoc) closedUnit(u *unit) bool {
 	return false
 }
 
-// openListEnd returns the last entry of the last open bullet list of a
-// section (a new item goes right after it), or nil when the section has
-// none: its lists are numbered, counted or followed directly by a table
-// or code.
+// openListEnd returns the last entry of the section's own open bullet
+// list (a new item goes right after it), or nil when the section has none:
+// its lists are numbered, counted or followed directly by a table or code.
+// A list under a label of its own ("2026-02-27：", "Done:") belongs to that
+// label, so the section's list is the last one without one.
 func (d *mdDoc) openListEnd(s *mdSection) *unit {
 	if statesCount(s.heading) {
 		return nil
@@ -140,9 +142,30 @@ func (d *mdDoc) openListEnd(s *mdSection) *unit {
 				continue // something of the person's own follows right after it
 			}
 		}
+		if d.labelledList(u.start) {
+			continue
+		}
 		return u
 	}
 	return nil
+}
+
+// labelledList reports whether the list holding the item on line n opens
+// under a label: a line of text ending in a colon, blank lines aside.
+func (d *mdDoc) labelledList(n int) bool {
+	k := d.kinds()
+	i := n - 1
+	for i > 0 && (k[i-1] == kindItem || k[i-1] == kindNested) {
+		i--
+	}
+	for i > 0 && k[i-1] == kindBlank {
+		i--
+	}
+	if i == 0 || k[i-1] != kindText {
+		return false
+	}
+	t := strings.TrimRight(strings.TrimSpace(d.lines[i-1]), "*_")
+	return strings.HasSuffix(t, ":") || strings.HasSuffix(t, "：")
 }
 
 // dreamSections are the names of the section a dream owns in a file, by

@@ -46,7 +46,7 @@ var noiseShapes = []lineShape{
 	{"a table row (inspection or report output)", func(l *logLine) bool { return strings.HasPrefix(l.body, "|") && strings.Count(l.body, "|") >= 2 }},
 	{"machine output (a [tag] line)", func(l *logLine) bool { return machineTag(l.body) }},
 	{"a label and one value (a path, hash, id or name), not a fact", labelAndToken},
-	{"a bare path, hash or link", func(l *logLine) bool { return oneToken(l.text) }},
+	{"a single word, path, hash or link", func(l *logLine) bool { return oneToken(l.text) }},
 	{"a commit line", func(l *logLine) bool { return reHashStart.MatchString(l.value) }},
 	{"a status or counter line", isStatus},
 	{"narrative paragraph, not one fact", isNarrative},

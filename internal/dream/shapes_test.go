@@ -18,7 +18,7 @@ func TestNoiseOf_LineShapes(t *testing.T) {
 		{"- Topic: nightly", "label and one value"},
 		{`- File: C:\Users\marco\AppData\Roaming\openclaw\logs\gateway-2026-04-01.log`, "label and one value"},
 		{`- 周报已发：File: C:\Users\zhou\Documents\周报\2026-03-06.xlsx`, "label and one value"},
-		{"- /Users/jb/.openclaw/workspace/logs/collector_20260304.log", "bare path"},
+		{"- /Users/jb/.openclaw/workspace/logs/collector_20260304.log", "path, hash or link"},
 		{"- Commit: 5e1c0a9 feat(invoices): recurring schedule model", "commit"},
 		{"- Messages: 0 user, 23 assistant", "status or counter"},
 		{"- Disk C: 62% used, D: 40% used", "status or counter"},
