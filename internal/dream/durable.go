@@ -13,9 +13,10 @@ import (
 // something says it will matter later: searches found it often enough to
 // pass the promotion gates (DESIGN 5.2), or the logs state it on several
 // days, or the line itself states a decision, a preference, a rule, a
-// change of a standing fact, who someone is or what they own, where
-// something lives, or a milestone. Everything else (what happened today)
-// stays in the daily log, which is kept forever.
+// correction or a change of a standing fact, who someone is or what they
+// own, a recurring schedule, where something lives, or a milestone.
+// Everything else (what happened today) stays in the daily log, which is
+// kept forever.
 //
 // The markers below are the ways people write those kinds of statement
 // in English, Chinese, Japanese, Korean and Spanish (with the commonest
