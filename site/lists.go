@@ -217,8 +217,9 @@ func (s *site) renderHome() error {
 }
 
 // renderFolders writes one listing page per folder, unless a note already
-// lives at the folder's index page.
-func (s *site) renderFolders() error {
+// lives at the folder's index page. It stops between pages when ctx is
+// done.
+func (s *site) renderFolders(ctx context.Context) error {
 	taken := map[string]bool{}
 	for _, p := range s.pages {
 		taken[p] = true
@@ -230,7 +231,7 @@ func (s *site) renderFolders() error {
 		}
 	}
 	sort.Strings(dirs)
-	return parallel.Each(context.Background(), len(dirs), workers(), func(i int) error { return s.renderFolder(dirs[i], taken) })
+	return parallel.Each(ctx, len(dirs), workers(), func(i int) error { return s.renderFolder(dirs[i], taken) })
 }
 
 // renderFolder writes the listing page of one folder; taken holds the
@@ -287,10 +288,11 @@ func (s *site) collectTags() {
 	}
 }
 
-// renderTags writes a page per tag and the tag index.
-func (s *site) renderTags() error {
+// renderTags writes a page per tag and the tag index. It stops between
+// pages when ctx is done.
+func (s *site) renderTags(ctx context.Context) error {
 	names := s.sortedTags()
-	if err := parallel.Each(context.Background(), len(names), workers(), func(i int) error { return s.renderTag(names[i], names) }); err != nil {
+	if err := parallel.Each(ctx, len(names), workers(), func(i int) error { return s.renderTag(names[i], names) }); err != nil {
 		return err
 	}
 	return s.renderTagIndex(names)

@@ -6,8 +6,10 @@ import (
 	"fmt"
 	"html/template"
 	"io/fs"
+	"maps"
 	"path"
 	"runtime"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -190,8 +192,10 @@ func (s *site) renderAll(ctx context.Context, deferred bool) error {
 		}
 	}
 	steps := []func() error{
-		s.renderHome, s.renderFolders, s.renderTags, s.renderGraph, s.renderDashboard,
-		s.renderDreamJournal, s.renderConversations, s.render404,
+		s.renderHome,
+		func() error { return s.renderFolders(ctx) },
+		func() error { return s.renderTags(ctx) },
+		s.renderGraph, s.renderDashboard, s.renderDreamJournal, s.renderConversations, s.render404,
 		s.writeAssets, s.writeRobots,
 	}
 	if deferred {
@@ -526,11 +530,4 @@ func folderOf(p string) string {
 }
 
 // sortedTags returns the tag names sorted.
-func (s *site) sortedTags() []string {
-	out := make([]string, 0, len(s.tags))
-	for t := range s.tags {
-		out = append(out, t)
-	}
-	sort.Strings(out)
-	return out
-}
+func (s *site) sortedTags() []string { return slices.Sorted(maps.Keys(s.tags)) }

@@ -18,15 +18,17 @@ import "bytes"
 // An unclosed %% is text too: one stray %% must not hide the rest of a
 // published note.
 
-const commentMarkText = "%%"
+var commentMark = []byte("%%")
 
-var commentMark = []byte(commentMarkText)
-
-// stripComments removes comments from src in place and returns the
-// shortened slice. src must use "\n" line endings.
-func stripComments(src []byte) []byte {
+// stripComments removes comments from src in place (in a copy when src
+// is shared) and returns the shortened slice. src must use "\n" line
+// endings.
+func stripComments(src []byte, shared bool) []byte {
 	if bytes.Index(src, commentMark) < 0 {
 		return src
+	}
+	if shared {
+		src = bytes.Clone(src)
 	}
 	s := commentScanner{src: src, prevBlank: true}
 	return s.run()

@@ -1,6 +1,7 @@
-// Package search is dreamwiki's search: analysis (text to terms), the
-// static index the site's browser search reads, the ranking shared by
-// every side, and the bleve index behind `dreamwiki search` and serve mode.
+// Package search finds the notes and lines that answer a query, for every
+// side of dreamwiki's search: analysis (text to terms), the static index
+// the site's browser search reads, the ranking shared by every side, and
+// the bleve index behind `dreamwiki search` and serve mode.
 //
 // Every side of search turns text into terms with Analyze and nothing else:
 // the static index, the browser's query parser (assets/search/analyze.ts,

@@ -1,4 +1,4 @@
-package build
+package buildtest
 
 import (
 	"encoding/json"
@@ -25,12 +25,12 @@ var (
 // Markdown twin x.md, the ids of x.html, whose headings and blocks are the
 // same).
 type linkChecker struct {
-	t    *testing.T
+	t    testing.TB
 	root string
 	ids  map[string]map[string]bool
 }
 
-func newLinkChecker(t *testing.T, root string) *linkChecker {
+func newLinkChecker(t testing.TB, root string) *linkChecker {
 	return &linkChecker{t: t, root: root, ids: map[string]map[string]bool{}}
 }
 
@@ -84,12 +84,15 @@ func (c *linkChecker) check(from, dir, raw string) {
 	}
 }
 
-// checkLinks walks every HTML page and Markdown twin under dir and checks
-// their relative links, then the links in llms.txt, the sitemap, the feed,
-// the JSON API and the graph data. It returns the number of HTML pages
-// (preview fragments not counted).
-func checkLinks(t *testing.T, dir string) (pages int) {
+// AssertLinksResolve walks every HTML page and Markdown twin of the site
+// and checks their relative links, then the links in llms.txt, the
+// sitemap, the feed, the JSON API and the graph data; each that points at
+// nothing fails the test. It returns the number of HTML pages (preview
+// fragments not counted).
+func (o *Output) AssertLinksResolve() (pages int) {
+	t := o.t
 	t.Helper()
+	dir := o.Path("site")
 	c := newLinkChecker(t, dir)
 	err := filepath.WalkDir(dir, func(p string, d os.DirEntry, err error) error {
 		if err != nil || d.IsDir() {
@@ -143,7 +146,7 @@ func checkLinks(t *testing.T, dir string) (pages int) {
 
 // checkIndexes checks the root-relative URLs of the machine-readable
 // outputs, when the build wrote them.
-func checkIndexes(t *testing.T, c *linkChecker, dir string) {
+func checkIndexes(t testing.TB, c *linkChecker, dir string) {
 	t.Helper()
 	if data, err := os.ReadFile(filepath.Join(dir, "api", "pages.json")); err == nil {
 		var v struct {
