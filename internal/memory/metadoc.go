@@ -49,12 +49,16 @@ type MetaRecord struct {
 // MetaFields are the fields of a memory-meta.json entry dreamwiki reads and
 // writes; any other field is carried over untouched.
 type MetaFields struct {
-	ID           string
-	Text         string
-	Section      string
-	Type         string
-	File         string // the workspace file that holds the entry ("MEMORY.md", "memory/gateway.md")
-	Created      time.Time
+	ID      string
+	Text    string
+	Section string
+	Type    string
+	File    string // the workspace file that holds the entry ("MEMORY.md", "memory/gateway.md")
+	Created time.Time
+	// FirstSeen is when a record was made for an entry nothing dates (no
+	// date of its own, no source): the entry is at least that old. Created
+	// stays unknown rather than take a made-up date.
+	FirstSeen    time.Time
 	LastRecalled time.Time
 	RecallCount  int
 	Structural   bool
@@ -73,6 +77,7 @@ var (
 	metaType         = []string{"type", "memoryType", "memory_type"}
 	metaFile         = []string{"file", "path"}
 	metaCreated      = []string{"created", "createdAt", "created_at"}
+	metaFirstSeen    = []string{"firstSeen", "first_seen"}
 	metaLastRecalled = []string{"lastRecalled", "lastRecalledAt", "last_recalled"}
 	metaRecalls      = []string{"recallCount", "recalls", "recall_count"}
 	metaStructural   = []string{"structural"}
@@ -241,6 +246,7 @@ func readRecord(o *object, mapKey string) *MetaRecord {
 	r.Type = rawString(get(metaType))
 	r.File = rawString(get(metaFile))
 	r.Created = rawTime(get(metaCreated))
+	r.FirstSeen = rawTime(get(metaFirstSeen))
 	r.LastRecalled = rawTime(get(metaLastRecalled))
 	r.RecallCount = int(rawFloat(get(metaRecalls)))
 	r.Structural = rawBool(get(metaStructural))
@@ -255,6 +261,15 @@ func readRecord(o *object, mapKey string) *MetaRecord {
 	r.orig = r.typed()
 	r.orig.Text = raw // a secret in it is written over at the next write
 	return r
+}
+
+// Since is when the entry is known to exist: Created, else FirstSeen.
+// Decay counts age from it.
+func (f MetaFields) Since() time.Time {
+	if f.Created.IsZero() {
+		return f.FirstSeen
+	}
+	return f.Created
 }
 
 // typed is a copy of the typed fields only.
@@ -391,6 +406,9 @@ func (r *MetaRecord) write() {
 	str(metaType, r.Type, was.Type)
 	str(metaFile, r.File, was.File)
 	put(metaCreated, !r.Created.Equal(was.Created), timeValue(r.Created))
+	if !r.FirstSeen.IsZero() || o.present(metaFirstSeen...) != "" {
+		put(metaFirstSeen, !r.FirstSeen.Equal(was.FirstSeen), timeValue(r.FirstSeen))
+	}
 	put(metaLastRecalled, !r.LastRecalled.Equal(was.LastRecalled), timeValue(r.LastRecalled))
 	put(metaRecalls, r.RecallCount != was.RecallCount, r.RecallCount)
 	put(metaStructural, r.Structural != was.Structural, r.Structural)

@@ -356,51 +356,6 @@ func QueryHash(q string) string {
 	return hex.EncodeToString(sum[:])[:12]
 }
 
-// RecallEvent returns the events.jsonl line (with its newline) of a
-// memory.recall.recorded event. The query is written redacted.
-func RecallEvent(query string, results []Match, at time.Time) []byte {
-	type result struct {
-		Path      string  `json:"path"`
-		StartLine int     `json:"startLine"`
-		EndLine   int     `json:"endLine"`
-		Score     float64 `json:"score"`
-	}
-	ev := struct {
-		Type        string   `json:"type"`
-		TS          string   `json:"ts"`
-		Query       string   `json:"query"`
-		ResultCount int      `json:"resultCount"`
-		Results     []result `json:"results"`
-	}{Type: "memory.recall.recorded", TS: stamp(at), Query: scrub(query), ResultCount: len(results), Results: []result{}}
-	for _, m := range results {
-		ev.Results = append(ev.Results, result{m.Path, m.StartLine, m.EndLine, round3(m.Score)})
-	}
-	return append(marshal(ev), '\n')
-}
-
-// Event returns an events.jsonl line (with its newline) of any other type,
-// such as "memory.promotion.applied" or "memory.dream.completed"; fields
-// are written in sorted order after type and ts, strings redacted.
-func Event(typ string, at time.Time, fields map[string]any) []byte {
-	o := newObject()
-	o.set("type", typ)
-	o.set("ts", stamp(at))
-	keys := make([]string, 0, len(fields))
-	for k := range fields {
-		keys = append(keys, k)
-	}
-	slices.Sort(keys)
-	for _, k := range keys {
-		v := fields[k]
-		if s, ok := v.(string); ok {
-			v = scrub(s)
-		}
-		o.set(k, v)
-	}
-	raw, _ := o.MarshalJSON()
-	return append(raw, '\n')
-}
-
 // ConceptTags derives up to max concept tags from a text: its distinct
 // content words of four letters or more (words as analysis.Words gives
 // them, StopWord and numbers left out), in order of first appearance.

@@ -408,6 +408,15 @@ func TestMemory_CodeBlocksAndFrontMatterAreNoEntries(t *testing.T) {
 	}
 }
 
+// Brackets a call or a type holds are code: cleaning the text keeps them
+// (issue #15: "new Date(now.getFullYear(), …)" lost its "()").
+func TestMemory_CodeKeepsItsEmptyBrackets(t *testing.T) {
+	ws := loadTxtar(t, "-- MEMORY.md --\n- Last day: `new Date(now.getFullYear(), now.getMonth() - 1, 0)`; ids are `string[]` ()\n")
+	if e := ws.Memory.Entries()[0]; e.Text != "Last day: new Date(now.getFullYear(), now.getMonth() - 1, 0); ids are string[]" {
+		t.Errorf("Text = %q", e.Text)
+	}
+}
+
 func TestMemory_TextIsCleaned(t *testing.T) {
 	ws := loadTxtar(t, "-- MEMORY.md --\n- **Bold** and `code` and [a link](https://example.com) and [[Note|alias]] and  extra   spaces #infra/hosts\n")
 	e := ws.Memory.Entries()[0]
