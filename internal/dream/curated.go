@@ -436,7 +436,7 @@ func (p *planner) matchMeta() {
 			if used[r] {
 				continue
 			}
-			if j, _ := similarity(c.words, recWords[i]); j >= bestJ {
+			if j := jaccard(c.words, recWords[i]); j >= bestJ {
 				best, bestJ = i, j
 			}
 		}

@@ -393,7 +393,7 @@ func (p *planner) findDuplicate(c *candidate) *curated {
 		if !nearDuplicate(c.words, o.words, c.nums, o.nums) {
 			continue
 		}
-		if j, _ := similarity(c.words, o.words); j > bestJ {
+		if j := jaccard(c.words, o.words); j > bestJ {
 			best, bestJ = o, j
 		}
 	}
@@ -465,7 +465,7 @@ func (p *planner) findLifecycle(c *candidate, want memory.Status) *curated {
 		if min(len(ow), len(cw)) < 2 {
 			continue
 		}
-		if _, cont := similarity(cw, ow); cont >= bestC {
+		if cont := containment(cw, ow); cont >= bestC {
 			shared := 0
 			for _, w := range cw {
 				if slices.Contains(ow, w) {

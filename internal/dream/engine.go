@@ -196,7 +196,7 @@ func (p *planner) anchorRecall() {
 				}
 				score := 0.0
 				if len(sw) > 0 {
-					score, _ = similarity(sw, contentWords(it.Text))
+					score = jaccard(sw, contentWords(it.Text))
 				}
 				if score > bestScore {
 					best, bestScore = it.Line, score
