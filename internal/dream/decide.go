@@ -755,14 +755,14 @@ var genericWords = map[string]bool{
 	"morning": true, "evening": true, "night": true, "afternoon": true, "weekend": true, "meeting": true,
 	"back": true, "again": true, "ready": true, "asked": true, "wants": true, "said": true, "told": true,
 	"making": true, "made": true, "took": true, "take": true, "came": true, "come": true, "goes": true,
-	"went": true, "keep": true, "kept": true, "left": true, "right": true, "today's": true, "there's": true,
-	"it's": true, "that's": true, "asking": true, "without": true, "until": true, "today": true, "tomorrow": true, "yesterday": true, "reason": true,
+	"went": true, "keep": true, "kept": true, "left": true, "right": true,
+	"asking": true, "without": true, "until": true, "today": true, "tomorrow": true, "yesterday": true, "reason": true,
 	"details": true, "detail": true, "see": true, "also": true, "time": true, "week": true, "days": true, "next": true, "last": true,
 	// The labels entries open with, and the words that mark a statement
-	// as durable, name no subject.
+	// as durable, name no subject ("don" is the word "don't" leaves).
 	"decision": true, "decisions": true, "rule": true, "rules": true, "lesson": true, "lessons": true, "fact": true, "facts": true,
 	"why": true, "how": true, "what": true, "decided": true, "decide": true, "agreed": true, "prefer": true, "prefers": true,
-	"preferred": true, "always": true, "never": true, "don't": true, "switched": true, "changed": true,
+	"preferred": true, "always": true, "never": true, "don": true, "switched": true, "changed": true,
 }
 
 // usesTypeTags reports a file that tags its entries with their memory
