@@ -565,8 +565,8 @@ func allowedTarget(path string) bool {
 	case "MEMORY.md", "memory.md", dreamLogPath, metaPath, heartbeatPath, recallPath, eventsPath:
 		return true
 	}
-	if isDailyPath(path) {
-		return false
+	if _, _, daily := workspace.DailyLogPath(path); daily {
+		return false // the reader's rule: what it reads as a daily log is one
 	}
 	if strings.HasPrefix(path, "memory/archive/") && strings.HasSuffix(path, ".md") && !strings.Contains(path, "..") {
 		return true

@@ -260,7 +260,7 @@ func (p *planner) addCurated(u *unit, e *workspace.Entry) *curated {
 	for _, s := range e.Sources {
 		d := s.Date
 		if d.IsZero() {
-			d, _ = logDate(s.Path)
+			d, _, _ = workspace.DailyLogPath(s.Path)
 		}
 		if !d.IsZero() && (src.IsZero() || d.Before(src)) {
 			src = d
@@ -276,7 +276,7 @@ func (p *planner) addCurated(u *unit, e *workspace.Entry) *curated {
 		u.cur = c
 	}
 	for _, s := range e.Sources {
-		if s.StartLine > 0 && isDailyPath(s.Path) {
+		if _, _, daily := workspace.DailyLogPath(s.Path); daily && s.StartLine > 0 {
 			p.cited[s.Path] = append(p.cited[s.Path], citation{start: s.StartLine, end: max(s.EndLine, s.StartLine), by: c})
 		}
 	}
@@ -312,7 +312,7 @@ func (p *planner) isPointer(e *workspace.Entry) bool {
 	for _, s := range e.Sources {
 		switch s.Kind {
 		case workspace.PointerSee, workspace.PointerWikilink, workspace.PointerLink, workspace.PointerPath:
-			if p.resolveTopic(s.Path) != "" || strings.HasSuffix(s.Path, ".md") && !isDailyPath(s.Path) {
+			if _, _, daily := workspace.DailyLogPath(s.Path); p.resolveTopic(s.Path) != "" || strings.HasSuffix(s.Path, ".md") && !daily {
 				hasL2 = true
 			}
 		}
@@ -528,32 +528,11 @@ func prefix(n string) string {
 	return n
 }
 
-// logDate reads the date of a daily-log path ("memory/2026-04-10.md").
-func logDate(p string) (time.Time, bool) {
-	if !isDailyPath(p) {
-		return time.Time{}, false
-	}
-	base := path.Base(p)
-	t, err := time.Parse(time.DateOnly, base[:10])
-	return t, err == nil
-}
-
-// isDailyPath reports a daily-log path: memory/YYYY-MM-DD*.md or
-// memory/daily/YYYY-MM-DD*.md.
-func isDailyPath(p string) bool {
-	dir, base := path.Split(p)
-	if dir != "memory/" && dir != "memory/daily/" || len(base) < 13 || !strings.HasSuffix(base, ".md") {
-		return false
-	}
-	_, err := time.Parse(time.DateOnly, base[:10])
-	return err == nil && (len(base) == 13 || base[10] == '-' || base[10] == '_')
-}
-
 // isTopicPath reports a path a dream may write as an L2 topic file:
 // memory/<name>.md (or deeper), never a daily log, the dream log, an
 // archive file, or anything under memory/dreaming/ or memory/.dreams/.
 func isTopicPath(p string) bool {
-	if !strings.HasPrefix(p, "memory/") || !strings.HasSuffix(p, ".md") || isDailyPath(p) {
+	if _, _, daily := workspace.DailyLogPath(p); daily || !strings.HasPrefix(p, "memory/") || !strings.HasSuffix(p, ".md") {
 		return false
 	}
 	switch {

@@ -112,7 +112,7 @@ func TestDream_ASecretAlreadyInCuratedMemoryIsKeptAndReported(t *testing.T) {
 	}
 	// Nothing new holds a secret: the kept lines are the only ones.
 	for path, content := range snapshot(t, dir) {
-		if isDailyPath(path) {
+		if _, _, daily := workspace.DailyLogPath(path); daily {
 			continue
 		}
 		for _, l := range kept[path] {
