@@ -96,7 +96,7 @@ func (tp *topic) name(s string) {
 // "Zigbee2MQTT runs …"). A numbered step's lead-in ("3. 在打印服务器上执行：")
 // names nothing.
 func entryLabel(e *workspace.Entry) string {
-	if reOrderedItem.MatchString(e.Raw) {
+	if orderedItem(e.Raw) {
 		return ""
 	}
 	short := func(k string) bool {
