@@ -290,7 +290,9 @@ func (p *planner) run() error {
 		pl.Notes = append(pl.Notes, p.sel.oversized)
 	}
 
-	p.loadCurated()
+	if err := p.loadCurated(); err != nil {
+		return err
+	}
 	p.loadMeta()
 	p.matchMeta()
 	p.bootstrapMeta()
@@ -512,7 +514,9 @@ func Run(ctx context.Context, dir string, opts Options, dryRun bool, progress fu
 
 // audit is the read-only checkpoint before anything is written (the seed's
 // quality gates): only allowed paths are written (a target outside them is
-// dropped and reported, the rest goes on), daily logs never; no new secret
+// dropped and reported, the rest goes on), daily logs and private notes
+// never (the plan never opens one; a file it would start where a private
+// one lies is refused here); no new secret
 // reaches curated Markdown (one on a line the file did not have is
 // redacted and reported; a line the file already had is never changed);
 // and a state file that would gain one is not written at all.
@@ -526,6 +530,10 @@ func (p *planner) audit(out map[string][]byte) {
 		data := out[path]
 		if !allowedTarget(path) {
 			p.plan.Diagnostics.Errorf("dream", path, 0, "the plan would write outside the paths a dream may change; this file was left alone")
+			continue
+		}
+		if isCuratedPath(path) && privateFile(p.ws, path) {
+			p.plan.Diagnostics.Errorf("dream", path, 0, "the plan would write into a private note, which a dream never reads or writes; this file was left alone")
 			continue
 		}
 		before := p.before[path]

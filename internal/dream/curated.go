@@ -153,10 +153,13 @@ func nameKeys(s string) []string {
 	return out
 }
 
-// loadCurated reads MEMORY.md and the L2 topic files into editable
-// documents and curated entries.
-func (p *planner) loadCurated() {
+// loadCurated reads MEMORY.md and the public L2 topic files into editable
+// documents and curated entries. A private index stops it (privateIndex).
+func (p *planner) loadCurated() error {
 	ws := p.ws
+	if err := privateIndex(ws); err != nil {
+		return err
+	}
 	if f, sections := indexFile(ws); f != nil {
 		p.memDoc = p.openDoc(f, sections)
 	} else {
@@ -164,7 +167,7 @@ func (p *planner) loadCurated() {
 		p.docs["MEMORY.md"] = p.memDoc
 	}
 	for _, t := range ws.Topics {
-		if !isTopicPath(t.File.Path) || t.File.Path == p.memDoc.path || indexLike(t.File.Path) {
+		if t.File.Private || !isTopicPath(t.File.Path) || t.File.Path == p.memDoc.path || indexLike(t.File.Path) {
 			continue
 		}
 		tp := &topic{path: t.File.Path, slug: t.Topic, title: t.Title, doc: p.openDoc(t.File, t.Sections), words: map[string]int{}, names: map[string]bool{}}
@@ -191,6 +194,7 @@ func (p *planner) loadCurated() {
 			}
 		}
 	}
+	return nil
 }
 
 // keptSecret is what the secret guard says about a secret already written
@@ -526,6 +530,11 @@ func prefix(n string) string {
 		return n[:40]
 	}
 	return n
+}
+
+// isCuratedPath reports a path of curated memory: the index or an L2 file.
+func isCuratedPath(p string) bool {
+	return p == "MEMORY.md" || p == "memory.md" || isTopicPath(p)
 }
 
 // isTopicPath reports a path a dream may write as an L2 topic file:

@@ -65,7 +65,7 @@ func (p *planner) sense() {
 	}
 	// Recalled facts of earlier logs.
 	byPath := map[string]*workspace.DailyLog{}
-	for _, d := range p.ws.Daily {
+	for _, d := range p.logs {
 		byPath[d.File.Path] = d
 	}
 	var paths []string

@@ -20,6 +20,7 @@ import (
 type planner struct {
 	ctx  context.Context
 	ws   *workspace.Workspace
+	logs []*workspace.DailyLog // the daily logs it may read (dailyLogs)
 	root string
 	now  time.Time
 	day  time.Time // now's date, UTC midnight
@@ -76,7 +77,7 @@ type placement struct {
 
 func newPlanner(ctx context.Context, ws *workspace.Workspace, opts Options) *planner {
 	now := opts.now()
-	p := &planner{ctx: ctx, ws: ws, root: ws.Root, now: now, cfg: ws.Config, opts: opts,
+	p := &planner{ctx: ctx, ws: ws, logs: dailyLogs(ws), root: ws.Root, now: now, cfg: ws.Config, opts: opts,
 		day:  time.Date(now.UTC().Year(), now.UTC().Month(), now.UTC().Day(), 0, 0, 0, 0, time.UTC),
 		docs: map[string]*mdDoc{}, before: map[string]fileState{}, topicByPath: map[string]*topic{},
 		curIndex: newWordIndex(), subjects: map[string][]*curated{}, fresh: map[*candidate][]*curated{}, cited: map[string][]citation{},
@@ -184,7 +185,7 @@ func (p *planner) loadRecall() {
 // anchorRecall gives every recalled range the item it stands for: the one
 // whose words best match the store's snippet, else the first it overlaps.
 func (p *planner) anchorRecall() {
-	for _, log := range p.ws.Daily {
+	for _, log := range p.logs {
 		list := p.aggs[log.File.Path]
 		for _, a := range list {
 			sw := contentWords(a.snippet)

@@ -36,7 +36,9 @@ func prepare(ctx context.Context, root string, opts Options) (*planner, error) {
 	p.recovered = rec
 	p.plan = &Plan{Workspace: ws.Root, Now: p.now, root: ws.Root, Actions: []Action{}, Files: []FileChange{}}
 	p.sel = &selection{}
-	p.loadCurated()
+	if err := p.loadCurated(); err != nil {
+		return nil, err
+	}
 	p.loadMeta()
 	p.matchMeta()
 	p.evaluate()
@@ -146,7 +148,7 @@ func (p *planner) recordRecall(query, matches string) (*RecallResult, error) {
 		lines = append(lines, memory.Line{Path: c.file, StartLine: c.e.Line, EndLine: c.e.EndLine, Text: c.text})
 		curAt[fmt.Sprintf("%s:%d", c.file, c.e.Line)] = c
 	}
-	for _, d := range p.ws.Daily {
+	for _, d := range p.logs {
 		for _, it := range d.Items {
 			lines = append(lines, memory.Line{Path: d.File.Path, StartLine: it.Line, EndLine: max(it.EndLine, it.Line), Text: it.Text})
 		}
