@@ -10,6 +10,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/dreamwiki/dreamwiki/internal/workspace"
 )
 
 // privateWorkspace has a private note of every kind a dream meets, each
@@ -182,6 +184,15 @@ private: true
 	}
 	if after := snapshot(t, dir); !mapsEqual(before, after) {
 		t.Errorf("a refused dream changed the workspace")
+	}
+	// Serve mode plans over a workspace read without its private files:
+	// the index it withheld is still the index.
+	ws, err := workspace.Load(dir, workspace.Options{OmitPrivate: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := PlanWorkspace(context.Background(), ws, Options{Now: at("2026-04-05T07:00:00Z"), Force: true}); err == nil || !strings.Contains(err.Error(), "MEMORY.md is private") {
+		t.Errorf("over a workspace read without private files: err = %v, want a private index refused", err)
 	}
 }
 
