@@ -8,6 +8,7 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"github.com/dreamwiki/dreamwiki/internal/mdline"
 	"github.com/dreamwiki/dreamwiki/internal/memory"
 	"github.com/dreamwiki/dreamwiki/internal/workspace"
 )
@@ -480,7 +481,7 @@ func (p *planner) updateHeader() {
 	}
 	for l := p.ws.Memory.Limit.Line; l >= 1 && l <= len(p.memDoc.lines); l++ {
 		line := p.memDoc.lines[l-1]
-		if !strings.HasPrefix(strings.TrimSpace(line), ">") && l > p.ws.Memory.Limit.Line {
+		if _, quote := mdline.Quote(strings.TrimSpace(line)); !quote && l > p.ws.Memory.Limit.Line {
 			break
 		}
 		if reLastDream.MatchString(line) {
