@@ -12,9 +12,9 @@ import (
 	"slices"
 	"strings"
 	"time"
-	"unicode"
 	"unicode/utf8"
 
+	"github.com/dreamwiki/dreamwiki/internal/analysis"
 	"github.com/dreamwiki/dreamwiki/internal/secrets"
 )
 
@@ -320,18 +320,14 @@ var (
 	reCodeSpan  = regexp.MustCompile("`[^`]+`")
 )
 
-// groundTokens are the words of a text for the grounding check: lower-case
-// letter and digit runs of two or more, CJK text as character pairs. ISO
-// dates are left out: the model writes relative dates as absolute ones,
-// as the rule-based path does.
+// groundTokens are the words of a text for the grounding check: the words
+// of analysis.Words (CJK text as its character pairs) of two characters or
+// more, stop words and numbers included. ISO dates are left out: the model
+// writes relative dates as absolute ones, as the rule-based path does.
 func groundTokens(s string) map[string]bool {
-	s = reISODate.ReplaceAllString(s, " ")
 	out := map[string]bool{}
-	for _, w := range contentWords(s) {
-		out[w] = true
-	}
-	for _, w := range strings.FieldsFunc(strings.ToLower(s), func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) }) {
-		if cjkRunes(w) == 0 && utf8.RuneCountInString(w) >= 2 {
+	for _, w := range analysis.Words(reISODate.ReplaceAllString(s, " ")) {
+		if utf8.RuneCountInString(w) >= 2 {
 			out[w] = true
 		}
 	}
