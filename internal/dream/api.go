@@ -251,18 +251,18 @@ func PlanWorkspace(ctx context.Context, ws *workspace.Workspace, opts Options) (
 	if ws == nil {
 		return nil, errors.New("no workspace")
 	}
-	p := newPlanner(ctx, ws, opts)
+	p := newPlanner(ws, opts)
 	p.plan = &Plan{Workspace: ws.Root, Now: p.now, Force: opts.Force, root: ws.Root, command: opts.Command,
 		lockTimeout: time.Duration(max(p.cfg.Dream.LockTimeoutMin, 1)) * time.Minute,
 		Actions:     []Action{}, Skipped: []Skip{}, Secrets: []SecretFinding{}, Inputs: []Input{}, Files: []FileChange{}}
-	if err := p.run(); err != nil {
+	if err := p.run(ctx); err != nil {
 		return nil, err
 	}
 	return p.plan, nil
 }
 
 // run is the whole planning pipeline.
-func (p *planner) run() error {
+func (p *planner) run(ctx context.Context) error {
 	d := p.cfg.Dream
 	p.sel = selectLogs(p.ws, d.MaxLogs, d.MaxBytes)
 	pl := p.plan
@@ -299,14 +299,20 @@ func (p *planner) run() error {
 	p.evaluate()
 	p.loadRecall()
 	p.anchorRecall()
-	p.sense()
-	pl.Counts.Candidates = len(p.cands)
-	p.groupDuplicates()
-	if p.opts.LLM != nil {
-		p.distilByModel()
+	sensed := p.sense()
+	pl.Skipped = append(pl.Skipped, sensed.skipped...)
+	pl.Secrets = append(pl.Secrets, sensed.secrets...)
+	pl.Counts.Candidates = len(sensed.cands)
+	cands, merges := groupDuplicates(sensed.cands)
+	for _, a := range merges {
+		p.action(a)
 	}
-	p.decide()
-	if err := p.ctx.Err(); err != nil {
+	p.counts.Merged += len(merges)
+	if p.opts.LLM != nil {
+		cands = p.distilByModel(ctx, cands)
+	}
+	p.decide(ctx, cands)
+	if err := ctx.Err(); err != nil {
 		return err
 	}
 	if mf := p.ws.Memory; mf != nil {

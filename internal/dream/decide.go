@@ -1,6 +1,7 @@
 package dream
 
 import (
+	"context"
 	"fmt"
 	"math"
 	"regexp"
@@ -15,11 +16,20 @@ import (
 	"github.com/dreamwiki/dreamwiki/internal/workspace"
 )
 
+// sensed is what the collect phase makes of the logs: the candidate facts,
+// oldest first, the lines left out with why, and the secrets they hold.
+type sensed struct {
+	cands   []*candidate
+	skipped []Skip
+	secrets []SecretFinding
+}
+
 // sense extracts the candidates of the selected logs, and adds the facts
 // of older logs that searches found often enough to pass the promotion
 // gates (the recall store's deep phase), which a dream must not ignore
 // just because their log was consolidated before.
-func (p *planner) sense() {
+func (p *planner) sense() sensed {
+	var s sensed
 	inBatch := map[string]bool{}
 	// Reading a line is independent of every other line: do it on all
 	// cores, then go through the results in order.
@@ -44,22 +54,22 @@ func (p *planner) sense() {
 			next++
 			c, skip := j.c, j.skip
 			if c != nil {
-				c.id = len(p.cands)
+				c.id = len(s.cands)
 			}
 			if skip != nil {
-				p.plan.Skipped = append(p.plan.Skipped, *skip)
+				s.skipped = append(s.skipped, *skip)
 				continue
 			}
-			p.plan.Secrets = append(p.plan.Secrets, c.secrets...)
+			s.secrets = append(s.secrets, c.secrets...)
 			if by := p.citedBy(c.path, c.line, c.endLine); by != nil {
-				p.plan.Skipped = append(p.plan.Skipped, Skip{File: c.path, Line: c.line, Text: shorten(c.fact, 80),
+				s.skipped = append(s.skipped, Skip{File: c.path, Line: c.line, Text: shorten(c.fact, 80),
 					Reason: fmt.Sprintf("already consolidated: %s cites this line as its source", by.file)})
 				continue
 			}
-			p.cands = append(p.cands, c)
+			s.cands = append(s.cands, c)
 		}
 		for _, b := range log.Sleep {
-			p.plan.Skipped = append(p.plan.Skipped, Skip{File: log.File.Path, Line: b.StartLine,
+			s.skipped = append(s.skipped, Skip{File: log.File.Path, Line: b.StartLine,
 				Text: strings.Title(b.Name) + " Sleep block", Reason: "dreaming phase output inside a daily log, not a fact"})
 		}
 	}
@@ -82,7 +92,7 @@ func (p *planner) sense() {
 			if len(p.recallFor(path, it.Line, max(it.EndLine, it.Line))) == 0 {
 				continue
 			}
-			c, skip := newCandidate(len(p.cands), log, it)
+			c, skip := newCandidate(len(s.cands), log, it)
 			if skip != nil || p.citedBy(c.path, c.line, c.endLine) != nil {
 				continue
 			}
@@ -90,22 +100,23 @@ func (p *planner) sense() {
 				continue
 			}
 			c.notes = append(c.notes, "from the recall store")
-			p.plan.Secrets = append(p.plan.Secrets, c.secrets...)
-			p.cands = append(p.cands, c)
+			s.secrets = append(s.secrets, c.secrets...)
+			s.cands = append(s.cands, c)
 		}
 	}
-	sortCandidates(p.cands)
+	sortCandidates(s.cands)
+	return s
 }
 
 // groupDuplicates folds the batch's repeats into their first statement
 // before anything is decided, so a fact's promotion sees how often the logs
 // state it (its frequency across logs) and all its evidence travels with
 // it. A later line that adds to an earlier one is no repeat and stays.
-func (p *planner) groupDuplicates() {
+// It returns the candidates kept and a merge action for each repeat.
+func groupDuplicates(cands []*candidate) (kept []*candidate, merges []Action) {
 	idx := newWordIndex()
-	var kept []*candidate
 	same := map[string]*candidate{} // the same text: no need to compare words
-	for _, c := range p.cands {
+	for _, c := range cands {
 		key := string(c.status) + "\x00" + normText(stripDateSuffix(c.fact))
 		into := same[key]
 		if into == nil {
@@ -122,8 +133,7 @@ func (p *planner) groupDuplicates() {
 			if into.marker == "" {
 				into.marker = c.marker
 			}
-			p.counts.Merged++
-			p.action(Action{Kind: "merge", File: c.path, Text: shorten(c.fact, 160), Type: c.typ, Evidence: evidenceStrings(c.evidence),
+			merges = append(merges, Action{Kind: "merge", File: c.path, Text: shorten(c.fact, 160), Type: c.typ, Evidence: evidenceStrings(c.evidence),
 				Reason: fmt.Sprintf("says again what %s:%d says; one fact, both lines kept as its evidence", into.path, into.line)})
 			continue
 		}
@@ -131,16 +141,16 @@ func (p *planner) groupDuplicates() {
 		same[key] = c
 		kept = append(kept, c)
 	}
-	p.cands = kept
+	return kept, merges
 }
 
 // decide settles every candidate, oldest first, against curated memory as
 // it stands after the earlier ones: a later line can merge into, close or
 // supersede what an earlier line of the same batch wrote. Durable facts no
 // topic file is clearly about go to the index.
-func (p *planner) decide() {
-	for _, c := range p.cands {
-		if p.ctx.Err() != nil {
+func (p *planner) decide(ctx context.Context, cands []*candidate) {
+	for _, c := range cands {
+		if ctx.Err() != nil {
 			return
 		}
 		if !p.decideOne(c) {

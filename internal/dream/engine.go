@@ -1,7 +1,6 @@
 package dream
 
 import (
-	"context"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -18,7 +17,6 @@ import (
 // bytes. It reads the workspace model and the bytes of the files it will
 // change; it writes nothing.
 type planner struct {
-	ctx  context.Context
 	ws   *workspace.Workspace
 	logs []*workspace.DailyLog // the daily logs it may read (dailyLogs)
 	root string
@@ -42,7 +40,6 @@ type planner struct {
 	recall *memory.RecallDoc
 	aggs   map[string][]*recallAgg // daily-log path -> recall data
 
-	cands      []*candidate
 	placements []*placement
 	fresh      map[*candidate][]*curated
 	promoCfg   memory.PromotionConfig
@@ -75,9 +72,9 @@ type placement struct {
 	score    float64 // promotion score, for index lines
 }
 
-func newPlanner(ctx context.Context, ws *workspace.Workspace, opts Options) *planner {
+func newPlanner(ws *workspace.Workspace, opts Options) *planner {
 	now := opts.now()
-	p := &planner{ctx: ctx, ws: ws, logs: dailyLogs(ws), root: ws.Root, now: now, cfg: ws.Config, opts: opts,
+	p := &planner{ws: ws, logs: dailyLogs(ws), root: ws.Root, now: now, cfg: ws.Config, opts: opts,
 		day:  time.Date(now.UTC().Year(), now.UTC().Month(), now.UTC().Day(), 0, 0, 0, 0, time.UTC),
 		docs: map[string]*mdDoc{}, before: map[string]fileState{}, topicByPath: map[string]*topic{},
 		curIndex: newWordIndex(), subjects: map[string][]*curated{}, fresh: map[*candidate][]*curated{}, cited: map[string][]citation{},

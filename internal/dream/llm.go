@@ -117,16 +117,17 @@ type llmFact struct {
 // distilByModel runs the candidates through the model, batch by batch. A
 // batch whose answer passes every check is replaced by the model's facts
 // (and its lines no fact cites are marked as judged not durable); any
-// other batch keeps its candidates for the rule-based path.
-func (p *planner) distilByModel() {
+// other batch keeps its candidates for the rule-based path. It returns the
+// candidates the rest of the dream decides about, oldest first.
+func (p *planner) distilByModel(ctx context.Context, cands []*candidate) []*candidate {
 	l := p.opts.LLM
 	client, url := llmClient(l)
 	files := p.llmFiles()
 	var out []*candidate
 	used, failed := 0, 0
-	for start := 0; start < len(p.cands); start += llmBatch {
-		batch := p.cands[start:min(start+llmBatch, len(p.cands))]
-		facts, why := askDistil(p.ctx, client, url, l, files, batch)
+	for start := 0; start < len(cands); start += llmBatch {
+		batch := cands[start:min(start+llmBatch, len(cands))]
+		facts, why := askDistil(ctx, client, url, l, files, batch)
 		if why != "" {
 			failed++
 			p.warn("", "the LLM answer for lines %d-%d was not used (%s); those lines went the rule-based way", start+1, start+len(batch), why)
@@ -151,8 +152,8 @@ func (p *planner) distilByModel() {
 		}
 	}
 	sortCandidates(out)
-	p.cands = out
 	p.plan.Notes = append(p.plan.Notes, fmt.Sprintf("LLM distillation: %d of %d batches distilled by the model, %d went the rule-based way", used, used+failed, failed))
+	return out
 }
 
 // llmFiles are the curated files the model may file facts into.

@@ -23,7 +23,7 @@ const DefaultWait = 10 * time.Second
 // prepare reads the workspace and the curated entries with their meta
 // records, without creating records for entries that have none. The
 // caller holds the lock.
-func prepare(ctx context.Context, root string, opts Options) (*planner, error) {
+func prepare(root string, opts Options) (*planner, error) {
 	rec, err := Recover(root)
 	if err != nil {
 		return nil, err
@@ -32,7 +32,7 @@ func prepare(ctx context.Context, root string, opts Options) (*planner, error) {
 	if err != nil {
 		return nil, err
 	}
-	p := newPlanner(ctx, ws, opts)
+	p := newPlanner(ws, opts)
 	p.recovered = rec
 	p.plan = &Plan{Workspace: ws.Root, Now: p.now, root: ws.Root, Actions: []Action{}, Files: []FileChange{}}
 	p.sel = &selection{}
@@ -59,7 +59,7 @@ func locked(ctx context.Context, dir string, opts Options, wait time.Duration, f
 		return err
 	}
 	defer l.release()
-	p, err := prepare(ctx, root, opts)
+	p, err := prepare(root, opts)
 	if err != nil {
 		return err
 	}
