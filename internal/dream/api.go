@@ -524,7 +524,8 @@ func Run(ctx context.Context, dir string, opts Options, dryRun bool, progress fu
 // never (the plan never opens one; a file it would start where a private
 // one lies is refused here); no new secret
 // reaches curated Markdown (one on a line the file did not have is
-// redacted and reported; a line the file already had is never changed);
+// redacted and reported; a line the file already had is never changed,
+// and a file that would lose a secret value it holds is not written);
 // and a state file that would gain one is not written at all.
 func (p *planner) audit(out map[string][]byte) {
 	paths := make([]string, 0, len(out))
@@ -543,6 +544,14 @@ func (p *planner) audit(out map[string][]byte) {
 			continue
 		}
 		before := p.before[path]
+		lost := 0
+		if strings.HasSuffix(path, ".md") {
+			lost = lostSecret(before.data, data)
+		}
+		if lost > 0 {
+			p.plan.Diagnostics.Errorf("dream", path, lost, "the plan would lose the secret value this line holds (a plan over a workspace read redacted, as the site reads it, sees only placeholders); this file was left alone")
+			continue
+		}
 		red, found := redactNew(before.data, data)
 		switch {
 		case len(found) == 0:
