@@ -297,8 +297,13 @@ func (p *planner) run(ctx context.Context) error {
 	p.matchMeta()
 	p.bootstrapMeta()
 	p.evaluate()
-	p.loadRecall()
-	p.anchorRecall()
+	rec, err := readRecalls(p.ws, p.logs)
+	if err != nil {
+		p.warn(recallPath, "the recall store is not valid JSON (%v); recall counts were not used and it is left alone", err)
+	} else if f := p.ws.FileByPath(recallPath); f != nil {
+		p.before[recallPath] = fileState{hash: f.Hash, data: []byte(f.Content)}
+	}
+	p.rec = rec
 	sensed := p.sense()
 	pl.Skipped = append(pl.Skipped, sensed.skipped...)
 	pl.Secrets = append(pl.Secrets, sensed.secrets...)

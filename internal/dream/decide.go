@@ -79,7 +79,7 @@ func (p *planner) sense() sensed {
 		byPath[d.File.Path] = d
 	}
 	var paths []string
-	for path := range p.aggs {
+	for path := range p.rec.aggs {
 		paths = append(paths, path)
 	}
 	slices.Sort(paths)
@@ -89,7 +89,7 @@ func (p *planner) sense() sensed {
 			continue
 		}
 		for _, it := range log.Items {
-			if len(p.recallFor(path, it.Line, max(it.EndLine, it.Line))) == 0 {
+			if len(p.rec.forRange(path, it.Line, max(it.EndLine, it.Line))) == 0 {
 				continue
 			}
 			c, skip := newCandidate(len(s.cands), log, it)

@@ -36,9 +36,8 @@ type planner struct {
 	subjects    map[string][]*curated
 	cited       map[string][]citation
 
-	meta   *memory.MetaDoc // nil when memory-meta.json cannot be read
-	recall *memory.RecallDoc
-	aggs   map[string][]*recallAgg // daily-log path -> recall data
+	meta *memory.MetaDoc // nil when memory-meta.json cannot be read
+	rec  recalls
 
 	placements []*placement
 	fresh      map[*candidate][]*curated
@@ -115,38 +114,47 @@ type recallAgg struct {
 	anchor int
 }
 
-// loadRecall reads the recall store and the recall events into per-range
-// aggregates. The store already sums the events it saw, so events count
-// only for ranges the store does not hold.
-func (p *planner) loadRecall() {
-	p.aggs = map[string][]*recallAgg{}
+// recalls is what the recall store and the recall events say about the
+// line ranges of the daily logs: the collect phase reads it once, and
+// promotion scores and the recall store's update read it.
+type recalls struct {
+	store *memory.RecallDoc       // nil when there is none, or it cannot be read
+	aggs  map[string][]*recallAgg // daily-log path -> recalled ranges
+}
+
+// readRecalls reads the recall store and the recall events into per-range
+// aggregates, each anchored to the item of logs it stands for. The store
+// already sums the events it saw, so events count only for ranges the
+// store does not hold. A store that is not valid JSON is left out and its
+// error returned with the events' aggregates.
+func readRecalls(ws *workspace.Workspace, logs []*workspace.DailyLog) (recalls, error) {
+	r := recalls{aggs: map[string][]*recallAgg{}}
+	var bad error
 	inStore := map[string]bool{}
-	if f := p.ws.FileByPath("memory/.dreams/short-term-recall.json"); f != nil {
-		doc, err := memory.ParseRecallDoc([]byte(f.Content))
-		if err != nil {
-			p.warn("memory/.dreams/short-term-recall.json", "the recall store is not valid JSON (%v); recall counts were not used and it is left alone", err)
+	if f := ws.FileByPath(recallPath); f != nil {
+		if doc, err := memory.ParseRecallDoc([]byte(f.Content)); err != nil {
+			bad = err
 		} else {
-			p.recall = doc
-			p.before[f.Path] = fileState{hash: f.Hash, data: []byte(f.Content)}
+			r.store = doc
 		}
 	}
-	if p.recall != nil {
-		for _, r := range p.recall.Entries {
-			a := &recallAgg{path: r.Path, start: r.StartLine, end: r.EndLine, count: r.RecallCount, total: r.TotalScore,
-				queries: map[string]bool{}, days: map[string]bool{}, first: r.FirstRecalledAt, last: r.LastRecalledAt,
-				grounded: r.GroundedCount, tags: len(r.ConceptTags), promotedAt: r.PromotedAt, key: r.Key, snippet: r.Snippet}
-			for _, q := range r.QueryHashes {
+	if r.store != nil {
+		for _, e := range r.store.Entries {
+			a := &recallAgg{path: e.Path, start: e.StartLine, end: e.EndLine, count: e.RecallCount, total: e.TotalScore,
+				queries: map[string]bool{}, days: map[string]bool{}, first: e.FirstRecalledAt, last: e.LastRecalledAt,
+				grounded: e.GroundedCount, tags: len(e.ConceptTags), promotedAt: e.PromotedAt, key: e.Key, snippet: e.Snippet}
+			for _, q := range e.QueryHashes {
 				a.queries[q] = true
 			}
-			for _, d := range r.RecallDays {
+			for _, d := range e.RecallDays {
 				a.days[d] = true
 			}
-			p.aggs[r.Path] = append(p.aggs[r.Path], a)
-			inStore[memory.RecallKey(r.Path, r.StartLine, r.EndLine)] = true
+			r.aggs[e.Path] = append(r.aggs[e.Path], a)
+			inStore[memory.RecallKey(e.Path, e.StartLine, e.EndLine)] = true
 		}
 	}
 	byKey := map[string]*recallAgg{}
-	for _, ev := range p.ws.Events {
+	for _, ev := range ws.Events {
 		if ev.Type != "memory.recall.recorded" {
 			continue
 		}
@@ -159,7 +167,7 @@ func (p *planner) loadRecall() {
 			if a == nil {
 				a = &recallAgg{path: res.Path, start: res.StartLine, end: res.EndLine, queries: map[string]bool{}, days: map[string]bool{}, key: key}
 				byKey[key] = a
-				p.aggs[res.Path] = append(p.aggs[res.Path], a)
+				r.aggs[res.Path] = append(r.aggs[res.Path], a)
 			}
 			a.count++
 			a.total += res.Score
@@ -177,14 +185,15 @@ func (p *planner) loadRecall() {
 			}
 		}
 	}
+	r.anchor(logs)
+	return r, bad
 }
 
-// anchorRecall gives every recalled range the item it stands for: the one
-// whose words best match the store's snippet, else the first it overlaps.
-func (p *planner) anchorRecall() {
-	for _, log := range p.logs {
-		list := p.aggs[log.File.Path]
-		for _, a := range list {
+// anchor gives every recalled range the item it stands for: the one whose
+// words best match the store's snippet, else the first it overlaps.
+func (r recalls) anchor(logs []*workspace.DailyLog) {
+	for _, log := range logs {
+		for _, a := range r.aggs[log.File.Path] {
 			sw := contentWords(a.snippet)
 			best, bestScore := 0, -1.0
 			for _, it := range log.Items {
@@ -205,10 +214,10 @@ func (p *planner) anchorRecall() {
 	}
 }
 
-// recallFor returns the aggregates for an item's line range.
-func (p *planner) recallFor(path string, start, end int) []*recallAgg {
+// forRange returns the aggregates for an item's line range.
+func (r recalls) forRange(path string, start, end int) []*recallAgg {
 	var out []*recallAgg
-	for _, a := range p.aggs[path] {
+	for _, a := range r.aggs[path] {
 		if a.start <= end && a.end >= start && (a.anchor == 0 || a.anchor >= start && a.anchor <= end) {
 			out = append(out, a)
 		}
@@ -239,7 +248,7 @@ func (p *planner) promotion(c *candidate) (memory.Decision, memory.PromotionInpu
 	for _, ev := range c.evidence {
 		logs[ev.Path] = true
 		days[ev.Date.Format(time.DateOnly)] = true
-		for _, a := range p.recallFor(ev.Path, ev.Line, ev.EndLine) {
+		for _, a := range p.rec.forRange(ev.Path, ev.Line, ev.EndLine) {
 			if seen[a] {
 				continue
 			}

@@ -110,20 +110,20 @@ func (p *planner) stateOutputs(out map[string][]byte) {
 			promoted = append(promoted, pl.c)
 		}
 	}
-	if p.recall != nil && len(promoted) > 0 {
+	if p.rec.store != nil && len(promoted) > 0 {
 		marked := false
 		for _, c := range promoted {
 			for _, ev := range c.evidence {
-				for _, a := range p.recallFor(ev.Path, ev.Line, ev.EndLine) {
-					if a.key != "" && p.recall.Get(a.key) != nil {
-						p.recall.MarkPromoted(a.key, p.now)
+				for _, a := range p.rec.forRange(ev.Path, ev.Line, ev.EndLine) {
+					if a.key != "" && p.rec.store.Get(a.key) != nil {
+						p.rec.store.MarkPromoted(a.key, p.now)
 						marked = true
 					}
 				}
 			}
 		}
 		if marked {
-			out[recallPath] = p.recall.Bytes()
+			out[recallPath] = p.rec.store.Bytes()
 		}
 	}
 	if f := p.ws.FileByPath(eventsPath); f != nil && (len(promoted) > 0 || len(p.sel.inputs) > 0) {

@@ -138,8 +138,11 @@ func TestDream_PromotionAsTheEngineUsesIt(t *testing.T) {
 	if err := p.loadCurated(); err != nil {
 		t.Fatal(err)
 	}
-	p.loadRecall()
-	p.anchorRecall()
+	rec, err := readRecalls(ws, p.logs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p.rec = rec
 	cands, _ := groupDuplicates(p.sense().cands)
 	byLine := map[int]*candidate{}
 	for _, c := range cands {
