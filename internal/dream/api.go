@@ -328,8 +328,8 @@ func (p *planner) run(ctx context.Context) error {
 	p.fitBudget()
 	p.updateHeader()
 	pl.Memory.Budget = p.budget()
-	pl.Memory.After = sizeOf(p.memDoc.render())
-	if !p.memDoc.changed() {
+	pl.Memory.After = sizeOf(p.mem.memDoc.render())
+	if !p.mem.memDoc.changed() {
 		pl.Memory.After = pl.Memory.Before
 	}
 	p.metaForPlacements()

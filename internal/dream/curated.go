@@ -44,6 +44,25 @@ type curated struct {
 	supersededBy *candidate
 }
 
+// curatedMemory is MEMORY.md and the public L2 files as a dream works on
+// them: the collect phase reads them (loadCurated), the place, supersede
+// and settle phases change them, and the write phase renders their
+// documents.
+type curatedMemory struct {
+	memDoc      *mdDoc // the index (see indexFile)
+	topics      []*topic
+	topicByPath map[string]*topic
+	curated     []*curated // every entry, by id
+	curIndex    *wordIndex // entry ids by word
+	subjects    map[string][]*curated
+	cited       map[string][]citation // daily-log path -> ranges entries cite
+}
+
+func newCuratedMemory() *curatedMemory {
+	return &curatedMemory{topicByPath: map[string]*topic{}, curIndex: newWordIndex(),
+		subjects: map[string][]*curated{}, cited: map[string][]citation{}}
+}
+
 // citation is a line range of a daily log that a curated entry already
 // names as its evidence: that part of the log is consolidated.
 type citation struct {
@@ -52,8 +71,8 @@ type citation struct {
 }
 
 // citedBy returns a curated entry citing a line range, or nil.
-func (p *planner) citedBy(path string, start, end int) *curated {
-	for _, c := range p.cited[path] {
+func (m *curatedMemory) citedBy(path string, start, end int) *curated {
+	for _, c := range m.cited[path] {
 		if c.start <= end && c.end >= start && !c.by.isGone() {
 			return c.by
 		}
@@ -161,13 +180,13 @@ func (p *planner) loadCurated() error {
 		return err
 	}
 	if f, sections := indexFile(ws); f != nil {
-		p.memDoc = p.openDoc(f, sections)
+		p.mem.memDoc = p.openDoc(f, sections)
 	} else {
-		p.memDoc = newEmptyDoc("MEMORY.md")
-		p.docs["MEMORY.md"] = p.memDoc
+		p.mem.memDoc = newEmptyDoc("MEMORY.md")
+		p.docs["MEMORY.md"] = p.mem.memDoc
 	}
 	for _, t := range ws.Topics {
-		if t.File.Private || !isTopicPath(t.File.Path) || t.File.Path == p.memDoc.path || indexLike(t.File.Path) {
+		if t.File.Private || !isTopicPath(t.File.Path) || t.File.Path == p.mem.memDoc.path || indexLike(t.File.Path) {
 			continue
 		}
 		tp := &topic{path: t.File.Path, slug: t.Topic, title: t.Title, doc: p.openDoc(t.File, t.Sections), words: map[string]int{}, names: map[string]bool{}}
@@ -178,15 +197,15 @@ func (p *planner) loadCurated() error {
 				tp.name(entryLabel(e))
 			}
 		}
-		p.topics = append(p.topics, tp)
-		p.topicByPath[tp.path] = tp
+		p.mem.topics = append(p.mem.topics, tp)
+		p.mem.topicByPath[tp.path] = tp
 	}
-	for _, d := range append([]*mdDoc{p.memDoc}, p.topicDocs()...) {
+	for _, d := range append([]*mdDoc{p.mem.memDoc}, p.mem.topicDocs()...) {
 		p.pinSecrets(d)
 		for _, u := range d.units {
 			for _, e := range u.entries {
 				c := p.addCurated(u, e)
-				if tp := p.topicByPath[d.path]; tp != nil {
+				if tp := p.mem.topicByPath[d.path]; tp != nil {
 					for _, w := range c.words {
 						tp.words[w]++
 					}
@@ -220,9 +239,9 @@ func (p *planner) pinSecrets(d *mdDoc) {
 // and reported, never changed, moved or archived.
 func (c *curated) pinned() bool { return c.u != nil && c.u.pinned }
 
-func (p *planner) topicDocs() []*mdDoc {
-	out := make([]*mdDoc, 0, len(p.topics))
-	for _, t := range p.topics {
+func (m *curatedMemory) topicDocs() []*mdDoc {
+	out := make([]*mdDoc, 0, len(m.topics))
+	for _, t := range m.topics {
 		out = append(out, t.doc)
 	}
 	return out
@@ -245,7 +264,7 @@ func (p *planner) openDoc(f *workspace.File, sections []*workspace.Section) *mdD
 
 // addCurated registers an entry.
 func (p *planner) addCurated(u *unit, e *workspace.Entry) *curated {
-	c := &curated{id: len(p.curated), u: u, e: e, file: u.doc.path, section: e.Section, text: e.Text,
+	c := &curated{id: len(p.mem.curated), u: u, e: e, file: u.doc.path, section: e.Section, text: e.Text,
 		table: e.Shape == workspace.ShapeTableRow, date: e.Date}
 	c.words = contentWords(e.Text)
 	c.nums = numbers(e.Text)
@@ -281,19 +300,19 @@ func (p *planner) addCurated(u *unit, e *workspace.Entry) *curated {
 	}
 	for _, s := range e.Sources {
 		if _, _, daily := workspace.DailyLogPath(s.Path); daily && s.StartLine > 0 {
-			p.cited[s.Path] = append(p.cited[s.Path], citation{start: s.StartLine, end: max(s.EndLine, s.StartLine), by: c})
+			p.mem.cited[s.Path] = append(p.mem.cited[s.Path], citation{start: s.StartLine, end: max(s.EndLine, s.StartLine), by: c})
 		}
 	}
-	p.curated = append(p.curated, c)
-	p.index(c)
+	p.mem.curated = append(p.mem.curated, c)
+	p.mem.index(c)
 	return c
 }
 
 // index makes a curated entry findable by its words and its subject.
-func (p *planner) index(c *curated) {
-	p.curIndex.add(c.id, c.words)
+func (m *curatedMemory) index(c *curated) {
+	m.curIndex.add(c.id, c.words)
 	if c.subject != "" {
-		p.subjects[c.subject] = append(p.subjects[c.subject], c)
+		m.subjects[c.subject] = append(m.subjects[c.subject], c)
 	}
 }
 
@@ -316,7 +335,7 @@ func (p *planner) isPointer(e *workspace.Entry) bool {
 	for _, s := range e.Sources {
 		switch s.Kind {
 		case workspace.PointerSee, workspace.PointerWikilink, workspace.PointerLink, workspace.PointerPath:
-			if _, _, daily := workspace.DailyLogPath(s.Path); p.resolveTopic(s.Path) != "" || strings.HasSuffix(s.Path, ".md") && !daily {
+			if _, _, daily := workspace.DailyLogPath(s.Path); p.mem.resolveTopic(s.Path) != "" || strings.HasSuffix(s.Path, ".md") && !daily {
 				hasL2 = true
 			}
 		}
@@ -325,16 +344,16 @@ func (p *planner) isPointer(e *workspace.Entry) bool {
 }
 
 // resolveTopic maps a pointer path or wikilink target to an L2 file path.
-func (p *planner) resolveTopic(target string) string {
+func (m *curatedMemory) resolveTopic(target string) string {
 	t := strings.TrimSuffix(strings.TrimSpace(target), "/")
 	if t == "" {
 		return ""
 	}
-	if _, ok := p.topicByPath[t]; ok {
+	if _, ok := m.topicByPath[t]; ok {
 		return t
 	}
 	base := strings.TrimSuffix(path.Base(t), ".md")
-	for _, tp := range p.topics {
+	for _, tp := range m.topics {
 		if tp.slug == base || strings.TrimSuffix(tp.path, ".md") == strings.TrimSuffix(t, ".md") {
 			return tp.path
 		}
@@ -399,7 +418,7 @@ func (p *planner) matchMeta() {
 		}
 	}
 	var rest []*curated
-	for _, c := range p.curated {
+	for _, c := range p.mem.curated {
 		if c.pointer || c.preamble {
 			continue
 		}
@@ -449,7 +468,7 @@ func (p *planner) matchMeta() {
 			used[c.meta] = true
 		}
 	}
-	for _, c := range p.curated {
+	for _, c := range p.mem.curated {
 		if c.meta != nil && c.meta.File == "" {
 			c.meta.File = c.file
 		}
@@ -464,7 +483,7 @@ func (p *planner) bootstrapMeta() {
 	if p.meta == nil {
 		return
 	}
-	for _, c := range p.curated {
+	for _, c := range p.mem.curated {
 		if c.pointer || c.preamble || c.meta != nil || c.fresh {
 			continue
 		}
@@ -489,7 +508,7 @@ func (p *planner) track(c *curated) *memory.MetaRecord {
 // evaluate computes every record's decay at now (DESIGN 5.1).
 func (p *planner) evaluate() {
 	if p.meta == nil {
-		for _, c := range p.curated {
+		for _, c := range p.mem.curated {
 			c.structural = memory.IsStructural(c.text)
 		}
 		return
@@ -499,7 +518,7 @@ func (p *planner) evaluate() {
 	for _, r := range rows {
 		byID[r.ID] = r
 	}
-	for _, c := range p.curated {
+	for _, c := range p.mem.curated {
 		if c.meta == nil {
 			c.structural = memory.IsStructural(c.text)
 			continue

@@ -61,7 +61,7 @@ func (p *planner) sense() sensed {
 				continue
 			}
 			s.secrets = append(s.secrets, c.secrets...)
-			if by := p.citedBy(c.path, c.line, c.endLine); by != nil {
+			if by := p.mem.citedBy(c.path, c.line, c.endLine); by != nil {
 				s.skipped = append(s.skipped, Skip{File: c.path, Line: c.line, Text: shorten(c.fact, 80),
 					Reason: fmt.Sprintf("already consolidated: %s cites this line as its source", by.file)})
 				continue
@@ -93,7 +93,7 @@ func (p *planner) sense() sensed {
 				continue
 			}
 			c, skip := newCandidate(len(s.cands), log, it)
-			if skip != nil || p.citedBy(c.path, c.line, c.endLine) != nil {
+			if skip != nil || p.mem.citedBy(c.path, c.line, c.endLine) != nil {
 				continue
 			}
 			if d, _, promoted := p.promotion(c); !d.Promote || promoted {
@@ -193,7 +193,7 @@ func (p *planner) decideOne(c *candidate) bool {
 		p.action(Action{Kind: "merge", File: dup.file, Text: shorten(dup.text, 160), Type: c.typ, Evidence: evidenceStrings(c.evidence),
 			Reason: "near-duplicate of an entry already kept; its evidence was added to that entry", Scores: scores})
 		p.counts.Merged++
-		if recalled && dup.file != p.memDoc.path && !p.inMemory(dup) {
+		if recalled && dup.file != p.mem.memDoc.path && !p.inMemory(dup) {
 			p.placeIndex(c, nil, nil, decision)
 		}
 		return true
@@ -223,7 +223,7 @@ func (p *planner) decideOne(c *candidate) bool {
 	}
 	if tp == nil && len(old) > 0 {
 		for _, o := range old {
-			if t := p.topicByPath[o.file]; t != nil {
+			if t := p.mem.topicByPath[o.file]; t != nil {
 				tp, why = t, "the fact it replaces is in "+o.file
 				break
 			}
@@ -244,7 +244,7 @@ func (p *planner) accept(c *candidate, tp *topic, why string, old []*curated, de
 	c.annotatePermission(p.now)
 	var memOld, l2Old []*curated
 	for _, o := range old {
-		if o.file == p.memDoc.path {
+		if o.file == p.mem.memDoc.path {
 			memOld = append(memOld, o)
 		} else {
 			l2Old = append(l2Old, o)
@@ -340,7 +340,7 @@ func (p *planner) placeIndex(c *candidate, replace, after *unit, decision memory
 	}
 	p.indexed[c] = true
 	// Type tags ("- [user] …") only where the file writes them.
-	pl := &placement{c: c, doc: p.memDoc, replaceU: replace, index: true, score: decision.Score, tag: usesTypeTags(p.memDoc)}
+	pl := &placement{c: c, doc: p.mem.memDoc, replaceU: replace, index: true, score: decision.Score, tag: usesTypeTags(p.mem.memDoc)}
 	if replace != nil && replace.cur != nil && replace.cur.e != nil {
 		pl.tag = replace.cur.e.TypeTag != ""
 		if t := normType(replace.cur.e.TypeTag); t != "" {
@@ -351,26 +351,26 @@ func (p *planner) placeIndex(c *candidate, replace, after *unit, decision memory
 	case replace != nil:
 	case after != nil:
 		pl.afterU = after
-	case !p.memDoc.exists:
+	case !p.mem.memDoc.exists:
 		pl.sec = p.memorySection(c.typ)
 	default:
-		pl.sec, pl.afterU = p.memDoc.spot(c.typ, c.words)
+		pl.sec, pl.afterU = p.mem.memDoc.spot(c.typ, c.words)
 	}
-	pl.cur = p.freshCurated(c, p.memDoc.path, pl)
+	pl.cur = p.freshCurated(c, p.mem.memDoc.path, pl)
 	p.placements = append(p.placements, pl)
 	p.counts.Indexed++
-	p.action(Action{Kind: "index", File: p.memDoc.path, Text: c.fact, Type: c.typ, Evidence: evidenceStrings(c.evidence),
+	p.action(Action{Kind: "index", File: p.mem.memDoc.path, Text: c.fact, Type: c.typ, Evidence: evidenceStrings(c.evidence),
 		Reason: reason, Scores: &Scores{Promotion: promotionScores(decision)}})
 }
 
 // freshCurated registers a line this run writes, so later candidates can
 // merge into, close or supersede it.
 func (p *planner) freshCurated(c *candidate, file string, pl *placement) *curated {
-	cur := &curated{id: len(p.curated), file: file, text: c.fact, words: c.words, nums: c.nums, subject: c.subject, value: c.value,
+	cur := &curated{id: len(p.mem.curated), file: file, text: c.fact, words: c.words, nums: c.nums, subject: c.subject, value: c.value,
 		status: c.status, date: c.date, fresh: true, typ: c.typ, cand: c, pl: pl}
 	cur.structural = c.structural
-	p.curated = append(p.curated, cur)
-	p.index(cur)
+	p.mem.curated = append(p.mem.curated, cur)
+	p.mem.index(cur)
 	p.fresh[c] = append(p.fresh[c], cur)
 	return cur
 }
@@ -381,9 +381,9 @@ func (p *planner) inMemory(cur *curated) bool {
 	if cur.cand != nil && p.indexed[cur.cand] {
 		return true
 	}
-	for _, id := range p.curIndex.candidates(cur.words, 1000) {
-		o := p.curated[id]
-		if o.file == p.memDoc.path && !o.isGone() && nearDuplicate(cur.words, o.words, cur.nums, o.nums) {
+	for _, id := range p.mem.curIndex.candidates(cur.words, 1000) {
+		o := p.mem.curated[id]
+		if o.file == p.mem.memDoc.path && !o.isGone() && nearDuplicate(cur.words, o.words, cur.nums, o.nums) {
 			return true
 		}
 	}
@@ -395,8 +395,8 @@ func (p *planner) inMemory(cur *curated) bool {
 func (p *planner) findDuplicate(c *candidate) *curated {
 	var best *curated
 	bestJ := -1.0
-	for _, id := range p.curIndex.candidates(c.words, 1000) {
-		o := p.curated[id]
+	for _, id := range p.mem.curIndex.candidates(c.words, 1000) {
+		o := p.mem.curated[id]
 		if o.isGone() || o.superseded() || o.pointer {
 			continue
 		}
@@ -424,8 +424,8 @@ func (p *planner) restates(c *candidate) *curated {
 	}
 	var best *curated
 	bestN := 0
-	for _, id := range p.curIndex.candidates(c.words, 1000) {
-		o := p.curated[id]
+	for _, id := range p.mem.curIndex.candidates(c.words, 1000) {
+		o := p.mem.curated[id]
 		if o.fresh || o.isGone() || o.superseded() || o.pointer || o.pinned() {
 			continue
 		}
@@ -466,8 +466,8 @@ func (p *planner) findLifecycle(c *candidate, want memory.Status) *curated {
 	}
 	var best *curated
 	bestC := 0.6
-	for _, id := range p.curIndex.candidates(cw, 1000) {
-		o := p.curated[id]
+	for _, id := range p.mem.curIndex.candidates(cw, 1000) {
+		o := p.mem.curated[id]
 		if o.isGone() || o.pointer || o.table || o.status != want {
 			continue
 		}
@@ -505,14 +505,14 @@ func (p *planner) findContradictions(c *candidate, tp *topic) []*curated {
 	}
 	multi := strings.Contains(c.subject, " ")
 	var out []*curated
-	for _, o := range p.subjects[c.subject] {
+	for _, o := range p.mem.subjects[c.subject] {
 		if o.isGone() || o.superseded() || o.pointer || o.table || o.pinned() || !plausibleValue(o.value) || o.u != nil && o.u.doc.closedUnit(o.u) {
 			continue
 		}
 		if o.fresh && o.cand == c {
 			continue
 		}
-		inScope := o.file == p.memDoc.path || tp != nil && o.file == tp.path
+		inScope := o.file == p.mem.memDoc.path || tp != nil && o.file == tp.path
 		if !inScope && !(multi && o.fresh) {
 			continue
 		}
@@ -600,7 +600,7 @@ func (p *planner) supersede(o *curated, c *candidate) {
 		return
 	}
 	lines := insertMarker(o.u.lines, marker)
-	if o.file == p.memDoc.path && !multiFact(o) {
+	if o.file == p.mem.memDoc.path && !multiFact(o) {
 		// The old line moves to the archive; placeIndex put the new line in
 		// its place.
 		p.archiveLines(o, lines, "superseded")
@@ -642,31 +642,31 @@ func (c *curated) line() int {
 // keeps the fact.
 func (p *planner) route(c *candidate) (*topic, string) {
 	if c.byModel {
-		if tp := p.topicByPath[c.modelFile]; tp != nil {
+		if tp := p.mem.topicByPath[c.modelFile]; tp != nil {
 			return tp, "the LLM filed it in " + tp.path
 		}
 		return nil, "the LLM filed it in the index"
 	}
-	for _, tp := range p.topics {
+	for _, tp := range p.mem.topics {
 		if strings.Contains(c.raw, "[["+tp.slug+"]]") || strings.Contains(c.raw, "[["+tp.slug+"|") ||
 			strings.Contains(c.raw, tp.path) || slices.Contains(c.tags, tp.slug) {
 			return tp, "explicit link to " + tp.path
 		}
 	}
-	n := float64(len(p.curated) + 1)
-	idf := func(w string) float64 { return math.Log(1 + n/max(float64(p.curIndex.df[w]), 1)) }
+	n := float64(len(p.mem.curated) + 1)
+	idf := func(w string) float64 { return math.Log(1 + n/max(float64(p.mem.curIndex.df[w]), 1)) }
 	// Words most topics use ("sam", the user's name) say nothing about
 	// which topic a fact belongs to.
 	common := map[string]bool{}
-	if len(p.topics) >= 4 {
+	if len(p.mem.topics) >= 4 {
 		for _, w := range c.words {
 			k := 0
-			for _, tp := range p.topics {
+			for _, tp := range p.mem.topics {
 				if tp.words[w] > 0 {
 					k++
 				}
 			}
-			if k*2 > len(p.topics) {
+			if k*2 > len(p.mem.topics) {
 				common[w] = true
 			}
 		}
@@ -699,7 +699,7 @@ func (p *planner) route(c *candidate) (*topic, string) {
 	var best *topic
 	var bestShared, bestNames []string
 	bestScore, second := 0.0, 0.0
-	for _, tp := range p.topics {
+	for _, tp := range p.mem.topics {
 		score := 0.0
 		var shared, named []string
 		for _, w := range c.words {
@@ -821,7 +821,7 @@ func typeHeading(typ, heading string) bool {
 // memorySection is the MEMORY.md section for a type: one named for it,
 // else a new one at the end ("User", "Feedback", "Projects", "References").
 func (p *planner) memorySection(typ string) *mdSection {
-	d := p.memDoc
+	d := p.mem.memDoc
 	for _, s := range append(slices.Clone(d.sections), d.added...) {
 		if (s.line > 0 || s.isNew) && typeHeading(typ, s.heading) {
 			return s

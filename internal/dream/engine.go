@@ -26,15 +26,9 @@ type planner struct {
 	opts Options
 	plan *Plan
 
-	docs        map[string]*mdDoc
-	before      map[string]fileState
-	memDoc      *mdDoc
-	topics      []*topic
-	topicByPath map[string]*topic
-	curated     []*curated
-	curIndex    *wordIndex
-	subjects    map[string][]*curated
-	cited       map[string][]citation
+	docs   map[string]*mdDoc    // every file the plan may change, by path
+	before map[string]fileState // those files as the plan read them
+	mem    *curatedMemory
 
 	meta *memory.MetaDoc // nil when memory-meta.json cannot be read
 	rec  recalls
@@ -75,8 +69,7 @@ func newPlanner(ws *workspace.Workspace, opts Options) *planner {
 	now := opts.now()
 	p := &planner{ws: ws, logs: dailyLogs(ws), root: ws.Root, now: now, cfg: ws.Config, opts: opts,
 		day:  time.Date(now.UTC().Year(), now.UTC().Month(), now.UTC().Day(), 0, 0, 0, 0, time.UTC),
-		docs: map[string]*mdDoc{}, before: map[string]fileState{}, topicByPath: map[string]*topic{},
-		curIndex: newWordIndex(), subjects: map[string][]*curated{}, fresh: map[*candidate][]*curated{}, cited: map[string][]citation{},
+		docs: map[string]*mdDoc{}, before: map[string]fileState{}, mem: newCuratedMemory(), fresh: map[*candidate][]*curated{},
 		indexed: map[*candidate]bool{}, started: now}
 	if opts.Configure != nil {
 		opts.Configure(&p.cfg)

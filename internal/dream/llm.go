@@ -158,13 +158,13 @@ func (p *planner) distilByModel(ctx context.Context, cands []*candidate) []*cand
 
 // llmFiles are the curated files the model may file facts into.
 func (p *planner) llmFiles() []llmFile {
-	files := []llmFile{{Path: "index", Title: p.memDoc.path}}
-	for _, s := range p.memDoc.sections {
+	files := []llmFile{{Path: "index", Title: p.mem.memDoc.path}}
+	for _, s := range p.mem.memDoc.sections {
 		if s.heading != "" {
 			files[0].Sections = append(files[0].Sections, s.heading)
 		}
 	}
-	for _, tp := range p.topics {
+	for _, tp := range p.mem.topics {
 		f := llmFile{Path: tp.path, Title: tp.title}
 		for _, s := range tp.doc.sections {
 			if s.heading != "" {

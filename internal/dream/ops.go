@@ -141,7 +141,7 @@ func (p *planner) recordRecall(query, matches string) (*RecallResult, error) {
 	var err error
 	var lines []memory.Line
 	curAt := map[string]*curated{}
-	for _, c := range p.curated {
+	for _, c := range p.mem.curated {
 		if c.e == nil || c.pointer {
 			continue
 		}
@@ -287,7 +287,7 @@ func (p *planner) supersedeText(oldText, newText string) (*SupersedeResult, erro
 	var err error
 	var lines []memory.Line
 	byKey := map[string]*curated{}
-	for _, c := range p.curated {
+	for _, c := range p.mem.curated {
 		if c.e == nil || c.pointer || c.table {
 			continue
 		}
@@ -344,8 +344,8 @@ func (p *planner) supersedeText(oldText, newText string) (*SupersedeResult, erro
 	if !res.Existing {
 		res.New = fact
 		pl := &placement{c: c}
-		if old.file == p.memDoc.path {
-			pl.doc, pl.replaceU, pl.index, pl.tag = p.memDoc, old.u, true, old.e.TypeTag != ""
+		if old.file == p.mem.memDoc.path {
+			pl.doc, pl.replaceU, pl.index, pl.tag = p.mem.memDoc, old.u, true, old.e.TypeTag != ""
 		} else {
 			pl.doc, pl.afterU = old.u.doc, old.u
 		}
@@ -433,7 +433,7 @@ func (p *planner) decay() (*DecayResult, error) {
 			res.Changed++
 		}
 	}
-	for _, c := range p.curated {
+	for _, c := range p.mem.curated {
 		if c.meta == nil && !c.pointer && !c.preamble {
 			res.Untracked++
 		}

@@ -75,7 +75,7 @@ func (p *planner) metaForPlacements() {
 		r.Tier, r.Score = string(res.Tier), res.Score
 		pl.cur.meta = r
 	}
-	for _, o := range p.curated {
+	for _, o := range p.mem.curated {
 		if o.supersededBy == nil || o.meta == nil {
 			continue
 		}
@@ -146,7 +146,7 @@ func (p *planner) stateOutputs(out map[string][]byte) {
 		for _, c := range promoted {
 			ev := c.evidence[0]
 			add("memory.promotion.applied", map[string]any{
-				"path": ev.Path, "startLine": ev.Line, "endLine": ev.EndLine, "target": p.memDoc.path, "engine": "dreamwiki"})
+				"path": ev.Path, "startLine": ev.Line, "endLine": ev.EndLine, "target": p.mem.memDoc.path, "engine": "dreamwiki"})
 		}
 		add("memory.dream.completed", map[string]any{
 			"engine": "dreamwiki", "consolidatedThrough": dateOr(p.sel.through, ""), "promoted": p.counts.Promoted,
