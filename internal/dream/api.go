@@ -261,11 +261,41 @@ func PlanWorkspace(ctx context.Context, ws *workspace.Workspace, opts Options) (
 	return p.plan, nil
 }
 
-// run is the whole planning pipeline.
+// run is the whole planning pipeline, phase by phase (DESIGN 5.3): the
+// gates and the batch of logs, collect (curated memory, its meta records,
+// the recall data and the candidates of the logs), distil (repeats folded,
+// optionally the model), decide (each candidate placed, merged, closed or
+// superseding, oldest first, against curated memory as the earlier ones
+// left it), settle (archive, budget, header, meta records) and the write
+// phase (the dream log, the state files and every changed file, audited).
 func (p *planner) run(ctx context.Context) error {
 	d := p.cfg.Dream
 	p.sel = selectLogs(p.ws, d.MaxLogs, d.MaxBytes)
+	p.gate()
+	sensed, err := p.collect()
+	if err != nil {
+		return err
+	}
+	cands := p.distil(ctx, sensed)
+	p.decide(ctx, cands)
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	p.settle()
+	p.write()
 	pl := p.plan
+	p.counts.Candidates = pl.Counts.Candidates
+	p.counts.Skipped = pl.Counts.Skipped
+	p.counts.Secrets = len(pl.Secrets)
+	pl.Counts = p.counts
+	pl.Summary = p.summary()
+	pl.Diagnostics.Sort()
+	return nil
+}
+
+// gate puts the gates and the batch of logs on the plan.
+func (p *planner) gate() {
+	d, pl := p.cfg.Dream, p.plan
 	pl.Gates = gates(p.sel, p.now, d)
 	pl.Ready = true
 	for i := range pl.Gates {
@@ -289,9 +319,14 @@ func (p *planner) run(ctx context.Context) error {
 	if p.sel.oversized != "" {
 		pl.Notes = append(pl.Notes, p.sel.oversized)
 	}
+}
 
+// collect reads curated memory, its meta records and the recall data, and
+// returns the candidates of the batch (their skipped lines and secrets
+// are on the plan).
+func (p *planner) collect() (sensed, error) {
 	if err := p.loadCurated(); err != nil {
-		return err
+		return sensed{}, err
 	}
 	p.loadMeta()
 	p.matchMeta()
@@ -304,11 +339,18 @@ func (p *planner) run(ctx context.Context) error {
 		p.before[recallPath] = fileState{hash: f.Hash, data: []byte(f.Content)}
 	}
 	p.rec = rec
-	sensed := p.sense()
-	pl.Skipped = append(pl.Skipped, sensed.skipped...)
-	pl.Secrets = append(pl.Secrets, sensed.secrets...)
-	pl.Counts.Candidates = len(sensed.cands)
-	cands, merges := groupDuplicates(sensed.cands)
+	s := p.sense()
+	p.plan.Skipped = append(p.plan.Skipped, s.skipped...)
+	p.plan.Secrets = append(p.plan.Secrets, s.secrets...)
+	p.plan.Counts.Candidates = len(s.cands)
+	return s, nil
+}
+
+// distil folds the batch's repeats into one candidate each and, with a
+// model configured, runs the rest through it; it returns the candidates
+// to decide about, oldest first.
+func (p *planner) distil(ctx context.Context, s sensed) []*candidate {
+	cands, merges := groupDuplicates(s.cands)
 	for _, a := range merges {
 		p.action(a)
 	}
@@ -316,10 +358,13 @@ func (p *planner) run(ctx context.Context) error {
 	if p.opts.LLM != nil {
 		cands = p.distilByModel(ctx, cands)
 	}
-	p.decide(ctx, cands)
-	if err := ctx.Err(); err != nil {
-		return err
-	}
+	return cands
+}
+
+// settle archives decayed entries, keeps the index within its budget,
+// dates its header and gives every new line its meta record.
+func (p *planner) settle() {
+	pl := p.plan
 	if mf := p.ws.Memory; mf != nil {
 		pl.Memory.Before = sizeOf(p.before[mf.File.Path].data)
 	}
@@ -333,6 +378,12 @@ func (p *planner) run(ctx context.Context) error {
 		pl.Memory.After = pl.Memory.Before
 	}
 	p.metaForPlacements()
+}
+
+// write renders the dream log entry, the state files and every changed
+// document, and puts what passes the audit on the plan.
+func (p *planner) write() {
+	pl := p.plan
 	pl.Counts.Skipped = len(pl.Skipped)
 	pl.Counts.Secrets = len(pl.Secrets)
 	pl.Counts.Indexed = p.counts.Indexed
@@ -345,13 +396,6 @@ func (p *planner) run(ctx context.Context) error {
 		}
 	}
 	p.audit(out)
-	p.counts.Candidates = pl.Counts.Candidates
-	p.counts.Skipped = pl.Counts.Skipped
-	p.counts.Secrets = len(pl.Secrets)
-	pl.Counts = p.counts
-	pl.Summary = p.summary()
-	pl.Diagnostics.Sort()
-	return nil
 }
 
 // Diff returns the unified diff of every file the plan changes, in path
