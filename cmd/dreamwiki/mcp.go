@@ -82,17 +82,27 @@ Messages go to stderr; stdout carries the protocol only.`,
 				level = slog.LevelDebug
 			}
 			log := slog.New(slog.NewTextHandler(e.stderr, &slog.HandlerOptions{Level: level}))
-			// An agent is not typing: the site-wide files and the index can
-			// follow an edit at once.
-			s, err := server.New(cmd.Context(), server.Options{Workspace: dir, Build: bopts, ReadOnly: !f.writable,
-				FinishAfter: 50 * time.Millisecond, Debounce: 20 * time.Millisecond, Log: log, Version: version})
-			if err != nil {
-				return failure{err.Error()}
-			}
-			defer s.Close()
-			srv := mcp.New(s, mcp.Options{Version: version, Writable: f.writable, AllowDream: f.allowDream})
+			// The handshake is answered at once; tools wait for the first
+			// build (mcp.Later). An agent is not typing: the site-wide
+			// files and the index can follow an edit at once.
+			ctx := cmd.Context()
+			src := mcp.Load(func() (mcp.Source, error) {
+				s, err := server.New(ctx, server.Options{Workspace: dir, Build: bopts, ReadOnly: !f.writable,
+					FinishAfter: 50 * time.Millisecond, Debounce: 20 * time.Millisecond, Log: log, Version: version})
+				if err != nil {
+					log.Error("reading the workspace", "err", err)
+					return nil, err
+				}
+				return s, nil
+			})
+			defer func() {
+				if s, err := src.Wait(); err == nil {
+					s.(*server.Server).Close()
+				}
+			}()
+			srv := mcp.New(src, mcp.Options{Version: version, Writable: f.writable, AllowDream: f.allowDream})
 			t := &sdk.IOTransport{Reader: io.NopCloser(os.Stdin), Writer: nopWriteCloser{e.stdout}}
-			if err := srv.Run(cmd.Context(), t); err != nil && cmd.Context().Err() == nil {
+			if err := srv.Run(ctx, t); err != nil && ctx.Err() == nil {
 				return failure{err.Error()}
 			}
 			return nil

@@ -47,7 +47,9 @@ func (t *tools) changes(ctx context.Context, _ *sdk.CallToolRequest, in ChangesI
 	if (in.Since == "") == (in.Dream == "") {
 		return nil, ChangesOut{}, errors.New("give either since (a date, YYYY-MM-DD) or dream (a dream's slug, or latest)")
 	}
-	t.settle(ctx)
+	if err := t.settle(ctx); err != nil {
+		return nil, ChangesOut{}, err
+	}
 	prov := t.src.Provenance()
 	if in.Dream != "" {
 		return dreamChanges(prov, in.Dream)

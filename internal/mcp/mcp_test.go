@@ -350,3 +350,44 @@ func TestRecall_LogsAnEventAndNamesOnlyPublishedLines(t *testing.T) {
 		t.Errorf("no recall event in events.jsonl: %v %q", err, events)
 	}
 }
+
+func TestLater_AnswersTheHandshakeAndSaysWhileLoading(t *testing.T) {
+	dir := buildtest.Workspace(t, workspace)
+	release := make(chan struct{})
+	src := mcp.Load(func() (mcp.Source, error) {
+		<-release
+		s, err := server.New(context.Background(), server.Options{Workspace: dir, ReadOnly: true, FinishAfter: 20 * time.Millisecond})
+		if err == nil {
+			t.Cleanup(func() { s.Close() })
+		}
+		return s, err
+	})
+	ctx := context.Background()
+	st, ct := sdk.NewInMemoryTransports()
+	if _, err := mcp.New(src, mcp.Options{SettleWait: 50 * time.Millisecond}).Connect(ctx, st, nil); err != nil {
+		t.Fatal(err)
+	}
+	cs, err := sdk.NewClient(&sdk.Implementation{Name: "test", Version: "1"}, nil).Connect(ctx, ct, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer cs.Close()
+	f := &fixture{dir: dir, cs: cs}
+	if text, isErr := f.call(t, "memory_search", map[string]any{"query": "gateway"}); !isErr || !strings.Contains(text, "still reading the workspace") {
+		t.Errorf("a search before the workspace was read: error=%v %q", isErr, text)
+	}
+	close(release)
+	if _, err := src.Wait(); err != nil {
+		t.Fatal(err)
+	}
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		text, isErr := f.call(t, "memory_search", map[string]any{"query": "gateway"})
+		if !isErr {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("still failing once loaded: %s", text)
+		}
+	}
+}

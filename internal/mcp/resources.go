@@ -25,7 +25,7 @@ const (
 // before a list or a read it catches up with api/pages.json.
 type resources struct {
 	src    Source
-	settle func(context.Context)
+	settle func(context.Context) error
 
 	mu     sync.Mutex
 	srv    *sdk.Server
@@ -42,7 +42,9 @@ func (r *resources) register(s *sdk.Server) {
 	s.AddReceivingMiddleware(func(next sdk.MethodHandler) sdk.MethodHandler {
 		return func(ctx context.Context, method string, req sdk.Request) (sdk.Result, error) {
 			if strings.HasPrefix(method, "resources/") {
-				r.settle(ctx)
+				if err := r.settle(ctx); err != nil {
+					return nil, err
+				}
 				r.sync()
 			}
 			return next(ctx, method, req)
@@ -120,7 +122,6 @@ func (r *resources) readMemory(_ context.Context, req *sdk.ReadResourceRequest) 
 // readClaim reads the page of the claim a claim URI names, found through
 // api/claims.json, which says where each claim's twin is.
 func (r *resources) readClaim(ctx context.Context, req *sdk.ReadResourceRequest) (*sdk.ReadResourceResult, error) {
-	r.settle(ctx)
 	id := strings.TrimPrefix(req.Params.URI, claimPrefix)
 	name, ok := r.claimTwin(id)
 	if !ok {

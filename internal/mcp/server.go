@@ -7,6 +7,7 @@ package mcp
 
 import (
 	"context"
+	"errors"
 	"time"
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
@@ -83,9 +84,13 @@ const instructions = `dreamwiki serves an agent's Markdown memory (MEMORY.md, to
 Use memory_search to find what is remembered, memory_get to read the cited lines, memory_why to see why a claim is believed (evidence, supersession, contests, dreams), memory_changes for what changed since a date or a dream, and dream_plan to preview a consolidation. Private notes are absent and secrets are redacted.`
 
 // settle waits, at most SettleWait, for the source to catch up with the
-// files on disk. A source that is still busy answers with what it has.
-func (t *tools) settle(ctx context.Context) {
+// files on disk. A source that is still busy answers with what it has; a
+// source still being made (Later) or that failed to load is an error.
+func (t *tools) settle(ctx context.Context) error {
 	ctx, cancel := context.WithTimeout(ctx, t.opts.SettleWait)
 	defer cancel()
-	_ = t.src.Settle(ctx)
+	if err := t.src.Settle(ctx); err != nil && !errors.Is(err, context.DeadlineExceeded) {
+		return err
+	}
+	return nil
 }

@@ -152,7 +152,9 @@ func (t *tools) search(ctx context.Context, _ *sdk.CallToolRequest, in SearchIn)
 	case in.Limit < 0 || in.Limit > maxLimit:
 		return nil, SearchOut{}, fmt.Errorf("limit must be between 1 and %d", maxLimit)
 	}
-	t.settle(ctx)
+	if err := t.settle(ctx); err != nil {
+		return nil, SearchOut{}, err
+	}
 	params := search.ParamsFromConfig(t.src.Workspace().Config.Search)
 	res, err := t.src.Search(ctx, memsearch.Query{Text: q, Limit: in.Limit, Types: in.Types, Tiers: in.Tiers, Params: &params})
 	if err != nil {
@@ -187,7 +189,9 @@ func (t *tools) get(ctx context.Context, _ *sdk.CallToolRequest, in GetIn) (*sdk
 		}
 		end = start + in.Lines - 1
 	}
-	t.settle(ctx)
+	if err := t.settle(ctx); err != nil {
+		return nil, memsearch.GetResult{}, err
+	}
 	res, err := memsearch.Get(t.src.Workspace(), p, start, end)
 	return nil, res, err
 }
@@ -195,6 +199,9 @@ func (t *tools) get(ctx context.Context, _ *sdk.CallToolRequest, in GetIn) (*sdk
 func (t *tools) recall(ctx context.Context, _ *sdk.CallToolRequest, in RecallIn) (*sdk.CallToolResult, RecallOut, error) {
 	if strings.TrimSpace(in.Query) == "" || strings.TrimSpace(in.Matched) == "" {
 		return nil, RecallOut{}, errors.New("memory_recall needs the query and the matched text")
+	}
+	if err := t.settle(ctx); err != nil {
+		return nil, RecallOut{}, err
 	}
 	root := t.src.Root()
 	if root == "" {
@@ -230,7 +237,9 @@ func (t *tools) recall(ctx context.Context, _ *sdk.CallToolRequest, in RecallIn)
 }
 
 func (t *tools) plan(ctx context.Context, _ *sdk.CallToolRequest, in PlanIn) (*sdk.CallToolResult, PlanOut, error) {
-	t.settle(ctx)
+	if err := t.settle(ctx); err != nil {
+		return nil, PlanOut{}, err
+	}
 	pl, err := dream.PlanWorkspace(ctx, t.src.Workspace(), dream.Options{Now: t.opts.Now, Force: in.Force, Command: "dreamwiki mcp"})
 	if err != nil {
 		return nil, PlanOut{}, err
@@ -239,10 +248,12 @@ func (t *tools) plan(ctx context.Context, _ *sdk.CallToolRequest, in PlanIn) (*s
 }
 
 func (t *tools) apply(ctx context.Context, _ *sdk.CallToolRequest, in PlanIn) (*sdk.CallToolResult, ApplyOut, error) {
+	if err := t.settle(ctx); err != nil {
+		return nil, ApplyOut{}, err
+	}
 	if t.src.Root() == "" {
 		return nil, ApplyOut{}, errors.New("this workspace cannot be written (the embedded demo)")
 	}
-	t.settle(ctx)
 	pl, err := dream.PlanWorkspace(ctx, t.src.Workspace(), dream.Options{Now: t.opts.Now, Force: in.Force, Command: "dreamwiki mcp"})
 	if err != nil {
 		return nil, ApplyOut{}, err

@@ -98,7 +98,9 @@ func (t *tools) why(ctx context.Context, _ *sdk.CallToolRequest, in WhyIn) (*sdk
 	if q == "" {
 		return nil, WhyOut{}, errors.New("claim is empty: give a claim id (claim.…) or a sentence")
 	}
-	t.settle(ctx)
+	if err := t.settle(ctx); err != nil {
+		return nil, WhyOut{}, err
+	}
 	prov := t.src.Provenance()
 	c, how, others := findClaim(prov, q)
 	if c == nil {

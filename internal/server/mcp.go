@@ -2,6 +2,7 @@ package server
 
 import (
 	"context"
+	"errors"
 	"net/http"
 	"time"
 
@@ -47,10 +48,17 @@ func (s *Server) Workspace() *workspace.Workspace { return s.snapshot().ws }
 // Provenance is the published workspace's claims.
 func (s *Server) Provenance() *provenance.Result { return s.snapshot().prov }
 
-// Search runs memory_search on the search API's index.
+// Search runs memory_search on the search API's index. Until the first
+// index is built (seconds, at 10,000 notes) it says so rather than
+// finding nothing.
 func (s *Server) Search(ctx context.Context, q memsearch.Query) ([]memsearch.Result, error) {
+	if !s.indexer.ready.Load() {
+		return nil, errIndexing
+	}
 	return s.index.Search(ctx, q)
 }
+
+var errIndexing = errors.New("the search index is still being built; try again in a moment")
 
 // SiteFile returns a file of the site as served.
 func (s *Server) SiteFile(name string) ([]byte, bool) { return s.store.get(name) }
