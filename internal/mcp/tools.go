@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"path"
 	"strings"
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
@@ -12,6 +13,7 @@ import (
 	"github.com/dreamwiki/dreamwiki/internal/search"
 	"github.com/dreamwiki/dreamwiki/internal/search/memsearch"
 	"github.com/dreamwiki/dreamwiki/internal/secrets"
+	"github.com/dreamwiki/dreamwiki/internal/workspace"
 )
 
 // tools holds the tool handlers.
@@ -88,9 +90,13 @@ type PlanOut struct {
 	Ready   bool         `json:"ready"`
 	Summary string       `json:"summary"`
 	Counts  dream.Counts `json:"counts"`
-	// Diff is the change to each curated file, as a unified diff, with
-	// secrets redacted.
+	// Diff is the change to each published curated file, as a unified
+	// diff, with secrets redacted.
 	Diff string `json:"diff"`
+	// Unshown are the state files the dream also changes (not published,
+	// so not shown); Private counts the private files it changes.
+	Unshown []string `json:"unshown,omitempty"`
+	Private int      `json:"private_files,omitempty"`
 }
 
 // ApplyOut is dream_apply's answer.
@@ -244,7 +250,26 @@ func (t *tools) plan(ctx context.Context, _ *sdk.CallToolRequest, in PlanIn) (*s
 	if err != nil {
 		return nil, PlanOut{}, err
 	}
-	return nil, PlanOut{Ready: pl.Ready, Summary: pl.Summary, Counts: pl.Counts, Diff: pl.Diff()}, nil
+	return nil, planOut(pl, t.src.Workspace()), nil
+}
+
+// planOut shows the diff of each published Markdown file the plan
+// changes. The state files (memory-meta.json, the recall store, events)
+// and private files are named, not shown: they describe private notes too.
+func planOut(pl *dream.Plan, ws *workspace.Workspace) PlanOut {
+	out := PlanOut{Ready: pl.Ready, Summary: pl.Summary, Counts: pl.Counts}
+	var b strings.Builder
+	for _, f := range pl.Files {
+		if path.Ext(f.Path) == ".md" && !ws.Unpublished(f.Path) {
+			b.WriteString(f.Diff)
+		} else if !ws.Unpublished(f.Path) {
+			out.Unshown = append(out.Unshown, f.Path)
+		} else {
+			out.Private++
+		}
+	}
+	out.Diff = b.String()
+	return out
 }
 
 func (t *tools) apply(ctx context.Context, _ *sdk.CallToolRequest, in PlanIn) (*sdk.CallToolResult, ApplyOut, error) {

@@ -13,7 +13,6 @@ import (
 	"github.com/dreamwiki/dreamwiki/internal/analysis"
 	"github.com/dreamwiki/dreamwiki/internal/provenance"
 	"github.com/dreamwiki/dreamwiki/internal/search/memsearch"
-	"github.com/dreamwiki/dreamwiki/internal/secrets"
 )
 
 // ClaimRef names a claim and where it stands.
@@ -104,8 +103,7 @@ func (t *tools) why(ctx context.Context, _ *sdk.CallToolRequest, in WhyIn) (*sdk
 	prov := t.src.Provenance()
 	c, how, others := findClaim(prov, q)
 	if c == nil {
-		quoted, _ := secrets.Redact(clipText(q, 80))
-		return nil, WhyOut{}, fmt.Errorf("no claim matches %q; use memory_search to find the words memory uses", quoted)
+		return nil, WhyOut{}, errors.New("no claim matches that text; use memory_search to find the words memory uses, then pass a claim id")
 	}
 	out := WhyOut{Claim: *refOf(c), Matched: how, Why: summary(c), Type: string(c.MemoryType), Section: c.Section,
 		Created: day(c.Created), Recalls: c.Recalls, LastRecall: day(c.LastRecall), Evidence: []Evidence{}, Others: others}
@@ -252,14 +250,6 @@ func day(t time.Time) string {
 		return ""
 	}
 	return t.Format("2006-01-02")
-}
-
-func clipText(s string, n int) string {
-	r := []rune(s)
-	if len(r) <= n {
-		return s
-	}
-	return string(r[:n-1]) + "…"
 }
 
 // claimIndex finds the claim a search result's lines state.
