@@ -40,14 +40,15 @@ func dailyLogs(ws *workspace.Workspace) []*workspace.DailyLog {
 	return out
 }
 
-// privateFile reports whether the workspace keeps the file at p private,
-// whether it read the file (File.Private) or withheld it (a read with
-// OmitPrivate, as serve mode's).
+// privateFile reports whether the workspace keeps the file at p private:
+// a file it read as private (File.Private), one it withheld (a read with
+// OmitPrivate, as serve mode's), or a path yet to be written that the
+// privacy rule makes private (Unpublished).
 func privateFile(ws *workspace.Workspace, p string) bool {
-	if f := ws.FileByPath(p); f != nil {
-		return f.Private
+	if f := ws.FileByPath(p); f != nil && f.Private {
+		return true
 	}
-	return ws.Withholds(p)
+	return ws.Unpublished(p)
 }
 
 // privateIndex returns an error when the index the workspace keeps (see
