@@ -56,11 +56,17 @@ type curatedMemory struct {
 	curIndex    *wordIndex // entry ids by word
 	subjects    map[string][]*curated
 	cited       map[string][]citation // daily-log path -> ranges entries cite
+
+	// The place phase's edits, made into lines by materialize.
+	placements []*placement
+	fresh      map[*candidate][]*curated // the entries each candidate became
+	indexed    map[*candidate]bool       // candidates with an index line
 }
 
 func newCuratedMemory() *curatedMemory {
 	return &curatedMemory{topicByPath: map[string]*topic{}, curIndex: newWordIndex(),
-		subjects: map[string][]*curated{}, cited: map[string][]citation{}}
+		subjects: map[string][]*curated{}, cited: map[string][]citation{},
+		fresh: map[*candidate][]*curated{}, indexed: map[*candidate]bool{}}
 }
 
 // citation is a line range of a daily log that a curated entry already

@@ -318,7 +318,7 @@ func (p *planner) placeL2(c *candidate, tp *topic, after *unit) {
 	}
 	cur := p.freshCurated(c, tp.doc.path, pl)
 	pl.cur = cur
-	p.placements = append(p.placements, pl)
+	p.mem.placements = append(p.mem.placements, pl)
 	tp.added = append(tp.added, c)
 	for _, w := range c.words {
 		tp.words[w]++
@@ -335,10 +335,10 @@ func (p *planner) placeIndex(c *candidate, replace, after *unit, decision memory
 	case !decision.Promote:
 		reason = "no L2 topic is clearly about it (" + c.routeNote + "); the index keeps it"
 	}
-	if p.indexed[c] {
+	if p.mem.indexed[c] {
 		return
 	}
-	p.indexed[c] = true
+	p.mem.indexed[c] = true
 	// Type tags ("- [user] …") only where the file writes them.
 	pl := &placement{c: c, doc: p.mem.memDoc, replaceU: replace, index: true, score: decision.Score, tag: usesTypeTags(p.mem.memDoc)}
 	if replace != nil && replace.cur != nil && replace.cur.e != nil {
@@ -357,7 +357,7 @@ func (p *planner) placeIndex(c *candidate, replace, after *unit, decision memory
 		pl.sec, pl.afterU = p.mem.memDoc.spot(c.typ, c.words)
 	}
 	pl.cur = p.freshCurated(c, p.mem.memDoc.path, pl)
-	p.placements = append(p.placements, pl)
+	p.mem.placements = append(p.mem.placements, pl)
 	p.counts.Indexed++
 	p.action(Action{Kind: "index", File: p.mem.memDoc.path, Text: c.fact, Type: c.typ, Evidence: evidenceStrings(c.evidence),
 		Reason: reason, Scores: &Scores{Promotion: promotionScores(decision)}})
@@ -371,14 +371,14 @@ func (p *planner) freshCurated(c *candidate, file string, pl *placement) *curate
 	cur.structural = c.structural
 	p.mem.curated = append(p.mem.curated, cur)
 	p.mem.index(cur)
-	p.fresh[c] = append(p.fresh[c], cur)
+	p.mem.fresh[c] = append(p.mem.fresh[c], cur)
 	return cur
 }
 
 // inMemory reports whether MEMORY.md already holds the fact (or a line of
 // this run puts it there).
 func (p *planner) inMemory(cur *curated) bool {
-	if cur.cand != nil && p.indexed[cur.cand] {
+	if cur.cand != nil && p.mem.indexed[cur.cand] {
 		return true
 	}
 	for _, id := range p.mem.curIndex.candidates(cur.words, 1000) {

@@ -33,15 +33,12 @@ type planner struct {
 	meta *memory.MetaDoc // nil when memory-meta.json cannot be read
 	rec  recalls
 
-	placements []*placement
-	fresh      map[*candidate][]*curated
-	promoCfg   memory.PromotionConfig
-	counts     Counts
-	indexed    map[*candidate]bool
-	sel        *selection
-	started    time.Time
-	lock       *lock     // held by recall, supersede and decay while they write
-	recovered  *Recovery // what they put back before reading the workspace
+	promoCfg  memory.PromotionConfig
+	counts    Counts
+	sel       *selection
+	started   time.Time
+	lock      *lock     // held by recall, supersede and decay while they write
+	recovered *Recovery // what they put back before reading the workspace
 }
 
 // fileState is a file as the plan read it.
@@ -69,8 +66,7 @@ func newPlanner(ws *workspace.Workspace, opts Options) *planner {
 	now := opts.now()
 	p := &planner{ws: ws, logs: dailyLogs(ws), root: ws.Root, now: now, cfg: ws.Config, opts: opts,
 		day:  time.Date(now.UTC().Year(), now.UTC().Month(), now.UTC().Day(), 0, 0, 0, 0, time.UTC),
-		docs: map[string]*mdDoc{}, before: map[string]fileState{}, mem: newCuratedMemory(), fresh: map[*candidate][]*curated{},
-		indexed: map[*candidate]bool{}, started: now}
+		docs: map[string]*mdDoc{}, before: map[string]fileState{}, mem: newCuratedMemory(), started: now}
 	if opts.Configure != nil {
 		opts.Configure(&p.cfg)
 	}

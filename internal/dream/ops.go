@@ -338,7 +338,7 @@ func (p *planner) supersedeText(oldText, newText string) (*SupersedeResult, erro
 				p.track(n)
 			}
 			c.fact = n.text
-			p.fresh[c] = []*curated{n}
+			p.mem.fresh[c] = []*curated{n}
 		}
 	}
 	if !res.Existing {
@@ -351,14 +351,14 @@ func (p *planner) supersedeText(oldText, newText string) (*SupersedeResult, erro
 		}
 		res.NewFile = pl.doc.path
 		pl.cur = p.freshCurated(c, pl.doc.path, pl)
-		p.placements = append(p.placements, pl)
+		p.mem.placements = append(p.mem.placements, pl)
 	}
 	p.supersede(old, c)
 	p.materialize()
 	p.metaForPlacements()
 	if old.meta != nil {
 		res.OldID = old.meta.ID
-		for _, f := range p.fresh[c] {
+		for _, f := range p.mem.fresh[c] {
 			if f.meta != nil {
 				res.NewID = f.meta.ID
 				old.meta.SupersededBy = f.meta.ID

@@ -53,7 +53,7 @@ func (p *planner) metaForPlacements() {
 	if p.meta == nil {
 		return
 	}
-	for _, pl := range p.placements {
+	for _, pl := range p.mem.placements {
 		if pl.dropped || pl.cur == nil {
 			continue
 		}
@@ -80,7 +80,7 @@ func (p *planner) metaForPlacements() {
 			continue
 		}
 		var next *memory.MetaRecord
-		for _, f := range p.fresh[o.supersededBy] {
+		for _, f := range p.mem.fresh[o.supersededBy] {
 			if f.meta != nil && (next == nil || f.file == o.file) {
 				next = f.meta
 			}
@@ -105,7 +105,7 @@ func (p *planner) stateOutputs(out map[string][]byte) {
 	// Promoted ranges are marked in the recall store, and announced in the
 	// events log when the workspace keeps one.
 	var promoted []*candidate
-	for _, pl := range p.placements {
+	for _, pl := range p.mem.placements {
 		if pl.index && !pl.dropped {
 			promoted = append(promoted, pl.c)
 		}

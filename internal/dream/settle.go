@@ -16,7 +16,7 @@ import (
 // materialize writes the new facts into their documents, now that every
 // candidate's final state (merged evidence, closing, superseding) is known.
 func (p *planner) materialize() {
-	for _, pl := range p.placements {
+	for _, pl := range p.mem.placements {
 		b := newBlock(pl.c.lines(pl.tag)...)
 		pl.block = b
 		switch {
@@ -265,7 +265,7 @@ func (p *planner) fitBudget() {
 	if !target.fits(cur) {
 		// New index lines go last, lowest promotion score first.
 		var fresh []*placement
-		for _, pl := range p.placements {
+		for _, pl := range p.mem.placements {
 			if pl.index && pl.block != nil && !pl.dropped {
 				fresh = append(fresh, pl)
 			}
@@ -298,7 +298,7 @@ func (p *planner) fitBudget() {
 // fitsL2 reports whether a fact also has a line in an L2 file, so leaving
 // its MEMORY.md line out loses nothing.
 func (p *planner) fitsL2(c *candidate) bool {
-	for _, cur := range p.fresh[c] {
+	for _, cur := range p.mem.fresh[c] {
 		if cur.file != p.mem.memDoc.path && !cur.isGone() {
 			return true
 		}
