@@ -264,17 +264,16 @@ func claimTags(c *provenance.Claim) []string {
 }
 
 // claimAliases are the name a claim goes by, for Obsidian's [[ completion
-// and a publisher's redirects: the bold title its entry was written
-// under, the first cell of its table row, or the key of its "Key: value"
-// line that links nowhere. A claim's whole text is never an alias (DESIGN 4.1 showed one;
-// issue #21 found them a publisher's root folder's worth of redirects);
-// publishing keeps only the aliases every reader can use.
+// and a publisher's redirects: the first cell of its table row, or the
+// key of its "Key: value" line that links nowhere. A claim's whole text
+// is never an alias (DESIGN 4.1 showed one; issue #21 found them a
+// publisher's root folder's worth of redirects), and neither is a bold
+// title, which already names the claim's file. publishing keeps only the
+// aliases every reader can use.
 func claimAliases(c *provenance.Claim) []string {
 	name := ""
 	if e := c.Entry; e != nil {
 		switch e.Shape {
-		case workspace.ShapeBoldTitle:
-			name = e.Title
 		case workspace.ShapeTableRow:
 			if len(e.Cells) > 1 {
 				name = e.Cells[0]
