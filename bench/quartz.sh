@@ -29,9 +29,12 @@
 #
 # The counts are bench/quartz-check.mjs's (its header says exactly what
 # each means). Wall time is what a user waits; on a shared machine it
-# also measures the neighbours.
+# also measures the neighbours, so CPU time (user + system, every thread
+# and worker) is printed too, and peak memory (maximum resident set).
 set -euo pipefail
 cd "$(dirname "$0")/.."
+as_root() { if [ "$(id -u)" = 0 ]; then "$@"; else sudo "$@"; fi; }
+command -v /usr/bin/time >/dev/null || { as_root apt-get update -qq; as_root apt-get install -y -qq --no-install-recommends time >/dev/null; }
 QUARTZ=${1:?usage: bench/quartz.sh QUARTZ_CHECKOUT}
 QUARTZ=$(cd "$QUARTZ" && pwd)
 N=${N:-1000}
@@ -79,43 +82,51 @@ printf '\n[vault]\ninclude_private = true\n' >> "$WORK/demo-private-ws/dreamwiki
 [ -d "$WORK/ws-$N" ] || go run ./bench/gen -n "$N" -out "$WORK/ws-$N"
 "$WORK/dreamwiki" build "$WORK/ws-$N" --out "$WORK/gen-$N" --quiet
 
-# quartz NAME DIR: builds DIR with Quartz RUNS times into $WORK/public-NAME,
-# prints the median wall time and the checker's counts.
+# quartz NAME DIR: builds DIR with Quartz into $WORK/public-NAME and
+# appends "wall_s cpu_s maxrss_kb" to $WORK/times-NAME.txt.
+quartz() {
+  local name=$1 dir=$2 out="$WORK/public-$1"
+  rm -rf "$out"
+  (cd "$run" && /usr/bin/time -f '%e %U %S %M' -o "$WORK/time.txt" \
+    "$NODE" quartz/bootstrap-cli.mjs build -d "$dir" -o "$out") > "$WORK/quartz-$name.log" 2>&1 ||
+    { tail -20 "$WORK/quartz-$name.log"; echo "Quartz failed on $name (log: $WORK/quartz-$name.log)" >&2; exit 1; }
+  awk '{ printf "%s %.1f %s\n", $1, $2 + $3, $4 }' "$WORK/time.txt" >> "$WORK/times-$name.txt"
+}
+
+# check NAME DIR: the checker's counts and the median times, one row.
 summary="$WORK/summary.txt"
 : > "$summary"
-quartz() {
-  local name=$1 dir=$2 out="$WORK/public-$1" times="$WORK/times-$1.txt"
-  : > "$times"
-  for _ in $(seq "$RUNS"); do
-    rm -rf "$out"
-    local start end
-    start=$(date +%s.%N)
-    (cd "$run" && "$NODE" quartz/bootstrap-cli.mjs build -d "$dir" -o "$out") > "$WORK/quartz-$name.log" 2>&1 ||
-      { tail -20 "$WORK/quartz-$name.log"; echo "Quartz failed on $name (log: $WORK/quartz-$name.log)" >&2; exit 1; }
-    end=$(date +%s.%N)
-    echo "$end - $start" | bc >> "$times"
-  done
-  local secs notes
-  secs=$(sort -n "$times" | awk '{a[NR]=$1} END {printf "%.1f", a[int((NR+1)/2)]}')
+check() {
+  local name=$1 dir=$2 out="$WORK/public-$1" notes
   notes=$(find "$dir" -name '*.md' -not -path '*/.*' | wc -l)
   "$NODE" bench/quartz-check.mjs "$dir" "$out" --json > "$WORK/check-$name.json"
   "$NODE" bench/quartz-check.mjs "$dir" "$out" > "$WORK/check-$name.txt"
   "$NODE" -e '
-    const r = require(process.argv[1]); const [name, notes, secs] = process.argv.slice(2)
-    console.log([name, notes, secs, r.pages, r.links, r.broken, r.anchors, r.titleMismatches,
-      `${r.rootRedirects}/${r.folderRedirects}`, r.sharedAliases, `${r.privatePublished}/${r.private}`].join("\t"))
-  ' "$WORK/check-$name.json" "$name" "$notes" "$secs" >> "$summary"
-  echo "$name: $secs s"
+    const fs = require("fs"), r = require(process.argv[1]), [name, notes, times] = process.argv.slice(2)
+    const rows = fs.readFileSync(times, "utf8").trim().split("\n").map((l) => l.split(" ").map(Number))
+    const median = (i) => rows.map((r) => r[i]).sort((a, b) => a - b)[(rows.length - 1) >> 1]
+    console.log([name, notes, median(0).toFixed(1), median(1).toFixed(1), Math.round(median(2) / 1024), r.pages, r.links,
+      r.broken, r.anchors, r.titleMismatches, `${r.rootRedirects}/${r.folderRedirects}`, r.sharedAliases,
+      `${r.privatePublished}/${r.private}`].join("\t"))
+  ' "$WORK/check-$name.json" "$name" "$notes" "$WORK/times-$name.txt" >> "$summary"
 }
 
-quartz demo "$WORK/demo/vault"
-quartz demo-private "$WORK/demo-private/vault"
-quartz "vault-$N" "$WORK/gen-$N/vault"
-quartz "raw-$N" "$WORK/ws-$N"
+# Each run builds every input once, in turn, so that a neighbour's load
+# on a shared machine falls on all of them alike.
+names=(demo demo-private "vault-$N" "raw-$N")
+dirs=("$WORK/demo/vault" "$WORK/demo-private/vault" "$WORK/gen-$N/vault" "$WORK/ws-$N")
+rm -f "$WORK"/times-*.txt
+for i in $(seq "$RUNS"); do
+  for k in "${!names[@]}"; do
+    quartz "${names[$k]}" "${dirs[$k]}"
+    echo "run $i: ${names[$k]} $(tail -1 "$WORK/times-${names[$k]}.txt" | cut -d' ' -f1-2) s (wall, cpu)"
+  done
+done
+for k in "${!names[@]}"; do check "${names[$k]}" "${dirs[$k]}"; done
 
 printf '\nQuartz %s, Node %s, median of %s builds (%s)\n' "$version" "$("$NODE" --version)" "$RUNS" "$WORK"
 {
-  printf 'input\tnotes\tseconds\tpages\tlinks\tbroken\tanchors\ttitle!=\tredirects root/folder\tshared aliases\tprivate published/marked\n'
+  printf 'input\tnotes\twall s\tcpu s\tpeak MB\tpages\tlinks\tbroken\tanchors\ttitle!=\tredirects root/folder\tshared aliases\tprivate published/marked\n'
   cat "$summary"
 } | column -t -s "$(printf '\t')"
 printf '\nbroken: internal links to no file; anchors: fragments naming no id; title!=: notes whose page title is not their title:\n'

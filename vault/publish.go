@@ -54,7 +54,8 @@ func newPublishing(notes []*Note, assets []*Asset) *publishing {
 	candidates := make(map[*Note][]string, len(notes))
 	for _, n := range notes {
 		seen := map[string]bool{}
-		for _, a := range stringList(n.Props.Get("aliases")) {
+		aliases, _ := n.Props.Get("aliases").([]string)
+		for _, a := range aliases {
 			a = strings.TrimSpace(a)
 			k := nameKey(a)
 			if !aliasOK(a) || seen[k] {
@@ -139,23 +140,4 @@ func aliasOK(a string) bool {
 		letter = letter || unicode.IsLetter(r)
 	}
 	return letter
-}
-
-// stringList is a property value as a list of strings (nil for others).
-func stringList(v any) []string {
-	switch x := v.(type) {
-	case []string:
-		return x
-	case []any:
-		out := make([]string, 0, len(x))
-		for _, e := range x {
-			if s, ok := e.(string); ok {
-				out = append(out, s)
-			}
-		}
-		return out
-	case string:
-		return []string{x}
-	}
-	return nil
 }
