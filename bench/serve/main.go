@@ -47,6 +47,7 @@ import (
 
 	"github.com/dreamwiki/dreamwiki/internal/server"
 	"github.com/dreamwiki/dreamwiki/internal/synth"
+	"github.com/dreamwiki/dreamwiki/internal/workspace"
 )
 
 func main() {
@@ -226,7 +227,7 @@ func editable(dir string) (others, dailies []string, err error) {
 		switch {
 		case strings.HasPrefix(rel, "notes/"), strings.HasPrefix(rel, "projects/"):
 			others = append(others, rel)
-		case strings.HasPrefix(rel, "memory/") && strings.Count(rel, "/") == 1 && len(rel) > 17 && rel[7] == '2':
+		case isDailyLog(rel):
 			dailies = append(dailies, rel)
 		}
 		return nil
@@ -281,6 +282,11 @@ func (b *bench) edit(rel string) (time.Duration, error) {
 			return 0, fmt.Errorf("the build broke: %+v", m.Problems)
 		}
 	}
+}
+
+func isDailyLog(rel string) bool {
+	_, _, ok := workspace.DailyLogPath(rel)
+	return ok
 }
 
 // pageOf is the page of a workspace file of a generated workspace.

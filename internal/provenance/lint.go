@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"unicode/utf8"
 
+	"github.com/dreamwiki/dreamwiki/internal/analysis"
 	"github.com/dreamwiki/dreamwiki/internal/workspace"
 )
 
@@ -40,7 +41,7 @@ func (a *analyzer) lint() {
 				"entry is %d characters long; an entry is one fact, not a document", n)
 		}
 		if curated {
-			key := c.File + "\x00" + normalise(c.Text)
+			key := c.File + "\x00" + analysis.Normalize(c.Text)
 			if first := firstNorm[key]; first != nil {
 				a.claimFinding(c, "duplicate-entry", "remove one of them", "entry repeats line %d word for word", first.Line)
 			} else {
