@@ -98,7 +98,7 @@ summary="$WORK/summary.txt"
 : > "$summary"
 check() {
   local name=$1 dir=$2 out="$WORK/public-$1" notes
-  notes=$(find "$dir" -name '*.md' -not -path '*/.*' | wc -l)
+  notes=$(find -H "$dir" -name '*.md' -not -path '*/.*' | wc -l)
   "$NODE" bench/quartz-check.mjs "$dir" "$out" --json > "$WORK/check-$name.json"
   "$NODE" bench/quartz-check.mjs "$dir" "$out" > "$WORK/check-$name.txt"
   "$NODE" -e '
