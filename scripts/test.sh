@@ -22,6 +22,7 @@ if ! command -v node >/dev/null 2>&1; then
 fi
 (cd tests/browser && npm ci --no-audit --no-fund --loglevel=error)
 (cd tests/compat && npm ci --no-audit --no-fund --loglevel=error)
+(cd tests/mcp && npm ci --no-audit --no-fund --loglevel=error)
 
 step "gofmt, go vet and go mod tidy"
 unformatted=$(gofmt -l $(git ls-files '*.go' 2>/dev/null || find . -name '*.go' -not -path './node_modules/*'))
@@ -60,5 +61,8 @@ go run ./bench/gen -n 1000 -out "$compat/ws"
 tests/browser/.bin/dreamwiki build "$compat/ws" --out "$compat/gen" --quiet
 (cd tests/compat && COMPAT_VAULTS="$compat/demo/vault:$compat/gen/vault" node --test ./*.test.mjs)
 rm -rf "$compat"
+
+step "MCP: an independent client (the TypeScript SDK) against dreamwiki mcp --demo"
+(cd tests/mcp && node --test ./*.test.mjs)
 
 step "all tests passed"
