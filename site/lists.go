@@ -163,20 +163,32 @@ func (s *site) navFolder(b *strings.Builder, f *folder, page, open string, root 
 
 func esc(s string) string { return template.HTMLEscapeString(s) }
 
+// homeNote is the note whose page is the home page (the memory index),
+// nil when there is none.
+func (s *site) homeNote(r *reads) *vault.Note {
+	r.add(depNotes, "")
+	if n := s.v.Note("index.md"); n != nil && s.pages[n] == "index.html" {
+		return n
+	}
+	for _, n := range s.notes {
+		if s.pages[n] == "index.html" {
+			return n
+		}
+	}
+	return nil
+}
+
 // renderHome renders index.html: cards to browse the memory, then the
 // memory index note (MEMORY.md) when there is one.
-func (s *site) renderHome() error {
+func (s *site) renderHome(r *reads) error {
 	const page = "index.html"
 	d := pageData{Page: pageInfo{Kind: "home", Title: s.opts.Title}}
-	for _, n := range s.notes {
-		if s.pages[n] != page {
-			continue
-		}
-		content, err := s.contentHTML(n, page)
+	if n := s.homeNote(r); n != nil {
+		content, err := s.contentHTML(n, page, r)
 		if err != nil {
 			return err
 		}
-		d.Page = s.pageInfo(n, page)
+		d.Page = s.pageInfo(n, page, r)
 		d.Page.Kind = "home"
 		d.Page.Title = s.opts.Title
 		d.Page.Description = describe(string(content))
@@ -185,15 +197,18 @@ func (s *site) renderHome() error {
 		if title != "" {
 			d.Page.Subtitle = n.Title
 		}
-		if err := s.write(twinPath(page), s.twin(n, page)); err != nil {
+		r.file(twinPath(page))
+		if err := s.write(twinPath(page), s.twin(n, page, r)); err != nil {
 			return err
 		}
 	}
+	r.add(depFolder, "")
 	root := s.folders[""]
 	for _, sub := range root.Folders {
 		f := s.folders[sub]
 		d.List.Cards = append(d.List.Cards, link{Title: f.Title, URL: sub + "/index.html", Meta: plural(f.Count, "note")})
 	}
+	r.add(depTags, "")
 	if len(s.tags) > 0 {
 		d.List.Cards = append(d.List.Cards, link{Title: "Tags", URL: "tags/index.html", Meta: plural(len(s.tags), "tag")})
 	}
@@ -205,24 +220,22 @@ func (s *site) renderHome() error {
 	var other listGroup
 	other.Title = "Notes"
 	for _, n := range root.Notes {
-		if s.pages[n] != page {
-			other.Items = append(other.Items, link{Title: n.Title, URL: s.pages[n], Note: true})
+		if u := s.url(n, r); u != page {
+			r.note(depTitle, n)
+			other.Items = append(other.Items, link{Title: n.Title, URL: u, Note: true})
 		}
 	}
 	if len(other.Items) > 0 {
 		d.List.Groups = append(d.List.Groups, other)
 	}
 	d.List.Empty = "This workspace has no notes yet. Add MEMORY.md or daily logs under memory/ and build again."
-	return s.render(page, "list.html", d)
+	return s.render(page, "list.html", d, r)
 }
 
 // renderFolders writes one listing page per folder, unless a note already
 // lives at the folder's index page.
 func (s *site) renderFolders() error {
-	taken := map[string]bool{}
-	for _, p := range s.pages {
-		taken[p] = true
-	}
+	taken := s.takenPages()
 	dirs := make([]string, 0, len(s.folders))
 	for d := range s.folders {
 		if d != "" {
@@ -230,18 +243,34 @@ func (s *site) renderFolders() error {
 		}
 	}
 	sort.Strings(dirs)
-	return parallel.Each(context.Background(), len(dirs), workers(), func(i int) error { return s.renderFolder(dirs[i], taken) })
+	return parallel.Each(context.Background(), len(dirs), workers(), func(i int) error { return s.renderFolder(dirs[i], taken, nil) })
+}
+
+// takenPages are the pages of notes.
+func (s *site) takenPages() map[string]bool {
+	taken := make(map[string]bool, len(s.pages))
+	for _, p := range s.pages {
+		taken[p] = true
+	}
+	return taken
+}
+
+// hasFolderPage reports whether a folder has a listing page of its own:
+// not when a note, or the conversations digest, lives at its index page.
+func (s *site) hasFolderPage(dir string, taken map[string]bool) bool {
+	return !taken[dir+"/index.html"] && (dir != conversationsDir || len(s.opts.Conversations) == 0)
 }
 
 // renderFolder writes the listing page of one folder; taken holds the
 // pages of notes.
-func (s *site) renderFolder(dir string, taken map[string]bool) error {
+func (s *site) renderFolder(dir string, taken map[string]bool, r *reads) error {
 	page := dir + "/index.html"
-	if taken[page] || (dir == conversationsDir && len(s.opts.Conversations) > 0) {
-		return nil // a note, or the conversations digest, lives there
+	if !s.hasFolderPage(dir, taken) {
+		return nil
 	}
+	r.add(depFolder, dir)
 	f := s.folders[dir]
-	d := pageData{Page: pageInfo{Kind: "folder", KindLabel: "Folder", Title: f.Title, Breadcrumbs: s.breadcrumbs(page, f.Title)}}
+	d := pageData{Page: pageInfo{Kind: "folder", KindLabel: "Folder", Title: f.Title, Breadcrumbs: s.breadcrumbs(page, f.Title, r)}}
 	if len(f.Folders) > 0 {
 		g := listGroup{Title: "Folders"}
 		for _, sub := range f.Folders {
@@ -253,12 +282,13 @@ func (s *site) renderFolder(dir string, taken map[string]bool) error {
 	if len(f.Notes) > 0 {
 		g := listGroup{Title: "Notes"}
 		for _, n := range f.Notes {
-			g.Items = append(g.Items, link{Title: n.Title, URL: rel(page, s.pages[n]), Meta: n.Date, Note: true})
+			r.note(depListing, n)
+			g.Items = append(g.Items, link{Title: n.Title, URL: rel(page, s.url(n, r)), Meta: n.Date, Note: true})
 		}
 		d.List.Groups = append(d.List.Groups, g)
 	}
 	d.List.Empty = "This folder is empty."
-	return s.render(page, "list.html", d)
+	return s.render(page, "list.html", d, r)
 }
 
 func plural(n int, word string) string {
@@ -290,15 +320,17 @@ func (s *site) collectTags() {
 // renderTags writes a page per tag and the tag index.
 func (s *site) renderTags() error {
 	names := s.sortedTags()
-	if err := parallel.Each(context.Background(), len(names), workers(), func(i int) error { return s.renderTag(names[i], names) }); err != nil {
+	if err := parallel.Each(context.Background(), len(names), workers(), func(i int) error { return s.renderTag(names[i], names, nil) }); err != nil {
 		return err
 	}
-	return s.renderTagIndex(names)
+	return s.renderTagIndex(names, nil)
 }
 
 // renderTag writes the page of tag t; names are all tags, sorted.
-func (s *site) renderTag(t string, names []string) error {
+func (s *site) renderTag(t string, names []string, r *reads) error {
 	page := tagPage(t)
+	r.add(depTags, "")
+	r.add(depTag, t)
 	d := pageData{Page: pageInfo{Kind: "tag", KindLabel: "Tag", Title: "#" + t, Breadcrumbs: s.tagCrumbs(page, t)}}
 	var sub listGroup
 	sub.Title = "Nested tags"
@@ -316,19 +348,21 @@ func (s *site) renderTag(t string, names []string) error {
 	notes := append([]*vault.Note(nil), s.tags[t]...)
 	sortNotes(notes)
 	for _, n := range notes {
-		g.Items = append(g.Items, link{Title: n.Title, URL: rel(page, s.pages[n]), Meta: n.Kind.Label(), Note: true})
+		r.note(depListing, n)
+		g.Items = append(g.Items, link{Title: n.Title, URL: rel(page, s.url(n, r)), Meta: n.Kind.Label(), Note: true})
 	}
 	d.List.Groups = append(d.List.Groups, g)
-	return s.render(page, "list.html", d)
+	return s.render(page, "list.html", d, r)
 }
 
 // renderTagIndex writes tags/index.html, the tag tree.
-func (s *site) renderTagIndex(names []string) error {
+func (s *site) renderTagIndex(names []string, r *reads) error {
 	const page = "tags/index.html"
+	r.add(depTags, "")
 	d := pageData{Page: pageInfo{Kind: "tags", Title: "Tags", Breadcrumbs: []link{{Title: "Home", URL: "../index.html"}, {Title: "Tags"}}}}
 	d.List.Tree = s.tagTree(page, names)
 	d.List.Empty = "No note has tags yet."
-	return s.render(page, "list.html", d)
+	return s.render(page, "list.html", d, r)
 }
 
 // tagTree renders the tag index as nested lists: #a/b under #a. names is
@@ -380,12 +414,12 @@ func (s *site) tagCrumbs(page, tag string) []link {
 // depth. With a base URL its links resolve against it (<base href>);
 // without one they are relative to the site root, which is where most
 // hosts serve it from.
-func (s *site) render404() error {
+func (s *site) render404(r *reads) error {
 	d := pageData{Page: pageInfo{Kind: "404", Title: "Not found", NoIndex: true}}
 	d.Page.Content = template.HTML(`<p>There is no page at this address. It may have been renamed when the memory was consolidated.</p>`)
 	d.List.Groups = []listGroup{{Items: []link{{Title: "Go to the start page", URL: "index.html"}, {Title: "Browse the tags", URL: "tags/index.html"}}}}
 	d.Site = s.siteData("404.html")
-	return s.renderWith("404.html", "list.html", d, s.basePath())
+	return s.renderWith("404.html", "list.html", d, s.basePath(), r)
 }
 
 // basePath is the path of the base URL ("/memory/"), "" without one.

@@ -55,16 +55,23 @@ func slugPath(p string) string {
 }
 
 // urlsFor assigns every published note its page path ("topics/gateway.html"),
-// keeping them unique after slugging.
-func urlsFor(notes []*vault.Note) map[*vault.Note]string {
+// keeping them unique after slugging. bases, when not nil, keeps each
+// vault path's slugged base between calls (serve mode makes the URLs
+// again whenever notes come or go).
+func urlsFor(notes []*vault.Note, bases map[string]string) map[*vault.Note]string {
 	out := make(map[*vault.Note]string, len(notes))
 	taken := map[string]bool{"404.html": true, "search.html": true}
 	for _, n := range notes {
-		base := strings.TrimSuffix(n.Path, path.Ext(n.Path))
+		var base string
 		if n.Kind == vault.KindIndex && n.Path == "index.md" {
 			base = "index"
+		} else if b, ok := bases[n.Path]; ok {
+			base = b
 		} else {
-			base = slugPath(base)
+			base = slugPath(strings.TrimSuffix(n.Path, path.Ext(n.Path)))
+			if bases != nil {
+				bases[n.Path] = base
+			}
 		}
 		u := base + ".html"
 		for i := 2; taken[u]; i++ {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"sort"
 	"time"
 
@@ -303,6 +304,11 @@ func changedFiles(a, b *workspace.Workspace) (paths []string, structural bool) {
 		}
 	}
 	if a.Config.Title != b.Config.Title || a.Config.BaseURL != b.Config.BaseURL {
+		structural = true
+	}
+	// A private file that came or went changes what links and pointers to
+	// it resolve to (plain text, private evidence, nothing).
+	if !slices.Equal(a.Withheld, b.Withheld) {
 		structural = true
 	}
 	sort.Strings(paths)

@@ -22,14 +22,18 @@ import (
 type served map[string][]byte
 
 // apply lays the files of an update over the site: a full render replaces
-// every file that Finish does not write.
-func (sv served) apply(w *output.Memory, full bool) {
-	if full {
+// every file that Finish does not write; otherwise the files the update
+// says are gone go.
+func (sv served) apply(w *output.Memory, st site.UpdateStats) {
+	if st.Full {
 		for name := range sv {
 			if !site.Deferred(name) {
 				delete(sv, name)
 			}
 		}
+	}
+	for _, name := range st.Removed {
+		delete(sv, name)
 	}
 	sv.put(w)
 }
@@ -62,7 +66,7 @@ func openServed(t *testing.T, dir string) (*Session, served, *Change) {
 		t.Fatal(err)
 	}
 	sv := served{}
-	sv.apply(w, true)
+	sv.apply(w, ch.Site)
 	return s, sv, ch
 }
 
@@ -75,7 +79,7 @@ func (sv served) update(t *testing.T, s *Session, paths []string) *Change {
 	if err != nil {
 		t.Fatal(err)
 	}
-	sv.apply(w, ch.Site.Full)
+	sv.apply(w, ch.Site)
 	return ch
 }
 
@@ -91,7 +95,7 @@ func (sv served) provenance(t *testing.T, s *Session) {
 	if err != nil || !applied {
 		t.Fatalf("applying provenance: %v (applied %v)", err, applied)
 	}
-	sv.apply(w, ch.Site.Full)
+	sv.apply(w, ch.Site)
 }
 
 // settle does what serve mode does once changes pause: provenance, then
