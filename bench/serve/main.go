@@ -296,8 +296,9 @@ type bench struct {
 	verbose bool
 }
 
-// edit appends a line to a workspace file and times it until the reload
-// message for its page arrives.
+// edit appends a line to a workspace file and times it until a reload
+// message for its page arrives and the page it names shows the line (a
+// message that is about an earlier change does not stop the clock).
 func (b *bench) edit(rel string) (time.Duration, error) {
 	b.n++
 	page := pageOf(rel)
@@ -306,7 +307,8 @@ func (b *bench) edit(rel string) (time.Duration, error) {
 		return 0, err
 	}
 	t0 := time.Now()
-	_, err = fmt.Fprintf(f, "\n- Bench edit %d at %s.\n", b.n, t0.Format(time.RFC3339Nano))
+	marker := fmt.Sprintf("Bench edit %d at", b.n)
+	_, err = fmt.Fprintf(f, "\n- %s %s.\n", marker, t0.Format(time.RFC3339Nano))
 	if cerr := f.Close(); err == nil {
 		err = cerr
 	}
@@ -319,7 +321,7 @@ func (b *bench) edit(rel string) (time.Duration, error) {
 		if err := b.ws.ReadJSON(&m); err != nil {
 			return 0, fmt.Errorf("waiting for the reload of %s: %w", page, err)
 		}
-		if m.Type == "reload" && slices.Contains(m.Paths, page) {
+		if m.Type == "reload" && slices.Contains(m.Paths, page) && b.shows(page, marker) {
 			d := time.Since(t0)
 			if b.verbose {
 				fmt.Printf("  %-40s %s\n", rel, d.Round(100*time.Microsecond))
@@ -330,6 +332,17 @@ func (b *bench) edit(rel string) (time.Duration, error) {
 			return 0, fmt.Errorf("the build broke: %+v", m.Problems)
 		}
 	}
+}
+
+// shows reports whether the served page holds text.
+func (b *bench) shows(page, text string) bool {
+	res, err := http.Get(b.base + "/" + page)
+	if err != nil {
+		return false
+	}
+	defer res.Body.Close()
+	body, err := io.ReadAll(res.Body)
+	return err == nil && strings.Contains(string(body), text)
 }
 
 // withPages keeps the files whose page the site has.

@@ -34,6 +34,8 @@ type Session struct {
 	eng  *markdown.Engine
 	ws   *workspace.Workspace
 	prov *provenance.Result
+	// cache keeps what provenance worked out for the next run.
+	cache *provenance.Cache
 	// inputs are what the vault was built from; bySource indexes them by
 	// workspace path, made again only when the inputs are assembled again.
 	inputs   []vault.Input
@@ -96,9 +98,13 @@ func (s *Session) load(ctx context.Context, w output.Writer) (*Change, error) {
 	if s.prov != nil {
 		prior = s.prov.Prior()
 	}
-	*s = Session{opts: s.opts, eng: markdown.New(), ws: ws} // pending too
+	cache := s.cache
+	if cache == nil {
+		cache = &provenance.Cache{}
+	}
+	*s = Session{opts: s.opts, eng: markdown.New(), ws: ws, cache: cache} // pending too
 	t0 := time.Now()
-	s.prov = analyze(s.opts, ws, prior)
+	s.prov = analyzeCached(s.opts, ws, prior, cache)
 	took := time.Since(t0)
 	if err := ctx.Err(); err != nil {
 		return nil, err
@@ -128,10 +134,17 @@ func (o Options) asOf() time.Time {
 // analyze runs provenance for Load and for serve mode's rebuilds; prior
 // are the claims of the earlier state, whose ids survive edits.
 func analyze(opts Options, ws *workspace.Workspace, prior []provenance.PriorClaim) *provenance.Result {
+	return analyzeCached(opts, ws, prior, nil)
+}
+
+// analyzeCached is analyze keeping what it works out in cache (nil: none)
+// for the next run.
+func analyzeCached(opts Options, ws *workspace.Workspace, prior []provenance.PriorClaim, cache *provenance.Cache) *provenance.Result {
 	return provenance.Analyze(ws, provenance.Options{
 		AsOf:     opts.asOf(),
 		Previous: prior,
 		Locate:   vault.Locator(ws),
+		Cache:    cache,
 	})
 }
 
@@ -151,18 +164,18 @@ func (s *Session) render(ctx context.Context, d vault.Delta, w output.Writer, ch
 // Update brings the session up to date after the workspace files at paths
 // (workspace-relative, forward slashes) changed, and writes what changed
 // of the site into w (everything when ch.Site.Full). Finish writes the
-// deferred files afterwards.
+// pages that only list what changed, and the deferred files, afterwards.
 //
-// When files were only edited, their pages are rendered at once, with the
-// claim links and evidence anchors of the last provenance run: exact for
-// the files provenance does not read, a moment out of date for evidence
-// it does (a daily log's block ids). If provenance reads an edited file,
-// the session is then Pending: ProvenanceJob runs provenance (in another
-// goroutine, if the caller likes) and ApplyProvenance renders what it
-// changed. Curated files that claims come from (MEMORY.md, topic files,
-// the archive) keep their earlier pages until then, since their pages
-// show their claims. When files were added or removed, or the
-// configuration changed, provenance runs before anything is rendered.
+// When a curated file that claims come from (MEMORY.md, a topic file, the
+// archive) changed, or files were added or removed, or the configuration
+// changed, provenance runs before anything is rendered: those pages show
+// their claims. When other files were only edited, their pages are
+// rendered at once, with the claim links and evidence anchors of the last
+// provenance run: exact for the files provenance does not read, a moment
+// out of date for evidence it does (a daily log's block ids). If
+// provenance reads an edited file, the session is then Pending:
+// ProvenanceJob runs provenance (in another goroutine, if the caller
+// likes) and ApplyProvenance renders what it changed.
 func (s *Session) Update(ctx context.Context, paths []string, w output.Writer) (*Change, error) {
 	start := time.Now()
 	if s.broken || s.opts.Demo {
@@ -182,9 +195,9 @@ func (s *Session) Update(ctx context.Context, paths []string, w output.Writer) (
 	s.broken = true // until this update is through
 	var inputs []vault.Input
 	var assets []*vault.Asset
-	if structural || !configEqual(s.ws.Config, ws.Config) {
+	if structural || curated(ws, files) || !configEqual(s.ws.Config, ws.Config) {
 		t0 := time.Now()
-		s.prov = analyze(s.opts, ws, s.prov.Prior())
+		s.prov = analyzeCached(s.opts, ws, s.prov.Prior(), s.cache)
 		s.pending = false
 		ch.Provenance, ch.ProvenanceTook = true, time.Since(t0)
 		if err := ctx.Err(); err != nil {
@@ -212,6 +225,17 @@ func (s *Session) Update(ctx context.Context, paths []string, w output.Writer) (
 	return ch, nil
 }
 
+// curated reports whether any of the changed files is one whose entries
+// become claims.
+func curated(ws *workspace.Workspace, paths []string) bool {
+	for _, p := range paths {
+		if f := ws.FileByPath(p); f != nil && claimOrigin(f.Kind) {
+			return true
+		}
+	}
+	return false
+}
+
 // ProvenanceResult is a provenance run over a workspace and the vault
 // inputs assembled from it (see ProvenanceJob).
 type ProvenanceResult struct {
@@ -231,9 +255,9 @@ func (s *Session) Pending() bool { return s.pending }
 // goroutine while the session goes on updating. Its result is for
 // ApplyProvenance.
 func (s *Session) ProvenanceJob() func() *ProvenanceResult {
-	ws, prior, opts := s.ws, s.prov.Prior(), s.opts
+	ws, prior, opts, cache := s.ws, s.prov.Prior(), s.opts, s.cache
 	return func() *ProvenanceResult {
-		prov := analyze(opts, ws, prior)
+		prov := analyzeCached(opts, ws, prior, cache)
 		inputs, assets := vault.Assemble(ws, prov)
 		return &ProvenanceResult{ws: ws, prov: prov, inputs: inputs, assets: assets}
 	}
@@ -373,8 +397,8 @@ func citedFiles(r *provenance.Result) map[string]bool {
 // patchInputs remakes the inputs of the edited files, with the claim
 // links and block ids of the last provenance run; every other input
 // (claims, dreams, reports included) is what it was. Curated files whose
-// entries become claims keep their inputs until provenance runs (their
-// pages show their claims). The session's inputs are patched in place.
+// entries become claims never come here (provenance runs for them first).
+// The session's inputs are patched in place.
 func (s *Session) patchInputs(ws *workspace.Workspace, paths []string) ([]vault.Input, []*vault.Asset, error) {
 	if s.bySource == nil {
 		s.bySource = make(map[string]int, len(s.inputs))
@@ -387,8 +411,8 @@ func (s *Session) patchInputs(ws *workspace.Workspace, paths []string) ([]vault.
 	var files []*workspace.File
 	for _, p := range paths {
 		f := ws.FileByPath(p)
-		if f == nil || f.Kind == workspace.KindData || claimOrigin(f.Kind) {
-			continue // an asset, data (no page of its own), or waiting for provenance
+		if f == nil || f.Kind == workspace.KindData {
+			continue // an asset, or data (no page of its own)
 		}
 		files = append(files, f)
 	}

@@ -45,6 +45,15 @@ type analyzer struct {
 	// itemEvidence is the evidence of each matched dream item.
 	itemEvidence map[*workspace.DreamItem][]Evidence
 	dreamEdges   []edge
+
+	// memo is this run's view of Options.Cache; nil without one.
+	memo *memo
+	// cachedCorpus is set when the corpus (its units marked) came from
+	// the cache.
+	cachedCorpus bool
+	// reads, while not nil, collects the files sourceOf reads (for the
+	// claim whose evidence is being collected).
+	reads *[]fileRead
 }
 
 type recallStats struct {
@@ -78,6 +87,7 @@ func Analyze(ws *workspace.Workspace, opts Options) *Result {
 		byDate:       map[time.Time][]string{},
 		itemClaim:    map[*workspace.DreamItem]*Claim{},
 		itemEvidence: map[*workspace.DreamItem][]Evidence{},
+		memo:         opts.Cache.start(),
 	}
 	a.collectClaims()
 	a.matchMeta()
@@ -99,6 +109,7 @@ func Analyze(ws *workspace.Workspace, opts Options) *Result {
 	a.res.Claims = a.claims
 	a.findings.Sort()
 	a.res.Findings = a.findings
+	a.memo.finish()
 	return a.res
 }
 
@@ -217,13 +228,12 @@ func location(file string, line int) string { return file + ":" + itoa(line) }
 
 // claimIdentity is how a claim is recognised: its texts in every form the
 // entry gives.
-func claimIdentity(c *Claim, key string) identity {
-	e := c.Entry
-	texts := []string{c.Text}
-	if e != nil {
-		texts = append(texts, e.Title, e.Rule)
+func (a *analyzer) claimIdentity(c *Claim, key string) identity {
+	title, rule := "", ""
+	if e := c.Entry; e != nil {
+		title, rule = e.Title, e.Rule
 	}
-	return newIdentity(key, texts...)
+	return a.memo.identity(key, c.Text, title, rule)
 }
 
 // matchMeta pairs claims with memory-meta.json entries by text.
@@ -238,11 +248,11 @@ func (a *analyzer) matchMeta() {
 	}
 	cur := make([]identity, len(a.claims))
 	for i, c := range a.claims {
-		cur[i] = claimIdentity(c, "")
+		cur[i] = a.claimIdentity(c, "")
 	}
 	prev := make([]identity, len(a.ws.Meta.Entries))
 	for j, m := range a.ws.Meta.Entries {
-		prev[j] = newIdentity("", m.Text)
+		prev[j] = a.memo.identity("", m.Text, "", "")
 	}
 	for i, j := range matchIdentities(cur, prev, IdentityThreshold) {
 		c, m := a.claims[i], a.ws.Meta.Entries[j]
@@ -262,11 +272,11 @@ func (a *analyzer) assignIDs() {
 	if len(a.opts.Previous) > 0 {
 		cur := make([]identity, len(a.claims))
 		for i, c := range a.claims {
-			cur[i] = claimIdentity(c, c.MetaID)
+			cur[i] = a.claimIdentity(c, c.MetaID)
 		}
 		prev := make([]identity, len(a.opts.Previous))
 		for j, p := range a.opts.Previous {
-			prev[j] = newIdentity(p.MetaID, p.Text)
+			prev[j] = a.memo.identity(p.MetaID, p.Text, "", "")
 		}
 		match := matchIdentities(cur, prev, IdentityThreshold)
 		for i, c := range a.claims {
@@ -331,7 +341,7 @@ func (a *analyzer) indexClaims() {
 	a.claimWords = map[string][]int{}
 	a.claimSets = make([]map[string]bool, len(a.claims))
 	for i, c := range a.claims {
-		set := contentWords(c.Text)
+		set := a.content(c.Text)
 		a.claimSets[i] = set
 		for w := range set {
 			a.claimWords[w] = append(a.claimWords[w], i)
@@ -389,6 +399,9 @@ func (a *analyzer) findClaim(text string, minScore float64, accept func(*Claim) 
 // sourceOf returns the evidence source for a workspace path, building it
 // on first use; nil when the workspace has no such text file.
 func (a *analyzer) sourceOf(p string) *source {
+	if a.reads != nil {
+		*a.reads = append(*a.reads, fileRead{p, a.ws.FileByPath(p)})
+	}
 	if s, ok := a.sources[p]; ok {
 		return s
 	}
@@ -397,6 +410,18 @@ func (a *analyzer) sourceOf(p string) *source {
 		a.sources[p] = nil
 		return nil
 	}
+	if s := a.memo.source(f); s != nil {
+		a.sources[p] = s
+		return s
+	}
+	s := newSource(f)
+	a.sources[p] = s
+	a.memo.keepSource(f, s)
+	return s
+}
+
+// newSource splits a file into blocks and pieces.
+func newSource(f *workspace.File) *source {
 	s := &source{path: f.Path, kind: kindOfFile(f.Kind), lines: splitLines(f.Content), private: f.Private}
 	s.blocks = fileBlocks(s.lines, nil)
 	if !isMarkdownPath(f.Path) {
@@ -406,7 +431,6 @@ func (a *analyzer) sourceOf(p string) *source {
 		}
 	}
 	s.pieces = piecesOf(s.blocks)
-	a.sources[p] = s
 	return s
 }
 
@@ -432,40 +456,84 @@ func kindOfFile(k workspace.Kind) SourceKind {
 // buildCorpus indexes the daily logs (without their dream blocks and
 // session headers) and the conversation summaries and digests.
 func (a *analyzer) buildCorpus() {
-	var srcs []*source
+	var files []corpusFile
 	for _, d := range a.ws.Daily {
-		skip := skipper(d)
-		s := &source{path: d.File.Path, kind: SourceDaily, date: d.Date, lines: splitLines(d.File.Content), private: d.File.Private}
-		s.blocks = fileBlocks(s.lines, skip)
-		s.pieces = piecesOf(s.blocks)
+		files = append(files, corpusFile{file: d.File, daily: d})
+	}
+	for _, conv := range a.ws.Conversations {
+		if conv.Digest != nil {
+			files = append(files, corpusFile{file: conv.Digest})
+		}
+		for _, t := range conv.Topics {
+			if t.File != nil {
+				files = append(files, corpusFile{file: t.File})
+			}
+		}
+	}
+	a.names = a.memo.names(a.indexedPaths())
+	if e := a.memo.corpus(files, a.ws.Recall, a.ws.Events); e != nil {
+		a.corpus, a.cachedCorpus = e.corpus, true
+		for p, src := range e.sources {
+			a.sources[p] = src
+		}
+		return
+	}
+	var srcs []*source
+	for _, cf := range files {
+		var s *source
+		if d := cf.daily; d != nil {
+			skip := skipper(d)
+			s = &source{path: d.File.Path, kind: SourceDaily, date: d.Date, lines: splitLines(d.File.Content), private: d.File.Private}
+			s.blocks = fileBlocks(s.lines, skip)
+			s.pieces = piecesOf(s.blocks)
+		} else {
+			if seen, ok := a.sources[cf.file.Path]; ok {
+				if seen != nil {
+					srcs = append(srcs, seen)
+				}
+				continue
+			}
+			if cf.file.Kind == workspace.KindData {
+				a.sources[cf.file.Path] = nil
+				continue
+			}
+			s = newSource(cf.file)
+		}
 		a.sources[s.path] = s
 		srcs = append(srcs, s)
 	}
-	for _, conv := range a.ws.Conversations {
-		files := []*workspace.File{conv.Digest}
-		for _, t := range conv.Topics {
-			files = append(files, t.File)
-		}
-		for _, f := range files {
-			if f == nil {
-				continue
-			}
-			if s := a.sourceOf(f.Path); s != nil {
-				srcs = append(srcs, s)
-			}
-		}
-	}
 	a.corpus = newCorpus(srcs)
-	entries := make([]markdown.IndexEntry, 0, len(a.ws.Files)+len(a.ws.Withheld))
-	for _, f := range a.ws.Files {
-		entries = append(entries, markdown.IndexEntry{Path: f.Path})
+	if a.memo != nil {
+		// A piece without terms is given an empty list, so that no later
+		// run writes to the kept sources (see pieceTerms).
+		for _, s := range srcs {
+			for i, t := range s.terms {
+				if t == nil {
+					s.terms[i] = []string{}
+				}
+			}
+		}
+		e := &corpusEntry{files: files, recall: a.ws.Recall, events: a.ws.Events, corpus: a.corpus, sources: map[string]*source{}}
+		for _, s := range srcs {
+			e.sources[s.path] = s
+		}
+		a.memo.keepCorpus(e)
 	}
-	// A wikilink to a private note resolves to it (as in Obsidian), so
-	// that it is told from a link to nothing.
-	for _, w := range a.ws.Withheld {
-		entries = append(entries, markdown.IndexEntry{Path: w.Path})
+}
+
+// indexedPaths are the paths pointers may name: every file, and the
+// private files left out (a wikilink to a private note resolves to it, as
+// in Obsidian, so that it is told from a link to nothing).
+func (a *analyzer) indexedPaths() (files, withheld []string) {
+	files = make([]string, len(a.ws.Files))
+	for i, f := range a.ws.Files {
+		files[i] = f.Path
 	}
-	a.names = markdown.NewNameIndex(entries)
+	withheld = make([]string, len(a.ws.Withheld))
+	for i, w := range a.ws.Withheld {
+		withheld[i] = w.Path
+	}
+	return files, withheld
 }
 
 // skipper returns the lines of a daily log that are never evidence: the
@@ -508,6 +576,11 @@ func (a *analyzer) markRecalls() {
 				a.corpus.units[u].recall = m
 			}
 		}
+	}
+	if a.cachedCorpus {
+		// The units were marked when the corpus was built, from the same
+		// recall store and events.
+		mark = func(string, int, int, Method) {}
 	}
 	if a.ws.Recall != nil {
 		for _, r := range a.ws.Recall.Entries {
@@ -574,7 +647,7 @@ func (a *analyzer) score() {
 	parallel.For(len(a.claims), runtime.GOMAXPROCS(0), func(i int) {
 		c := a.claims[i]
 		m := a.meta[c]
-		in := memory.Input{Structural: memory.IsStructural(c.Text)}
+		in := memory.Input{Structural: a.structural(c.Text)}
 		if m != nil {
 			in.Created, in.LastRecalled, in.RecallCount = m.Created, m.LastRecalled, m.RecallCount
 			in.Structural = in.Structural || m.Structural
@@ -761,7 +834,7 @@ func (a *analyzer) permission(c *Claim) {
 	if given.IsZero() {
 		given = a.res.AsOf
 	}
-	ok, expires := memory.Permission(text, given)
+	ok, expires := a.memo.permission(text, given)
 	if !ok {
 		return
 	}

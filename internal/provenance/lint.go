@@ -40,7 +40,7 @@ func (a *analyzer) lint() {
 				"entry is %d characters long; an entry is one fact, not a document", n)
 		}
 		if curated {
-			key := c.File + "\x00" + normalise(c.Text)
+			key := c.File + "\x00" + a.norm(c.Text)
 			if first := firstNorm[key]; first != nil {
 				a.claimFinding(c, "duplicate-entry", "remove one of them", "entry repeats line %d word for word", first.Line)
 			} else {

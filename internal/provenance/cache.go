@@ -1,0 +1,400 @@
+package provenance
+
+import (
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/dreamwiki/dreamwiki/internal/diag"
+	"github.com/dreamwiki/dreamwiki/internal/markdown"
+	"github.com/dreamwiki/dreamwiki/internal/memory"
+	"github.com/dreamwiki/dreamwiki/internal/workspace"
+)
+
+// Cache keeps what Analyze worked out that the next run over the same
+// workspace, a few files later, would work out again: the corpus of daily
+// logs and conversations (while none of them, the recall store or the
+// events changed), the name index (while no file came or went), each
+// claim's evidence (while its entry, the corpus and the files its
+// pointers read are the same), the blocks of curated files, and what is
+// read from each claim's text. Each is a function of the inputs it is
+// kept by, so a run with a Cache gives the Result a run without one gives
+// (TestAnalyze_CacheGivesTheSameResult); serve mode keeps one, so that
+// an edit of a topic file reanalyses that file's claims and not the
+// workspace.
+//
+// A Cache is safe for concurrent use: a run reads the entries the last
+// finished run left, and replaces them with those it used when it ends.
+type Cache struct {
+	mu    sync.Mutex
+	state *cacheState
+}
+
+// cacheState is what one run left; it is never changed once installed.
+type cacheState struct {
+	corpus   *corpusEntry
+	names    *namesEntry
+	sources  map[*workspace.File]*source
+	evidence map[evidenceKey]*evidenceEntry
+	texts    map[string]*textFacts
+	idents   map[identKey]identity
+	perms    map[permKey]permFacts
+}
+
+// corpusEntry is a corpus with the inputs it was built from: the corpus
+// files in order, and the recall store and events that marked its units.
+type corpusEntry struct {
+	files  []corpusFile
+	recall *workspace.RecallStore
+	events []workspace.Event
+	corpus *corpus
+	// sources are the sources of the corpus files, by path.
+	sources map[string]*source
+}
+
+type corpusFile struct {
+	file  *workspace.File
+	daily *workspace.DailyLog
+}
+
+// namesEntry is a name index with the paths it indexes: the files, then
+// the private files left out. Evidence is kept with the index it was read
+// with, so the two lists are told apart: a private note made public again
+// changes what a pointer to it gives without changing the index.
+type namesEntry struct {
+	files, withheld []string
+	names           *markdown.NameIndex
+}
+
+// evidenceKey is everything of a claim its evidence is computed from
+// besides the corpus, the name index and the files its pointers read.
+type evidenceKey struct {
+	file          string
+	line, endLine int
+	text, rule    string
+	ref           time.Time
+	pointers      string
+}
+
+// evidenceEntry is a claim's evidence as collectEvidence left it, with the
+// findings it reported and what it read.
+type evidenceEntry struct {
+	corpus   *corpus
+	names    *markdown.NameIndex
+	reads    []fileRead
+	evidence []Evidence
+	findings diag.List
+	codes    []string
+}
+
+// fileRead is a file whose content a claim's evidence was read from.
+type fileRead struct {
+	path string
+	file *workspace.File
+}
+
+// textFacts are what the analysis reads from a claim's text alone.
+type textFacts struct {
+	norm       string
+	content    map[string]bool
+	structural bool
+	subject    string
+	valueHead  map[string]bool
+	hasSubject bool
+}
+
+type identKey struct {
+	key                string
+	text, title, rule1 string
+}
+
+type permKey struct {
+	raw   string
+	given time.Time
+}
+
+type permFacts struct {
+	ok      bool
+	expires time.Time
+}
+
+// memo is one run's view of a Cache: what the last run left (old, read
+// only) and what this run used (next, installed when it ends).
+type memo struct {
+	cache *Cache
+	old   *cacheState
+	next  *cacheState
+	mu    sync.Mutex // guards next's maps for lookups from parallel loops
+}
+
+// start begins a run with c; a nil Cache gives a nil memo, which keeps
+// nothing.
+func (c *Cache) start() *memo {
+	if c == nil {
+		return nil
+	}
+	c.mu.Lock()
+	old := c.state
+	c.mu.Unlock()
+	if old == nil {
+		old = &cacheState{}
+	}
+	return &memo{cache: c, old: old, next: &cacheState{
+		sources: map[*workspace.File]*source{}, evidence: map[evidenceKey]*evidenceEntry{},
+		texts: map[string]*textFacts{}, idents: map[identKey]identity{}, perms: map[permKey]permFacts{},
+	}}
+}
+
+// finish installs what the run used for the next one.
+func (m *memo) finish() {
+	if m == nil {
+		return
+	}
+	m.cache.mu.Lock()
+	m.cache.state = m.next
+	m.cache.mu.Unlock()
+}
+
+// text returns the facts of a claim text, working them out once; m must
+// not be nil (see the analyzer's norm, content, structural and subject,
+// which work out only the fact asked for without a cache).
+func (m *memo) text(t string) *textFacts {
+	m.mu.Lock()
+	f := m.next.texts[t]
+	m.mu.Unlock()
+	if f != nil {
+		return f
+	}
+	if f = m.old.texts[t]; f == nil {
+		f = newTextFacts(t)
+	}
+	m.mu.Lock()
+	m.next.texts[t] = f
+	m.mu.Unlock()
+	return f
+}
+
+func newTextFacts(t string) *textFacts {
+	f := &textFacts{norm: normalise(t), content: contentWords(t), structural: memory.IsStructural(t)}
+	if subj, val, ok := subjectValue(t); ok {
+		f.subject, f.valueHead, f.hasSubject = subj, wordSet(valueHead(val)), true
+	}
+	return f
+}
+
+// norm is normalise(t).
+func (a *analyzer) norm(t string) string {
+	if a.memo == nil {
+		return normalise(t)
+	}
+	return a.memo.text(t).norm
+}
+
+// content is contentWords(t); the set is shared, and only read.
+func (a *analyzer) content(t string) map[string]bool {
+	if a.memo == nil {
+		return contentWords(t)
+	}
+	return a.memo.text(t).content
+}
+
+// structural is memory.IsStructural(t).
+func (a *analyzer) structural(t string) bool {
+	if a.memo == nil {
+		return memory.IsStructural(t)
+	}
+	return a.memo.text(t).structural
+}
+
+// subject reads t as subject and value (subjectValue), and gives the
+// words of the value's head.
+func (a *analyzer) subject(t string) (subject string, head map[string]bool, ok bool) {
+	if a.memo == nil {
+		subj, val, ok := subjectValue(t)
+		if !ok {
+			return "", nil, false
+		}
+		return subj, wordSet(valueHead(val)), true
+	}
+	f := a.memo.text(t)
+	return f.subject, f.valueHead, f.hasSubject
+}
+
+// identity is newIdentity(key, text, title, rule), worked out once.
+func (m *memo) identity(key, text, title, rule string) identity {
+	if m == nil {
+		return newIdentity(key, text, title, rule)
+	}
+	k := identKey{key, text, title, rule}
+	m.mu.Lock()
+	id, ok := m.next.idents[k]
+	m.mu.Unlock()
+	if ok {
+		return id
+	}
+	if id, ok = m.old.idents[k]; !ok {
+		id = newIdentity(key, text, title, rule)
+	}
+	m.mu.Lock()
+	m.next.idents[k] = id
+	m.mu.Unlock()
+	return id
+}
+
+// permission is memory.Permission(raw, given), worked out once.
+func (m *memo) permission(raw string, given time.Time) (bool, time.Time) {
+	if m == nil {
+		return memory.Permission(raw, given)
+	}
+	k := permKey{raw, given}
+	m.mu.Lock()
+	p, ok := m.next.perms[k]
+	m.mu.Unlock()
+	if ok {
+		return p.ok, p.expires
+	}
+	if p, ok = m.old.perms[k]; !ok {
+		p.ok, p.expires = memory.Permission(raw, given)
+	}
+	m.mu.Lock()
+	m.next.perms[k] = p
+	m.mu.Unlock()
+	return p.ok, p.expires
+}
+
+// corpus returns the corpus the last run built from the same inputs, nil
+// when there is none.
+func (m *memo) corpus(files []corpusFile, recall *workspace.RecallStore, events []workspace.Event) *corpusEntry {
+	if m == nil {
+		return nil
+	}
+	e := m.old.corpus
+	if e == nil || e.recall != recall || !sameEvents(e.events, events) || len(e.files) != len(files) {
+		return nil
+	}
+	for i, f := range files {
+		if e.files[i] != f {
+			return nil
+		}
+	}
+	m.next.corpus = e
+	return e
+}
+
+// keepCorpus keeps a corpus built (and marked) by this run.
+func (m *memo) keepCorpus(e *corpusEntry) {
+	if m != nil {
+		m.next.corpus = e
+	}
+}
+
+func sameEvents(a, b []workspace.Event) bool {
+	return len(a) == len(b) && (len(a) == 0 || &a[0] == &b[0])
+}
+
+// names returns the name index of the last run when it indexed the same
+// files and private files, else one made now (and kept).
+func (m *memo) names(files, withheld []string) *markdown.NameIndex {
+	if m != nil {
+		if e := m.old.names; e != nil && equalStrings(e.files, files) && equalStrings(e.withheld, withheld) {
+			m.next.names = e
+			return e.names
+		}
+	}
+	entries := make([]markdown.IndexEntry, 0, len(files)+len(withheld))
+	for _, p := range files {
+		entries = append(entries, markdown.IndexEntry{Path: p})
+	}
+	for _, p := range withheld {
+		entries = append(entries, markdown.IndexEntry{Path: p})
+	}
+	ix := markdown.NewNameIndex(entries)
+	if m != nil {
+		m.next.names = &namesEntry{files: files, withheld: withheld, names: ix}
+	}
+	return ix
+}
+
+func equalStrings(a, b []string) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if a[i] != b[i] {
+			return false
+		}
+	}
+	return true
+}
+
+// source returns the blocks of a file that is not in the corpus as the
+// last run split it, nil when it did not.
+func (m *memo) source(f *workspace.File) *source {
+	if m == nil {
+		return nil
+	}
+	s := m.old.sources[f]
+	if s != nil {
+		m.next.sources[f] = s
+	}
+	return s
+}
+
+// keepSource keeps a source this run made, its terms complete so that no
+// later run writes to it.
+func (m *memo) keepSource(f *workspace.File, s *source) {
+	if m == nil || s == nil {
+		return
+	}
+	var tm termer
+	for i := range s.pieces {
+		s.pieceTerms(i, &tm)
+	}
+	m.next.sources[f] = s
+}
+
+// evidenceKeyOf is what c's evidence is computed from, besides the corpus,
+// the name index and the files its pointers read.
+func (a *analyzer) evidenceKeyOf(c *Claim) evidenceKey {
+	k := evidenceKey{file: c.File, line: c.Line, endLine: c.EndLine, text: c.Text, ref: a.claimRef(c)}
+	if c.Entry != nil {
+		k.rule = c.Entry.Rule
+		var b strings.Builder
+		for _, p := range c.Entry.Sources {
+			for _, s := range []string{p.Path, string(p.Kind), p.Text, p.Date.String(),
+				strconv.Itoa(p.StartLine), strconv.Itoa(p.EndLine), strconv.Itoa(p.Line)} {
+				b.WriteString(s)
+				b.WriteByte(0)
+			}
+		}
+		k.pointers = b.String()
+	}
+	return k
+}
+
+// evidence returns the evidence a claim with key k had in the last run,
+// when nothing it was computed from changed; nil otherwise.
+func (m *memo) evidence(k evidenceKey, a *analyzer) *evidenceEntry {
+	if m == nil {
+		return nil
+	}
+	e := m.old.evidence[k]
+	if e == nil || e.corpus != a.corpus || e.names != a.names {
+		return nil
+	}
+	for _, r := range e.reads {
+		if a.ws.FileByPath(r.path) != r.file {
+			return nil
+		}
+	}
+	m.next.evidence[k] = e
+	return e
+}
+
+// keepEvidence keeps what collectEvidence found for a claim.
+func (m *memo) keepEvidence(k evidenceKey, e *evidenceEntry) {
+	if m != nil {
+		m.next.evidence[k] = e
+	}
+}
