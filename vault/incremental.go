@@ -3,6 +3,7 @@ package vault
 import (
 	"reflect"
 	"runtime"
+	"slices"
 	"sort"
 	"strings"
 
@@ -564,61 +565,143 @@ func parseSome(eng *markdown.Engine, inputs []Input, idx []int, notes []*Note) {
 	})
 }
 
-// AssembleFiles returns the inputs Assemble(ws, res) makes of some of the
-// workspace's files, by workspace path (files that are not notes have
-// none). Serve mode uses it to remake the inputs of edited files without
-// assembling the whole workspace again.
-func AssembleFiles(ws *workspace.Workspace, res *provenance.Result, files []*workspace.File) map[string]Input {
-	return NewAssembler(res).Files(ws, files)
+// Assembly is what Assemble made of a workspace and a provenance result,
+// kept so that the inputs of the next state can be made from it (Next)
+// with only the work the change needs: a file's input is made again when
+// the file or the claim links and block ids provenance adds to it
+// changed, a claim's when the claim (provenance gives an unchanged claim
+// back as the same value) or a claim its note links to changed. Dreams
+// and reports, made of many claims, are made again each time.
+type Assembly struct {
+	ws     *workspace.Workspace
+	res    *provenance.Result
+	inputs []Input
+	assets []*Asset
+	edits  map[string]map[int]*lineEdit
+	// files are the indexes in inputs of each file's input, by workspace
+	// path; claims those of each claim's.
+	files  map[string]int
+	claims map[*provenance.Claim]int
 }
 
-// Assembler is AssembleFiles for one provenance result, made once: what
-// provenance adds to the files' lines is worked out when it is made.
-type Assembler struct {
-	edits map[string]map[int]*lineEdit
+// NewAssembly is Assemble(ws, res), kept for Next.
+func NewAssembly(ws *workspace.Workspace, res *provenance.Result) *Assembly {
+	return (*Assembly)(nil).Next(ws, res)
 }
 
-// NewAssembler prepares AssembleFiles for res (nil: no provenance).
-func NewAssembler(res *provenance.Result) *Assembler {
-	a := &Assembler{}
+// Inputs returns the inputs and assets, as Assemble returns them. They
+// belong to the Assembly: the caller must not change them.
+func (a *Assembly) Inputs() ([]Input, []*Asset) { return a.inputs, a.assets }
+
+// Next returns the Assembly of ws and res, reusing what a (nil: nothing)
+// made that the change leaves as it was. Its inputs are the ones
+// Assemble(ws, res) returns.
+func (a *Assembly) Next(ws *workspace.Workspace, res *provenance.Result) *Assembly {
+	n := &Assembly{ws: ws, res: res, files: map[string]int{}, claims: map[*provenance.Claim]int{}}
 	if res != nil {
-		a.edits = lineEdits(res)
+		n.edits = lineEdits(res)
 	}
-	return a
-}
-
-// Files returns the inputs Assemble makes of files, by workspace path.
-func (a *Assembler) Files(ws *workspace.Workspace, files []*workspace.File) map[string]Input {
-	out := make(map[string]Input, len(files))
-	for _, f := range files {
-		in, ok := FileInput(ws, f)
+	// The same file paths locate every note where they did.
+	samePaths := a != nil && samePathsAs(a.ws, ws)
+	dates := map[string]string{}
+	for _, d := range ws.Daily {
+		dates[d.File.Path] = d.Date.Format("2006-01-02")
+	}
+	for _, p := range ws.Phases {
+		if !p.Date.IsZero() {
+			dates[p.File.Path] = p.Date.Format("2006-01-02")
+		}
+	}
+	for _, f := range ws.Files {
+		if a != nil {
+			if i, ok := a.files[f.Path]; ok && a.ws.FileByPath(f.Path) == f && sameEdits(a.edits[f.Path], n.edits[f.Path]) {
+				n.files[f.Path] = len(n.inputs)
+				n.inputs = append(n.inputs, a.inputs[i])
+				continue
+			}
+		}
+		in, ok := fileInput(ws, f, dates[f.Path])
 		if !ok {
 			continue
 		}
-		if es := a.edits[in.Source]; es != nil && isMarkdown(in.Source) {
+		if es := n.edits[in.Source]; es != nil && isMarkdown(in.Source) {
 			in.Text = applyEdits(in.Text, es)
 		}
-		out[f.Path] = in
+		n.files[f.Path] = len(n.inputs)
+		n.inputs = append(n.inputs, in)
 	}
-	return out
+	n.assets = workspaceAssets(ws)
+	if res == nil {
+		return n
+	}
+	locate := Locator(ws)
+	for _, c := range res.Claims {
+		n.claims[c] = len(n.inputs)
+		if i, ok := a.claimAt(c); ok && samePaths && res.AsOf.Equal(a.res.AsOf) && a.sameLinks(c, res) {
+			n.inputs = append(n.inputs, a.inputs[i])
+			continue
+		}
+		n.inputs = append(n.inputs, claimInput(c, res, locate))
+	}
+	for _, d := range res.Dreams {
+		n.inputs = append(n.inputs, dreamInput(d, res, locate))
+	}
+	if len(res.Claims) > 0 || res.Budget != nil || len(res.Findings) > 0 {
+		private := func(p string) bool { f := ws.FileByPath(p); return f != nil && f.Private }
+		n.inputs = append(n.inputs, reportInputs(res, locate, private)...)
+	}
+	return n
 }
 
-// FileInput returns the input FromWorkspace makes of one workspace file;
-// ok is false for files that are not notes.
-func FileInput(ws *workspace.Workspace, f *workspace.File) (Input, bool) {
-	date := ""
-	for _, d := range ws.Daily {
-		if d.File == f {
-			date = d.Date.Format("2006-01-02")
-		}
+// claimAt is the index of c's input in a, when a made one.
+func (a *Assembly) claimAt(c *provenance.Claim) (int, bool) {
+	if a == nil {
+		return 0, false
 	}
-	for _, p := range ws.Phases {
-		if p.File == f && !p.Date.IsZero() {
-			date = p.Date.Format("2006-01-02")
-		}
-	}
-	return fileInput(ws, f, date)
+	i, ok := a.claims[c]
+	return i, ok
 }
 
-// Assets returns the assets FromWorkspace returns.
-func Assets(ws *workspace.Workspace) []*Asset { return workspaceAssets(ws) }
+// sameLinks reports whether every claim c's note names (its chain and
+// contests) is the claim it was in a.
+func (a *Assembly) sameLinks(c *provenance.Claim, res *provenance.Result) bool {
+	for _, l := range c.Chain {
+		if res.Claim(l.Claim) != a.res.Claim(l.Claim) {
+			return false
+		}
+	}
+	for _, id := range c.Contests {
+		if res.Claim(id) != a.res.Claim(id) {
+			return false
+		}
+	}
+	return true
+}
+
+// samePathsAs reports whether two reads of a workspace have the same
+// files at the same paths with the same kinds.
+func samePathsAs(a, b *workspace.Workspace) bool {
+	if len(a.Files) != len(b.Files) {
+		return false
+	}
+	for i, f := range a.Files {
+		if g := b.Files[i]; g.Path != f.Path || g.Kind != f.Kind {
+			return false
+		}
+	}
+	return true
+}
+
+// sameEdits reports whether two files' edits are the same.
+func sameEdits(a, b map[int]*lineEdit) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for ln, x := range a {
+		y, ok := b[ln]
+		if !ok || x.id != y.id || !slices.Equal(x.links, y.links) {
+			return false
+		}
+	}
+	return true
+}

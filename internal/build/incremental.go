@@ -2,7 +2,6 @@ package build
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"slices"
 	"sort"
@@ -36,17 +35,12 @@ type Session struct {
 	prov *provenance.Result
 	// cache keeps what provenance worked out for the next run.
 	cache *provenance.Cache
-	// inputs are what the vault was built from; bySource indexes them by
-	// workspace path, made again only when the inputs are assembled again.
-	inputs   []vault.Input
-	bySource map[string]int
-	// cited are the files citedBy (a provenance result) names; assembler
-	// remakes inputs with assembledBy's claim links and block ids.
-	cited       map[string]bool
-	citedBy     *provenance.Result
-	assembler   *vault.Assembler
-	assembledBy *provenance.Result
-	v           *vault.Vault
+	// asm holds the vault's inputs, made from ws and prov.
+	asm *vault.Assembly
+	// cited are the files citedBy (a provenance result) names.
+	cited   map[string]bool
+	citedBy *provenance.Result
+	v       *vault.Vault
 	site        site.Incremental
 	// broken is set when an update failed halfway: the next one starts
 	// afresh.
@@ -109,9 +103,8 @@ func (s *Session) load(ctx context.Context, w output.Writer) (*Change, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
-	var assets []*vault.Asset
-	s.inputs, assets = vault.Assemble(ws, s.prov)
-	s.v = vault.Build(s.eng, s.inputs, assets, vault.Withheld(ws))
+	s.asm = vault.NewAssembly(ws, s.prov)
+	s.v = vault.Build(s.eng, s.inputs(), s.assets(), vault.Withheld(ws))
 	d := vault.Delta{Changed: s.v.Notes, Names: true}
 	ch := &Change{Provenance: true, ProvenanceTook: took}
 	if err := s.render(ctx, d, w, ch); err != nil {
@@ -193,8 +186,6 @@ func (s *Session) Update(ctx context.Context, paths []string, w output.Writer) (
 	files, structural := changedFiles(s.ws, ws)
 	ch := &Change{Files: files}
 	s.broken = true // until this update is through
-	var inputs []vault.Input
-	var assets []*vault.Asset
 	if structural || curated(ws, files) || !configEqual(s.ws.Config, ws.Config) {
 		t0 := time.Now()
 		s.prov = analyzeCached(s.opts, ws, s.prov.Prior(), s.cache)
@@ -203,20 +194,16 @@ func (s *Session) Update(ctx context.Context, paths []string, w output.Writer) (
 		if err := ctx.Err(); err != nil {
 			return nil, err
 		}
-		inputs, assets = vault.Assemble(ws, s.prov)
-		s.bySource = nil
-	} else {
-		if s.provenanceReads(ws, files) {
-			s.pending = true
-		}
-		if inputs, assets, err = s.patchInputs(ws, files); err != nil {
-			return nil, err
-		}
+	} else if s.provenanceReads(ws, files) {
+		s.pending = true
 	}
+	// Without provenance, the edited files' inputs are made with the claim
+	// links and block ids of the last run.
+	s.asm = s.asm.Next(ws, s.prov)
 	ch.Pending = s.pending
-	s.ws, s.inputs = ws, inputs
+	s.ws = ws
 	var d vault.Delta
-	s.v, d = s.v.Update(s.eng, inputs, assets, vault.Withheld(ws))
+	s.v, d = s.v.Update(s.eng, s.inputs(), s.assets(), vault.Withheld(ws))
 	if err := s.render(ctx, d, w, ch); err != nil {
 		return nil, err
 	}
@@ -239,11 +226,15 @@ func curated(ws *workspace.Workspace, paths []string) bool {
 // ProvenanceResult is a provenance run over a workspace and the vault
 // inputs assembled from it (see ProvenanceJob).
 type ProvenanceResult struct {
-	ws     *workspace.Workspace
-	prov   *provenance.Result
-	inputs []vault.Input
-	assets []*vault.Asset
+	ws   *workspace.Workspace
+	prov *provenance.Result
+	asm  *vault.Assembly
 }
+
+// inputs are the vault's inputs; assets its assets.
+func (s *Session) inputs() []vault.Input { in, _ := s.asm.Inputs(); return in }
+
+func (s *Session) assets() []*vault.Asset { _, as := s.asm.Inputs(); return as }
 
 // Pending reports whether provenance has yet to run over edits already
 // rendered.
@@ -255,11 +246,10 @@ func (s *Session) Pending() bool { return s.pending }
 // goroutine while the session goes on updating. Its result is for
 // ApplyProvenance.
 func (s *Session) ProvenanceJob() func() *ProvenanceResult {
-	ws, prior, opts, cache := s.ws, s.prov.Prior(), s.opts, s.cache
+	ws, prior, opts, cache, asm := s.ws, s.prov.Prior(), s.opts, s.cache, s.asm
 	return func() *ProvenanceResult {
 		prov := analyzeCached(opts, ws, prior, cache)
-		inputs, assets := vault.Assemble(ws, prov)
-		return &ProvenanceResult{ws: ws, prov: prov, inputs: inputs, assets: assets}
+		return &ProvenanceResult{ws: ws, prov: prov, asm: asm.Next(ws, prov)}
 	}
 }
 
@@ -273,11 +263,10 @@ func (s *Session) ApplyProvenance(ctx context.Context, r *ProvenanceResult, w ou
 	}
 	start := time.Now()
 	s.broken = true
-	s.prov = r.prov
-	s.inputs, s.bySource = r.inputs, nil
+	s.prov, s.asm = r.prov, r.asm
 	ch = &Change{Provenance: true}
 	var d vault.Delta
-	s.v, d = s.v.Update(s.eng, s.inputs, r.assets, vault.Withheld(r.ws))
+	s.v, d = s.v.Update(s.eng, s.inputs(), s.assets(), vault.Withheld(r.ws))
 	if err := s.render(ctx, d, w, ch); err != nil {
 		return nil, false, err
 	}
@@ -392,43 +381,6 @@ func citedFiles(r *provenance.Result) map[string]bool {
 		out[p] = true
 	}
 	return out
-}
-
-// patchInputs remakes the inputs of the edited files, with the claim
-// links and block ids of the last provenance run; every other input
-// (claims, dreams, reports included) is what it was. Curated files whose
-// entries become claims never come here (provenance runs for them first).
-// The session's inputs are patched in place.
-func (s *Session) patchInputs(ws *workspace.Workspace, paths []string) ([]vault.Input, []*vault.Asset, error) {
-	if s.bySource == nil {
-		s.bySource = make(map[string]int, len(s.inputs))
-		for i, in := range s.inputs {
-			if in.Source != "" {
-				s.bySource[in.Source] = i
-			}
-		}
-	}
-	var files []*workspace.File
-	for _, p := range paths {
-		f := ws.FileByPath(p)
-		if f == nil || f.Kind == workspace.KindData {
-			continue // an asset, or data (no page of its own)
-		}
-		files = append(files, f)
-	}
-	if s.assembler == nil || s.assembledBy != s.prov {
-		s.assembler, s.assembledBy = vault.NewAssembler(s.prov), s.prov
-	}
-	made := s.assembler.Files(ws, files)
-	for _, f := range files {
-		i, ok := s.bySource[f.Path]
-		in, isNote := made[f.Path]
-		if !ok || !isNote {
-			return nil, nil, errors.New("build: a changed file has no input of its own: " + f.Path)
-		}
-		s.inputs[i] = in
-	}
-	return s.inputs, vault.Assets(ws), nil
 }
 
 // claimOrigin reports the kinds of files whose entries become claims.

@@ -109,7 +109,8 @@ func Analyze(ws *workspace.Workspace, opts Options) *Result {
 	a.res.Claims = a.claims
 	a.findings.Sort()
 	a.res.Findings = a.findings
-	a.memo.finish()
+	a.memo.share(a.res)
+	a.memo.finish(a.res)
 	return a.res
 }
 

@@ -1,6 +1,8 @@
 package provenance
 
 import (
+	"reflect"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -33,6 +35,9 @@ type Cache struct {
 
 // cacheState is what one run left; it is never changed once installed.
 type cacheState struct {
+	// result is the run's Result, whose claims and dreams a later run
+	// gives again (the same pointers) where it finds them unchanged.
+	result   *Result
 	corpus   *corpusEntry
 	names    *namesEntry
 	sources  map[*workspace.File]*source
@@ -146,11 +151,12 @@ func (c *Cache) start() *memo {
 	}}
 }
 
-// finish installs what the run used for the next one.
-func (m *memo) finish() {
+// finish installs what the run used for the next one, and its result.
+func (m *memo) finish(res *Result) {
 	if m == nil {
 		return
 	}
+	m.next.result = res
 	m.cache.mu.Lock()
 	m.cache.state = m.next
 	m.cache.mu.Unlock()
@@ -397,4 +403,46 @@ func (m *memo) keepEvidence(k evidenceKey, e *evidenceEntry) {
 	if m != nil {
 		m.next.evidence[k] = e
 	}
+}
+
+// share gives back the last run's claims and dreams where this run's are
+// equal to them, so that later stages (the vault, the site) tell what
+// changed by comparing pointers, and rebuilds the result's indexes.
+func (m *memo) share(res *Result) {
+	if m == nil || m.old.result == nil {
+		return
+	}
+	prev := m.old.result
+	for i, c := range res.Claims {
+		if o := prev.byEntry[c.Entry]; o != nil && c.Entry != nil && sameClaim(c, o) {
+			res.Claims[i] = o
+			res.byID[o.ID] = o
+			res.byEntry[o.Entry] = o
+		}
+	}
+	if len(prev.Dreams) == len(res.Dreams) {
+		for i, d := range res.Dreams {
+			if o := prev.Dreams[i]; reflect.DeepEqual(d, o) {
+				res.Dreams[i] = o
+			}
+		}
+	}
+}
+
+// sameClaim reports whether two claims hold the same values (their
+// entries the same too).
+func sameClaim(a, b *Claim) bool {
+	if a.ID != b.ID || a.Slug != b.Slug || a.File != b.File || a.Line != b.Line || a.EndLine != b.EndLine ||
+		a.Section != b.Section || a.Block != b.Block || a.Text != b.Text || a.Title != b.Title ||
+		a.MemoryType != b.MemoryType || a.TypeFrom != b.TypeFrom || a.Status != b.Status || a.Lifecycle != b.Lifecycle ||
+		a.Tier != b.Tier || a.Scores != b.Scores || a.Recalls != b.Recalls || a.Created != b.Created ||
+		a.LastRecall != b.LastRecall || a.Structural != b.Structural || a.MetaID != b.MetaID || a.Private != b.Private ||
+		a.Origin != b.Origin || a.Entry != b.Entry {
+		return false
+	}
+	if (a.Permission == nil) != (b.Permission == nil) || a.Permission != nil && *a.Permission != *b.Permission {
+		return false
+	}
+	return slices.Equal(a.Evidence, b.Evidence) && slices.Equal(a.Chain, b.Chain) && slices.Equal(a.Contests, b.Contests) &&
+		slices.Equal(a.Dreams, b.Dreams) && slices.Equal(a.Findings, b.Findings) && slices.Equal(a.Tags, b.Tags)
 }
