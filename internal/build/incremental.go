@@ -41,7 +41,7 @@ type Session struct {
 	cited   map[string]bool
 	citedBy *provenance.Result
 	v       *vault.Vault
-	site        site.Incremental
+	site    site.Incremental
 	// broken is set when an update failed halfway: the next one starts
 	// afresh.
 	broken bool
