@@ -31,8 +31,10 @@ type Delta struct {
 	// resolved again, and only those whose resolutions differ are listed.
 	Relinked []*Note
 	// Names is true when the set of names links resolve against (paths,
-	// aliases, workspace paths, assets) changed: every link was resolved
-	// again.
+	// aliases, workspace paths, assets, private files) changed: the name
+	// indexes were made again, and every link that can name what came,
+	// went or changed was resolved again (listed in Relinked when it now
+	// resolves elsewhere).
 	Names bool
 }
 
@@ -46,6 +48,9 @@ type incState struct {
 	pos []int
 	// linkDiags are each note's broken links and anchors.
 	linkDiags map[*Note]diag.List
+	// links indexes the notes by the keys of their links' targets, made
+	// when names first change.
+	links *linkIndex
 }
 
 // givenPaths lists the paths of inputs.
@@ -159,24 +164,7 @@ func (v *Vault) updateInPlace(eng *markdown.Engine, inputs []Input, assets []*As
 			d.Names = true
 		}
 	}
-	if d.Names {
-		nv.relinkAll()
-		return nv, d
-	}
-	for _, n := range nv.relink(v, &d) {
-		if ds := noteLinkDiagnostics(n); len(ds) > 0 {
-			st.linkDiags[n] = ds
-		} else {
-			delete(st.linkDiags, n)
-		}
-	}
-	for _, prev := range d.Replaced {
-		delete(st.linkDiags, prev)
-	}
-	for _, n := range notes {
-		nv.Diagnostics = append(nv.Diagnostics, st.linkDiags[n]...)
-	}
-	nv.Diagnostics.Sort()
+	nv.relinkChanged(v, &d)
 	return nv, d
 }
 
@@ -196,6 +184,9 @@ func (v *Vault) updateAll(eng *markdown.Engine, inputs []Input, assets []*Asset,
 	given := givenPaths(inputs)
 	inputs = uniquePaths(inputs, &nv.Diagnostics)
 	nv.inc = &incState{given: given, inputs: inputs, dups: append(diag.List(nil), nv.Diagnostics...), linkDiags: map[*Note]diag.List{}}
+	if v.inc != nil {
+		nv.inc.linkDiags, nv.inc.links = v.inc.linkDiags, v.inc.links
+	}
 	var prevInputs map[string]Input
 	if v.inc != nil {
 		prevInputs = make(map[string]Input, len(v.inc.inputs))
@@ -253,25 +244,191 @@ func (v *Vault) updateAll(eng *markdown.Engine, inputs []Input, assets []*Asset,
 	}
 
 	d.Names = !sameNames(v, nv)
-	if d.Names {
-		nv.relinkAll()
-		return nv, d
-	}
 	nv.backlinks = v.backlinks
-	nv.relink(v, &d)
-	nv.Diagnostics = append(nv.Diagnostics, nv.linkDiagnostics()...)
-	nv.Diagnostics.Sort()
+	nv.relinkChanged(v, &d)
 	return nv, d
 }
 
-// relinkAll makes the name indexes again and resolves every link.
-func (v *Vault) relinkAll() {
-	v.Names, v.inVault = nameIndexes(v.Notes, v.Assets, v.withheld)
-	v.links = map[*markdown.Link]*Resolution{}
-	v.backlinks = map[*Note][]*Note{}
-	v.inc.linkDiags = map[*Note]diag.List{}
-	v.resolveAll()
-	v.Diagnostics.Sort()
+// relinkChanged resolves again the links a delta can change, from old
+// (taken over): the changed notes', those of the notes linking to a
+// changed or removed note, and, when names changed (d.Names), those whose
+// target can name an entry that came, went or changed (markdown.LinkKeys)
+// after the name indexes are made again. It keeps each note's link
+// diagnostics and adds every diagnostic of the vault, sorted.
+func (nv *Vault) relinkChanged(old *Vault, d *Delta) {
+	st := nv.inc
+	st.reindex(nv, d)
+	var also []*Note
+	if d.Names {
+		nv.Names, nv.inVault = nameIndexes(nv.Notes, nv.Assets, nv.withheld)
+		also = nv.renamed(old, d)
+	}
+	for _, n := range nv.relink(old, d, also) {
+		if ds := noteLinkDiagnostics(n); len(ds) > 0 {
+			st.linkDiags[n] = ds
+		} else {
+			delete(st.linkDiags, n)
+		}
+	}
+	for _, prev := range d.Replaced {
+		delete(st.linkDiags, prev)
+	}
+	for _, n := range d.Removed {
+		delete(st.linkDiags, n)
+	}
+	for _, n := range nv.Notes {
+		nv.Diagnostics = append(nv.Diagnostics, st.linkDiags[n]...)
+	}
+	nv.Diagnostics.Sort()
+}
+
+// linkIndex finds the notes holding links under a key of
+// markdown.LinkKeys.
+type linkIndex struct {
+	byName, byAlias map[string]map[*Note]struct{}
+}
+
+func (ix *linkIndex) update(n *Note, add bool) {
+	put := func(m map[string]map[*Note]struct{}, k string) {
+		if add {
+			if m[k] == nil {
+				m[k] = map[*Note]struct{}{}
+			}
+			m[k][n] = struct{}{}
+			return
+		}
+		delete(m[k], n)
+		if len(m[k]) == 0 {
+			delete(m, k)
+		}
+	}
+	for _, l := range n.Doc.Links {
+		names, alias := markdown.LinkKeys(l.Target)
+		for _, k := range names {
+			put(ix.byName, k)
+		}
+		if alias != "" {
+			put(ix.byAlias, alias)
+		}
+	}
+}
+
+// reindex brings the link index (when there is one) up to date with d.
+func (st *incState) reindex(nv *Vault, d *Delta) {
+	if st.links == nil {
+		return
+	}
+	for _, n := range d.Changed {
+		if prev := d.Replaced[n]; prev != nil {
+			st.links.update(prev, false)
+		}
+		st.links.update(n, true)
+	}
+	for _, n := range d.Removed {
+		st.links.update(n, false)
+	}
+}
+
+// renamed returns the notes, other than changed ones, with a link whose
+// keys are those of a name that came, went or changed with d: a note, an
+// asset or a private file.
+func (nv *Vault) renamed(old *Vault, d *Delta) []*Note {
+	st := nv.inc
+	if st.links == nil {
+		st.links = &linkIndex{byName: map[string]map[*Note]struct{}{}, byAlias: map[string]map[*Note]struct{}{}}
+		for _, n := range nv.Notes {
+			st.links.update(n, true)
+		}
+	}
+	names, aliases := map[string]bool{markdown.AnyName: true}, map[string]bool{}
+	add := func(e markdown.IndexEntry) {
+		ns, as := markdown.EntryKeys(e)
+		for _, k := range ns {
+			names[k] = true
+		}
+		for _, k := range as {
+			aliases[k] = true
+		}
+	}
+	for _, n := range d.Changed {
+		prev := d.Replaced[n]
+		if prev == nil || prev.Source != n.Source || !reflect.DeepEqual(prev.Doc.Meta.Aliases, n.Doc.Meta.Aliases) {
+			add(noteEntry(n))
+			if prev != nil {
+				add(noteEntry(prev))
+			}
+		}
+	}
+	for _, n := range d.Removed {
+		add(noteEntry(n))
+	}
+	assets := map[string]*Asset{}
+	for _, a := range old.Assets {
+		assets[a.Path] = a
+	}
+	for _, a := range nv.Assets {
+		if o := assets[a.Path]; o == nil || o.Source != a.Source {
+			add(assetEntry(a))
+			if o != nil {
+				add(assetEntry(o))
+			}
+		}
+		delete(assets, a.Path)
+	}
+	for _, a := range assets {
+		add(assetEntry(a))
+	}
+	for p := range old.withheld {
+		if !nv.withheld[p] {
+			add(markdown.IndexEntry{Path: p})
+		}
+	}
+	for p := range nv.withheld {
+		if !old.withheld[p] {
+			add(markdown.IndexEntry{Path: p})
+		}
+	}
+	changed := make(map[*Note]bool, len(d.Changed))
+	for _, n := range d.Changed {
+		changed[n] = true
+	}
+	found := map[*Note]bool{}
+	for _, m := range []struct {
+		keys  map[string]bool
+		index map[string]map[*Note]struct{}
+	}{{names, st.links.byName}, {aliases, st.links.byAlias}} {
+		for k := range m.keys {
+			for n := range m.index[k] {
+				if !changed[n] && nv.byPath[n.Path] == n {
+					found[n] = true
+				}
+			}
+		}
+	}
+	out := make([]*Note, 0, len(found))
+	for n := range found {
+		out = append(out, n)
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].Path < out[j].Path })
+	return out
+}
+
+// noteEntry is a note as the name index holds it (see nameIndexes).
+func noteEntry(n *Note) markdown.IndexEntry {
+	e := markdown.IndexEntry{Path: n.Path, Aliases: n.Doc.Meta.Aliases}
+	if n.Source != "" && n.Source != n.Path {
+		e.AltPaths = []string{n.Source}
+	}
+	return e
+}
+
+// assetEntry is an asset as the name index holds it.
+func assetEntry(a *Asset) markdown.IndexEntry {
+	e := markdown.IndexEntry{Path: a.Path}
+	if a.Source != "" && a.Source != a.Path {
+		e.AltPaths = []string{a.Source}
+	}
+	return e
 }
 
 // positions finds where each input's note sits in notes (sorted by path).
@@ -296,11 +453,11 @@ func sameAssets(a, b []*Asset) bool {
 	return true
 }
 
-// relink resolves again the links of changed notes and of the notes
-// linking to a changed or removed note, patches the backlinks (taking the
-// map over) and returns every note it resolved again. The name index is
-// unchanged, so no other link can resolve differently.
-func (v *Vault) relink(old *Vault, d *Delta) []*Note {
+// relink resolves again the links of changed notes, of the notes linking
+// to a changed or removed note and of the notes also, patches the
+// backlinks (taking the map over) and returns every note it resolved
+// again. No other link can resolve differently (see relinkChanged).
+func (v *Vault) relink(old *Vault, d *Delta, also []*Note) []*Note {
 	gone := map[*Note]bool{} // earlier values no longer in the vault
 	for _, n := range d.Replaced {
 		gone[n] = true
@@ -315,6 +472,9 @@ func (v *Vault) relink(old *Vault, d *Delta) []*Note {
 				relink[src] = true
 			}
 		}
+	}
+	for _, n := range also {
+		relink[n] = true
 	}
 	for _, n := range d.Changed {
 		delete(relink, n)

@@ -228,6 +228,15 @@ func (ed *editor) line(kind string) string {
 			}
 			s += " (see [[" + n + "]])"
 		}
+	case 4:
+		// A name that may not exist yet, or no longer: a note or alias
+		// made later must take the link over.
+		k := 1 + ed.r.IntN(ed.n+3)
+		if ed.r.IntN(2) == 0 {
+			s += fmt.Sprintf(" (see [[note-%d]])", k)
+		} else {
+			s += fmt.Sprintf(" (see [[Alias %d]])", k)
+		}
 	case 3:
 		if kind != "daily" {
 			s += " (permission: you may deploy until 2026-03-1" + fmt.Sprint(ed.r.IntN(10)) + ")"
@@ -281,16 +290,21 @@ func (ed *editor) topic(name string) string {
 	return b.String()
 }
 
-// newNote writes an other note and returns its path.
+// newNote writes an other note and returns its path: a new name, or now
+// and then one used before.
 func (ed *editor) newNote() string {
 	ed.n++
+	k := ed.n
+	if ed.r.IntN(4) == 0 {
+		k = 1 + ed.r.IntN(ed.n)
+	}
 	folder := ed.pick([]string{"notes", "notes/research", "projects"})
-	p := fmt.Sprintf("%s/note-%d.md", folder, ed.n)
+	p := fmt.Sprintf("%s/note-%d.md", folder, k)
 	var b strings.Builder
 	if ed.r.IntN(5) == 0 {
-		b.WriteString("---\naliases: [Alias " + fmt.Sprint(ed.n) + "]\n---\n")
+		b.WriteString("---\naliases: [Alias " + fmt.Sprint(k) + "]\n---\n")
 	}
-	fmt.Fprintf(&b, "# Note %d\n\n%s. ^n%d\n\n## Section\n\n%s\n", ed.n, ed.sentence(), ed.n, ed.line("note"))
+	fmt.Fprintf(&b, "# Note %d\n\n%s. ^n%d\n\n## Section\n\n%s\n", k, ed.sentence(), k, ed.line("note"))
 	if others := ed.files("note"); len(others) > 0 && ed.r.IntN(2) == 0 {
 		o := strings.TrimSuffix(ed.pick(others), ".md")
 		switch ed.r.IntN(3) {
