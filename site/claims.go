@@ -27,8 +27,13 @@ func (s *site) readClaims(memo claimMemo) {
 			}
 		}
 		m.claims = append(m.claims, ci)
-		m.byNote[n] = ci
-		m.byID[c.ID] = ci
+		// Serve mode patches the maps (patchMemory): most are set already.
+		if m.byNote[n] != ci {
+			m.byNote[n] = ci
+		}
+		if m.byID[c.ID] != ci {
+			m.byID[c.ID] = ci
+		}
 		if ci.Lapsed && c.Block != "" {
 			m.lapsed[c.File] = append(m.lapsed[c.File], c.Block)
 		}

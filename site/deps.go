@@ -527,9 +527,10 @@ type dirty struct {
 }
 
 // invalidate brings every key up to date with s and returns the pages
-// that read a value that changed. urls says whether the site's URLs were
-// made again (notes added or removed): URL keys are checked then only.
-func (g *depGraph) invalidate(s *site, urls bool) dirty {
+// that read a value that changed. moved are the vault paths whose URL may
+// have changed, allMoved says every URL may have: the URL keys of other
+// notes are not checked (a URL is made only when notes come or go).
+func (g *depGraph) invalidate(s *site, moved []string, allMoved bool) dirty {
 	dt := dirty{shown: map[pageKey]bool{}, listed: map[pageKey]bool{}}
 	mark := func(ks *keyState) {
 		for p := range ks.readers {
@@ -552,8 +553,13 @@ func (g *depGraph) invalidate(s *site, urls bool) dirty {
 			}
 		}
 	}
+	for _, p := range moved {
+		if ks := g.derived[depURL][p]; ks != nil && g.refresh(s, ks) {
+			mark(ks)
+		}
+	}
 	for kind, m := range g.derived {
-		if kind == depURL && !urls {
+		if kind == depURL && !allMoved {
 			continue
 		}
 		for _, ks := range m {

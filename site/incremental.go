@@ -41,8 +41,10 @@ type Incremental struct {
 	// path's URL without its suffix.
 	memo  claimMemo
 	bases map[string]string
-	// keys are the site's pages; stale those Finish renders.
+	// keys are the site's pages, lists those of folders and tags; stale
+	// are the pages Finish renders.
 	keys  map[pageKey]bool
+	lists map[pageKey]bool
 	stale map[pageKey]bool
 	// files are the files each page wrote, to remove what a page no
 	// longer writes.
@@ -119,7 +121,12 @@ func (inc *Incremental) full(ctx context.Context, eng *markdown.Engine, v *vault
 	if err := s.writeRobots(); err != nil {
 		return UpdateStats{}, err
 	}
-	inc.keys = s.pageKeys()
+	inc.keys, inc.lists = s.pageKeys(), map[pageKey]bool{}
+	for k := range inc.keys {
+		if strings.HasPrefix(string(k), "folder:") || strings.HasPrefix(string(k), "tag:") {
+			inc.lists[k] = true
+		}
+	}
 	rendered, err := inc.render(ctx, s, sortedPages(inc.keys))
 	if err != nil {
 		return UpdateStats{}, err
@@ -134,25 +141,17 @@ func (inc *Incremental) full(ctx context.Context, eng *markdown.Engine, v *vault
 func (inc *Incremental) update(ctx context.Context, old *site, v *vault.Vault, d vault.Delta, w output.Writer) (UpdateStats, error) {
 	s := &site{eng: old.eng, v: v, opts: old.opts, bundle: old.bundle, layouts: old.layouts, assetMap: old.assetMap,
 		w: w, twins: old.twins, docs: old.docs, listed: old.listed, notes: v.Notes}
-	inc.derive(s, old, d)
-	urls := len(d.Removed) > 0 || len(d.Replaced) != len(d.Changed)
-	dt := inc.g.invalidate(s, urls)
+	moved, allMoved := inc.derive(s, old, d)
+	dt := inc.g.invalidate(s, moved, allMoved)
 
 	// The pages that came and went.
 	var removed []string
-	if urls || !sameTagSet(s.tags, old.tags) {
-		keys := s.pageKeys()
-		for k := range inc.keys {
-			if !keys[k] {
-				removed = append(removed, inc.drop(s, k)...)
-			}
-		}
-		for k := range keys {
-			if !inc.keys[k] {
-				dt.shown[k] = true // a new page: links to it must lead somewhere
-			}
-		}
-		inc.keys = keys
+	gone, came := inc.repage(s, d, allMoved)
+	for _, k := range gone {
+		removed = append(removed, inc.drop(s, k)...)
+	}
+	for _, k := range came {
+		dt.shown[k] = true // a new page: links to it must lead somewhere
 	}
 	for k := range dt.listed {
 		if !dt.shown[k] && inc.keys[k] {
@@ -209,56 +208,49 @@ func (inc *Incremental) update(ctx context.Context, old *site, v *vault.Vault, d
 
 // derive makes what pages read of the site (URLs, tags, folders, the
 // explorer, the memory views' data) for s from old's, taking old's over:
-// patched where a note was only edited, made again where notes came or
-// went.
-func (inc *Incremental) derive(s, old *site, d vault.Delta) {
-	added := len(d.Replaced) != len(d.Changed)
-	structural := added || len(d.Removed) > 0
-	if structural {
-		s.pages = urlsFor(s.notes, inc.bases)
-		s.taken = s.takenPages()
-		for _, n := range d.Removed {
-			delete(inc.bases, n.Path)
+// patched where the change allows it, made again where it does not. It
+// returns the vault paths whose URL may have changed, and whether every
+// URL may have (see depGraph.invalidate).
+func (inc *Incremental) derive(s, old *site, d vault.Delta) (moved []string, allMoved bool) {
+	var added []*vault.Note
+	for _, n := range d.Changed {
+		if d.Replaced[n] == nil {
+			added = append(added, n)
 		}
-	} else {
+	}
+	structural := len(added) > 0 || len(d.Removed) > 0
+	// Where the removed notes were, before their URLs are forgotten.
+	gone := make(map[*vault.Note]string, len(d.Removed))
+	for _, n := range d.Removed {
+		delete(inc.bases, n.Path)
+		gone[n] = old.pages[n]
+	}
+	switch {
+	case !structural:
 		s.pages, s.taken = old.pages, old.taken
 		for n, prev := range d.Replaced {
 			s.pages[n] = s.pages[prev]
 			delete(s.pages, prev)
 		}
-	}
-
-	sameTags := !structural
-	for n, prev := range d.Replaced {
-		if !reflect.DeepEqual(n.Doc.Tags, prev.Doc.Tags) {
-			sameTags = false
+	case s.patchURLs(old, added, d.Removed, d.Replaced, inc.bases):
+		for _, n := range added {
+			moved = append(moved, n.Path)
 		}
-	}
-	if sameTags {
-		s.tags = old.tags
-		for n, prev := range d.Replaced {
-			for _, t := range tagsWithParents(n.Doc.Tags) {
-				replaceNote(s.tags[t], prev, n)
-			}
+		for _, n := range d.Removed {
+			moved = append(moved, n.Path)
 		}
-	} else {
+	default:
+		s.pages, s.collided = urlsFor(s.notes, inc.bases)
+		s.taken, allMoved = s.takenPages(), true
+	}
+	if allMoved {
 		s.collectTags()
-	}
-
-	if structural {
 		s.collectFolders()
 	} else {
-		s.folders = old.folders
-		resort := map[*folder]bool{}
-		for n, prev := range d.Replaced {
-			f := s.folders[folderOf(s.pages[n])]
-			replaceNote(f.Notes, prev, n)
-			if n.Title != prev.Title || n.Date != prev.Date {
-				resort[f] = true
-			}
-		}
-		for f := range resort {
-			sortNotes(f.Notes)
+		s.collided = old.collided
+		s.patchTags(old, added, d.Removed, d.Replaced)
+		if !s.patchFolders(old, added, gone, d.Replaced) {
+			s.collectFolders()
 		}
 	}
 
@@ -290,7 +282,8 @@ func (inc *Incremental) derive(s, old *site, d vault.Delta) {
 	for _, n := range d.Removed {
 		delete(inc.memo, n)
 	}
-	s.mem = s.collectMemory(inc.memo)
+	s.patchMemory(old, added, d.Removed, d.Replaced, inc.memo)
+	return moved, allMoved
 }
 
 // pageKeys lists the pages of the site: every note's (but the one the
@@ -315,6 +308,63 @@ func (s *site) pageKeys() map[pageKey]bool {
 		keys[k] = true
 	}
 	return keys
+}
+
+// repage brings the set of pages up to date with s after d, and returns
+// the pages that went and came. Notes' pages follow the notes that came
+// and went (all of them when every URL was made again, as one may have
+// moved to the home page or from it); folders' and tags' follow the
+// site's folders and tags.
+func (inc *Incremental) repage(s *site, d vault.Delta, allMoved bool) (gone, came []pageKey) {
+	set := func(k pageKey, want bool) {
+		switch {
+		case want && !inc.keys[k]:
+			came = append(came, k)
+			inc.keys[k] = true
+		case !want && inc.keys[k]:
+			gone = append(gone, k)
+			delete(inc.keys, k)
+		}
+	}
+	if allMoved {
+		keys := s.pageKeys()
+		for k := range inc.keys {
+			if !keys[k] {
+				set(k, false)
+			}
+		}
+		for k := range keys {
+			set(k, true)
+		}
+		return gone, came
+	}
+	for _, n := range d.Removed {
+		set(noteKey(n.Path), false)
+	}
+	for _, n := range d.Changed {
+		if d.Replaced[n] == nil {
+			set(noteKey(n.Path), s.pages[n] != "index.html")
+		}
+	}
+	lists := map[pageKey]bool{}
+	for dir := range s.folders {
+		if dir != "" && s.hasFolderPage(dir, s.taken) {
+			lists[pageKey("folder:"+dir)] = true
+		}
+	}
+	for t := range s.tags {
+		lists[pageKey("tag:"+t)] = true
+	}
+	for k := range inc.lists {
+		if !lists[k] {
+			set(k, false)
+		}
+	}
+	for k := range lists {
+		set(k, true)
+	}
+	inc.lists = lists
+	return gone, came
 }
 
 // noteKey is the page key of the note at a vault path.
@@ -524,19 +574,6 @@ func tagsWithParents(tags []string) []string {
 		}
 	}
 	return out
-}
-
-// sameTagSet reports whether two tag maps hold the same tags.
-func sameTagSet(a, b map[string][]*vault.Note) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for t := range a {
-		if _, ok := b[t]; !ok {
-			return false
-		}
-	}
-	return true
 }
 
 // sortedPages returns the keys of a set of pages, sorted.

@@ -20,6 +20,9 @@ type folder struct {
 	Notes   []*vault.Note
 	Folders []string // child folder paths
 	Count   int      // notes in this folder and below
+	// from is the vault path of the note the title was read from (the
+	// first, by path, in the folder or below), "" for a fixed title.
+	from string
 }
 
 // folderTitles names the folders of the vault layout.
@@ -41,8 +44,9 @@ func (s *site) collectFolders() {
 	for _, n := range s.notes {
 		page := s.pages[n]
 		dir := folderOf(page)
-		origDirs := strings.Split(vault.Folder(n.Path), "/")
-		s.ensureFolder(dir, origDirs)
+		if _, ok := s.folders[dir]; !ok {
+			s.ensureFolder(dir, n.Path)
+		}
 		s.folders[dir].Notes = append(s.folders[dir].Notes, n)
 		for d := dir; ; d = folderOf(d) {
 			s.folders[d].Count++
@@ -57,41 +61,32 @@ func (s *site) collectFolders() {
 	}
 }
 
-// ensureFolder creates dir and its parents; orig holds the vault's own
-// (unslugged) folder names for titles.
-func (s *site) ensureFolder(dir string, orig []string) {
+// ensureFolder creates dir and its parents for the note at vault path p,
+// whose own (unslugged) folder names give their titles.
+func (s *site) ensureFolder(dir, p string) {
 	if _, ok := s.folders[dir]; ok || dir == "" {
 		return
 	}
 	parent := folderOf(dir)
-	s.ensureFolder(parent, orig)
+	s.ensureFolder(parent, p)
+	orig := strings.Split(vault.Folder(p), "/")
 	depth := strings.Count(dir, "/")
 	title := dir[strings.LastIndex(dir, "/")+1:]
 	if depth < len(orig) && orig[depth] != "" {
 		title = orig[depth]
 	}
+	from := p
 	if t, ok := folderTitles[dir]; ok {
-		title = t
+		title, from = t, ""
 	}
-	s.folders[dir] = &folder{Path: dir, Title: title}
+	s.folders[dir] = &folder{Path: dir, Title: title, from: from}
 	s.folders[parent].Folders = append(s.folders[parent].Folders, dir)
 }
 
-// sortNotes puts dated notes newest first, then the rest by title.
+// sortNotes puts dated notes newest first, then the rest by title (see
+// lessNote).
 func sortNotes(ns []*vault.Note) {
-	sort.SliceStable(ns, func(i, j int) bool {
-		a, b := ns[i], ns[j]
-		if (a.Date != "") != (b.Date != "") {
-			return a.Date == ""
-		}
-		if a.Date != b.Date {
-			return a.Date > b.Date
-		}
-		if ta, tb := strings.ToLower(a.Title), strings.ToLower(b.Title); ta != tb {
-			return ta < tb
-		}
-		return a.Path < b.Path
-	})
+	sort.SliceStable(ns, func(i, j int) bool { return lessNote(ns[i], ns[j]) })
 }
 
 // navLimit caps how many notes (and sub-folders) of one folder the

@@ -78,6 +78,7 @@ type site struct {
 	notes    []*vault.Note // published notes, by path
 	pages    map[*vault.Note]string
 	taken    map[string]bool          // the pages of notes
+	collided bool                     // some note's URL has a suffix (see urlsFor)
 	tags     map[string][]*vault.Note // tag -> notes carrying it or a sub-tag
 	folders  map[string]*folder
 	navByDir map[string]template.HTML
@@ -168,7 +169,7 @@ func newSite(eng *markdown.Engine, v *vault.Vault, opts Options, w output.Writer
 // build.
 func (s *site) collect(bases map[string]string, memo claimMemo) {
 	s.notes = s.v.Notes
-	s.pages = urlsFor(s.notes, bases)
+	s.pages, s.collided = urlsFor(s.notes, bases)
 	s.taken = s.takenPages()
 	s.collectTags()
 	s.collectFolders()

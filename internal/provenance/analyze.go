@@ -83,7 +83,6 @@ func Analyze(ws *workspace.Workspace, opts Options) *Result {
 		prior:        map[*Claim]*PriorClaim{},
 		sources:      map[string]*source{},
 		recallOf:     map[*Claim]*recallStats{},
-		byLocation:   map[string]*Claim{},
 		byDate:       map[time.Time][]string{},
 		itemClaim:    map[*workspace.DreamItem]*Claim{},
 		itemEvidence: map[*workspace.DreamItem][]Evidence{},
@@ -92,7 +91,6 @@ func Analyze(ws *workspace.Workspace, opts Options) *Result {
 	a.collectClaims()
 	a.matchMeta()
 	a.assignIDs()
-	a.indexClaims()
 	a.buildCorpus()
 	a.markRecalls()
 	a.collectEvidence()
@@ -219,10 +217,21 @@ func (a *analyzer) newClaim(e *workspace.Entry, origin ClaimOrigin) *Claim {
 	if f := a.ws.FileByPath(e.File); f != nil {
 		c.Private = f.Private
 	}
-	for ln := c.Line; ln <= c.EndLine; ln++ {
-		a.byLocation[location(c.File, ln)] = c
-	}
 	return c
+}
+
+// claimAt is the claim whose entry holds line ln of file, nil when none;
+// the index of every line of every claim is made on first use.
+func (a *analyzer) claimAt(file string, ln int) *Claim {
+	if a.byLocation == nil {
+		a.byLocation = map[string]*Claim{}
+		for _, c := range a.claims {
+			for l := c.Line; l <= c.EndLine; l++ {
+				a.byLocation[location(c.File, l)] = c
+			}
+		}
+	}
+	return a.byLocation[location(file, ln)]
 }
 
 func location(file string, line int) string { return file + ":" + itoa(line) }
@@ -234,7 +243,10 @@ func (a *analyzer) claimIdentity(c *Claim, key string) identity {
 	if e := c.Entry; e != nil {
 		title, rule = e.Title, e.Rule
 	}
-	return a.memo.identity(key, c.Text, title, rule)
+	if a.memo == nil {
+		return newIdentity(key, c.Text, title, rule)
+	}
+	return a.memo.claimIdentity(c, key, title, rule)
 }
 
 // matchMeta pairs claims with memory-meta.json entries by text.
@@ -287,7 +299,7 @@ func (a *analyzer) assignIDs() {
 			}
 			p := &a.opts.Previous[j]
 			slug, valid := strings.CutPrefix(p.ID, "claim.")
-			if !valid || slug == "" || slug != slugify(slug) || taken[slug] {
+			if !valid || slug == "" || taken[slug] || !a.memo.validSlug(slug) {
 				continue
 			}
 			c.ID, c.Slug = p.ID, slug
@@ -336,13 +348,17 @@ func fileStem(p string) string {
 	return p
 }
 
-// indexClaims builds the word index used to find the claim a dream item
-// or an observation talks about.
-func (a *analyzer) indexClaims() {
+// wordIndex builds the word index used to find the claim a dream item or
+// an observation talks about, on first use: a workspace without dreams
+// and observations never needs it.
+func (a *analyzer) wordIndex() {
+	if a.claimWords != nil {
+		return
+	}
 	a.claimWords = map[string][]int{}
 	a.claimSets = make([]map[string]bool, len(a.claims))
 	for i, c := range a.claims {
-		set := a.content(c.Text)
+		set := a.content(c)
 		a.claimSets[i] = set
 		for w := range set {
 			a.claimWords[w] = append(a.claimWords[w], i)
@@ -374,6 +390,7 @@ func dice(a, b map[string]bool) float64 {
 // restates a claim in other words, with more or less around it. ok is
 // false below minScore.
 func (a *analyzer) findClaim(text string, minScore float64, accept func(*Claim) bool) (*Claim, float64, bool) {
+	a.wordIndex()
 	set := contentWords(text)
 	counts := map[int]int{}
 	for w := range set {
@@ -594,7 +611,7 @@ func (a *analyzer) markRecalls() {
 		}
 		for _, r := range e.Results {
 			mark(r.Path, r.StartLine, r.EndLine, MethodEvent)
-			if c := a.byLocation[location(r.Path, r.StartLine)]; c != nil {
+			if c := a.claimAt(r.Path, r.StartLine); c != nil {
 				st := a.recallStats(c)
 				st.count++
 				if e.At.After(st.last) {
@@ -648,7 +665,7 @@ func (a *analyzer) score() {
 	parallel.For(len(a.claims), runtime.GOMAXPROCS(0), func(i int) {
 		c := a.claims[i]
 		m := a.meta[c]
-		in := memory.Input{Structural: a.structural(c.Text)}
+		in := memory.Input{Structural: a.structural(c)}
 		if m != nil {
 			in.Created, in.LastRecalled, in.RecallCount = m.Created, m.LastRecalled, m.RecallCount
 			in.Structural = in.Structural || m.Structural

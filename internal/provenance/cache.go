@@ -3,8 +3,6 @@ package provenance
 import (
 	"reflect"
 	"slices"
-	"strconv"
-	"strings"
 	"sync"
 	"time"
 
@@ -41,10 +39,13 @@ type cacheState struct {
 	corpus   *corpusEntry
 	names    *namesEntry
 	sources  map[*workspace.File]*source
-	evidence map[evidenceKey]*evidenceEntry
+	evidence map[*workspace.Entry]*evidenceEntry
 	texts    map[string]*textFacts
+	entries  map[*workspace.Entry]*textFacts
 	idents   map[identKey]identity
+	claimIDs map[entryKey]identity
 	perms    map[permKey]permFacts
+	slugs    map[string]bool
 }
 
 // corpusEntry is a corpus with the inputs it was built from: the corpus
@@ -72,19 +73,14 @@ type namesEntry struct {
 	names           *markdown.NameIndex
 }
 
-// evidenceKey is everything of a claim its evidence is computed from
-// besides the corpus, the name index and the files its pointers read.
-type evidenceKey struct {
-	file          string
-	line, endLine int
-	text, rule    string
-	ref           time.Time
-	pointers      string
-}
-
 // evidenceEntry is a claim's evidence as collectEvidence left it, with the
-// findings it reported and what it read.
+// findings it reported and what it read. It is kept by the claim's entry
+// (whose file, lines, text, rule and pointers never change once read)
+// and holds the rest of what the evidence was computed from: the date
+// partial dates were read at, the corpus, the name index and the files
+// the pointers read.
 type evidenceEntry struct {
+	ref      time.Time
 	corpus   *corpus
 	names    *markdown.NameIndex
 	reads    []fileRead
@@ -112,6 +108,13 @@ type textFacts struct {
 type identKey struct {
 	key                string
 	text, title, rule1 string
+}
+
+// entryKey is a claim's identity by its entry (whose texts never change)
+// and the key it is matched by.
+type entryKey struct {
+	entry *workspace.Entry
+	key   string
 }
 
 type permKey struct {
@@ -146,8 +149,10 @@ func (c *Cache) start() *memo {
 		old = &cacheState{}
 	}
 	return &memo{cache: c, old: old, next: &cacheState{
-		sources: map[*workspace.File]*source{}, evidence: map[evidenceKey]*evidenceEntry{},
-		texts: map[string]*textFacts{}, idents: map[identKey]identity{}, perms: map[permKey]permFacts{},
+		sources: map[*workspace.File]*source{}, evidence: map[*workspace.Entry]*evidenceEntry{},
+		texts: map[string]*textFacts{}, entries: map[*workspace.Entry]*textFacts{},
+		idents: map[identKey]identity{}, claimIDs: map[entryKey]identity{}, perms: map[permKey]permFacts{},
+		slugs: map[string]bool{},
 	}}
 }
 
@@ -189,42 +194,85 @@ func newTextFacts(t string) *textFacts {
 	return f
 }
 
-// norm is normalise(t).
-func (a *analyzer) norm(t string) string {
-	if a.memo == nil {
-		return normalise(t)
+// facts are the facts of c's text, kept by its entry (whose text is c's);
+// m must not be nil.
+func (m *memo) facts(c *Claim) *textFacts {
+	if c.Entry == nil {
+		return m.text(c.Text)
 	}
-	return a.memo.text(t).norm
+	m.mu.Lock()
+	f := m.next.entries[c.Entry]
+	m.mu.Unlock()
+	if f != nil {
+		return f
+	}
+	if f = m.old.entries[c.Entry]; f == nil {
+		f = m.text(c.Text)
+	}
+	m.mu.Lock()
+	m.next.entries[c.Entry] = f
+	m.mu.Unlock()
+	return f
 }
 
-// content is contentWords(t); the set is shared, and only read.
-func (a *analyzer) content(t string) map[string]bool {
+// norm is normalise(c.Text).
+func (a *analyzer) norm(c *Claim) string {
 	if a.memo == nil {
-		return contentWords(t)
+		return normalise(c.Text)
 	}
-	return a.memo.text(t).content
+	return a.memo.facts(c).norm
 }
 
-// structural is memory.IsStructural(t).
-func (a *analyzer) structural(t string) bool {
+// content is contentWords(c.Text); the set is shared, and only read.
+func (a *analyzer) content(c *Claim) map[string]bool {
 	if a.memo == nil {
-		return memory.IsStructural(t)
+		return contentWords(c.Text)
 	}
-	return a.memo.text(t).structural
+	return a.memo.facts(c).content
 }
 
-// subject reads t as subject and value (subjectValue), and gives the
-// words of the value's head.
-func (a *analyzer) subject(t string) (subject string, head map[string]bool, ok bool) {
+// structural is memory.IsStructural(c.Text).
+func (a *analyzer) structural(c *Claim) bool {
 	if a.memo == nil {
-		subj, val, ok := subjectValue(t)
+		return memory.IsStructural(c.Text)
+	}
+	return a.memo.facts(c).structural
+}
+
+// subject reads c's text as subject and value (subjectValue), and gives
+// the words of the value's head.
+func (a *analyzer) subject(c *Claim) (subject string, head map[string]bool, ok bool) {
+	if a.memo == nil {
+		subj, val, ok := subjectValue(c.Text)
 		if !ok {
 			return "", nil, false
 		}
 		return subj, wordSet(valueHead(val)), true
 	}
-	f := a.memo.text(t)
+	f := a.memo.facts(c)
 	return f.subject, f.valueHead, f.hasSubject
+}
+
+// claimIdentity is the identity of claim c (see analyzer.claimIdentity)
+// with key, kept by its entry.
+func (m *memo) claimIdentity(c *Claim, key, title, rule string) identity {
+	if c.Entry == nil {
+		return m.identity(key, c.Text, title, rule)
+	}
+	k := entryKey{c.Entry, key}
+	m.mu.Lock()
+	id, ok := m.next.claimIDs[k]
+	m.mu.Unlock()
+	if ok {
+		return id
+	}
+	if id, ok = m.old.claimIDs[k]; !ok {
+		id = m.identity(key, c.Text, title, rule)
+	}
+	m.mu.Lock()
+	m.next.claimIDs[k] = id
+	m.mu.Unlock()
+	return id
 }
 
 // identity is newIdentity(key, text, title, rule), worked out once.
@@ -360,33 +408,14 @@ func (m *memo) keepSource(f *workspace.File, s *source) {
 	m.next.sources[f] = s
 }
 
-// evidenceKeyOf is what c's evidence is computed from, besides the corpus,
-// the name index and the files its pointers read.
-func (a *analyzer) evidenceKeyOf(c *Claim) evidenceKey {
-	k := evidenceKey{file: c.File, line: c.Line, endLine: c.EndLine, text: c.Text, ref: a.claimRef(c)}
-	if c.Entry != nil {
-		k.rule = c.Entry.Rule
-		var b strings.Builder
-		for _, p := range c.Entry.Sources {
-			for _, s := range []string{p.Path, string(p.Kind), p.Text, p.Date.String(),
-				strconv.Itoa(p.StartLine), strconv.Itoa(p.EndLine), strconv.Itoa(p.Line)} {
-				b.WriteString(s)
-				b.WriteByte(0)
-			}
-		}
-		k.pointers = b.String()
-	}
-	return k
-}
-
-// evidence returns the evidence a claim with key k had in the last run,
-// when nothing it was computed from changed; nil otherwise.
-func (m *memo) evidence(k evidenceKey, a *analyzer) *evidenceEntry {
-	if m == nil {
+// evidence returns the evidence c had in the last run, when nothing it
+// was computed from changed; nil otherwise.
+func (m *memo) evidence(c *Claim, a *analyzer) *evidenceEntry {
+	if m == nil || c.Entry == nil {
 		return nil
 	}
-	e := m.old.evidence[k]
-	if e == nil || e.corpus != a.corpus || e.names != a.names {
+	e := m.old.evidence[c.Entry]
+	if e == nil || e.corpus != a.corpus || e.names != a.names || !e.ref.Equal(a.claimRef(c)) {
 		return nil
 	}
 	for _, r := range e.reads {
@@ -394,15 +423,29 @@ func (m *memo) evidence(k evidenceKey, a *analyzer) *evidenceEntry {
 			return nil
 		}
 	}
-	m.next.evidence[k] = e
+	m.next.evidence[c.Entry] = e
 	return e
 }
 
 // keepEvidence keeps what collectEvidence found for a claim.
-func (m *memo) keepEvidence(k evidenceKey, e *evidenceEntry) {
-	if m != nil {
-		m.next.evidence[k] = e
+func (m *memo) keepEvidence(c *Claim, e *evidenceEntry) {
+	if m != nil && c.Entry != nil {
+		m.next.evidence[c.Entry] = e
 	}
+}
+
+// validSlug reports whether an id's slug is one slugify would make,
+// working it out once per slug.
+func (m *memo) validSlug(slug string) bool {
+	if m == nil {
+		return slug == slugify(slug)
+	}
+	ok, seen := m.old.slugs[slug]
+	if !seen {
+		ok = slug == slugify(slug)
+	}
+	m.next.slugs[slug] = ok
+	return ok
 }
 
 // share gives back the last run's claims and dreams where this run's are

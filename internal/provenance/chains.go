@@ -202,7 +202,7 @@ func (a *analyzer) contests() {
 		if c.Origin == OriginArchive || len(c.SupersededBy()) > 0 || c.Entry == nil || c.Entry.Status == "superseded" {
 			continue
 		}
-		subj, h, ok := a.subject(c.Text)
+		subj, h, ok := a.subject(c)
 		if !ok {
 			continue
 		}

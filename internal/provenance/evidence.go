@@ -69,15 +69,9 @@ func (a *analyzer) collectEvidence() {
 		a.byDate[d.Date] = append(a.byDate[d.Date], d.File.Path)
 	}
 	byDate := a.byDate
-	keys := make([]evidenceKey, len(a.claims))
 	var todo []int // the claims whose evidence is worked out here
 	for i, c := range a.claims {
-		if a.memo == nil {
-			todo = append(todo, i)
-			continue
-		}
-		keys[i] = a.evidenceKeyOf(c)
-		e := a.memo.evidence(keys[i], a)
+		e := a.memo.evidence(c, a)
 		if e == nil {
 			todo = append(todo, i)
 			continue
@@ -105,7 +99,7 @@ func (a *analyzer) collectEvidence() {
 	found := make([]*evidenceEntry, len(a.claims))
 	for _, i := range todo {
 		c := a.claims[i]
-		e := &evidenceEntry{corpus: a.corpus, names: a.names}
+		e := &evidenceEntry{ref: a.claimRef(c), corpus: a.corpus, names: a.names}
 		nf, nc := len(a.findings), len(c.Findings)
 		a.reads = &e.reads
 		for _, p := range pointersOf(c) {
@@ -131,7 +125,7 @@ func (a *analyzer) collectEvidence() {
 		}
 		if a.memo != nil {
 			found[i].evidence = append([]Evidence(nil), c.Evidence...)
-			a.memo.keepEvidence(keys[i], found[i])
+			a.memo.keepEvidence(c, found[i])
 		}
 	}
 }
