@@ -444,7 +444,7 @@ func (g *depGraph) fingerprint(s *site, d dep) uint64 {
 		}
 	case depSource:
 		if n := s.mem.bySource[d.name]; n != nil {
-			str(n.Path)
+			h.WriteString(n.Path)
 		}
 	case depLapsed:
 		str(s.lapsedBlocks(d.name)...)
@@ -479,24 +479,22 @@ func (g *depGraph) fingerprint(s *site, d dep) uint64 {
 			num(len(s.tags[t]))
 		}
 	case depNotes:
-		num(len(s.notes))
 		for _, n := range s.notes {
-			str(string(n.Kind))
+			str(n.Path, string(n.Kind))
 		}
+	// Claims and daily logs are read each with its card or listing, whose
+	// keys change when it goes or changes: the lists' own values are their
+	// sizes.
 	case depClaims:
-		for _, ci := range s.mem.claims {
-			str(ci.note.Path)
-		}
+		num(len(s.mem.claims))
+	case depDaily:
+		num(len(s.mem.daily))
 	case depRuns:
 		for _, n := range s.mem.runs {
 			str(n.Path)
 		}
 		str("|")
 		for _, n := range s.mem.dreams {
-			str(n.Path)
-		}
-	case depDaily:
-		for _, n := range s.mem.daily {
 			str(n.Path)
 		}
 	case depBudget:
@@ -530,7 +528,9 @@ type dirty struct {
 // that read a value that changed. moved are the vault paths whose URL may
 // have changed, allMoved says every URL may have: the URL keys of other
 // notes are not checked (a URL is made only when notes come or go).
-func (g *depGraph) invalidate(s *site, moved []string, allMoved bool) dirty {
+// notes says whether the published notes or their kinds may have changed
+// (depNotes is checked then only).
+func (g *depGraph) invalidate(s *site, moved []string, allMoved, notes bool) dirty {
 	dt := dirty{shown: map[pageKey]bool{}, listed: map[pageKey]bool{}}
 	mark := func(ks *keyState) {
 		for p := range ks.readers {
@@ -559,7 +559,7 @@ func (g *depGraph) invalidate(s *site, moved []string, allMoved bool) dirty {
 		}
 	}
 	for kind, m := range g.derived {
-		if kind == depURL && !allMoved {
+		if kind == depURL && !allMoved || kind == depNotes && !notes {
 			continue
 		}
 		for _, ks := range m {

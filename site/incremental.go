@@ -142,7 +142,11 @@ func (inc *Incremental) update(ctx context.Context, old *site, v *vault.Vault, d
 	s := &site{eng: old.eng, v: v, opts: old.opts, bundle: old.bundle, layouts: old.layouts, assetMap: old.assetMap,
 		w: w, twins: old.twins, docs: old.docs, listed: old.listed, notes: v.Notes}
 	moved, allMoved := inc.derive(s, old, d)
-	dt := inc.g.invalidate(s, moved, allMoved)
+	notes := len(d.Removed) > 0 || len(d.Replaced) != len(d.Changed)
+	for n, prev := range d.Replaced {
+		notes = notes || n.Kind != prev.Kind
+	}
+	dt := inc.g.invalidate(s, moved, allMoved, notes)
 
 	// The pages that came and went.
 	var removed []string

@@ -162,6 +162,7 @@ func esc(s string) string { return template.HTMLEscapeString(s) }
 // nil when there is none.
 func (s *site) homeNote(r *reads) *vault.Note {
 	r.add(depNotes, "")
+	r.add(depURL, "index.md")
 	if n := s.v.Note("index.md"); n != nil && s.pages[n] == "index.html" {
 		return n
 	}

@@ -757,7 +757,13 @@ func (a *Assembly) Inputs() ([]Input, []*Asset) { return a.inputs, a.assets }
 // made that the change leaves as it was. Its inputs are the ones
 // Assemble(ws, res) returns.
 func (a *Assembly) Next(ws *workspace.Workspace, res *provenance.Result) *Assembly {
-	n := &Assembly{ws: ws, res: res, files: map[string]int{}, claims: map[*provenance.Claim]int{}}
+	n := &Assembly{ws: ws, res: res}
+	if a != nil {
+		n.inputs = make([]Input, 0, len(a.inputs)+16)
+		n.files, n.claims = make(map[string]int, len(a.files)), make(map[*provenance.Claim]int, len(a.claims))
+	} else {
+		n.files, n.claims = map[string]int{}, map[*provenance.Claim]int{}
+	}
 	if res != nil {
 		n.edits = lineEdits(res)
 	}

@@ -287,10 +287,7 @@ func (a *analyzer) assignIDs() {
 		for i, c := range a.claims {
 			cur[i] = a.claimIdentity(c, c.MetaID)
 		}
-		prev := make([]identity, len(a.opts.Previous))
-		for j, p := range a.opts.Previous {
-			prev[j] = a.memo.identity(p.MetaID, p.Text, "", "")
-		}
+		prev := a.memo.priorIdentities(a.opts.Previous)
 		match := matchIdentities(cur, prev, IdentityThreshold)
 		for i, c := range a.claims {
 			j, ok := match[i]
@@ -659,13 +656,27 @@ func (a *analyzer) score() {
 			fileDate[c.File] = t
 		}
 	}
+	// What the cache keeps of each entry is looked up first: the loop
+	// below runs on every core, and the cache is used from one goroutine.
+	var facts []*entryFacts
+	if a.memo != nil {
+		facts = make([]*entryFacts, len(a.claims))
+		for i, c := range a.claims {
+			facts[i] = a.memo.facts(c)
+		}
+	}
 	// Each claim is scored from read-only state into itself; the regular
 	// expressions of the structural, permission and lifecycle checks make
 	// this the analysis's costliest loop, so it runs on every core.
 	parallel.For(len(a.claims), runtime.GOMAXPROCS(0), func(i int) {
 		c := a.claims[i]
 		m := a.meta[c]
-		in := memory.Input{Structural: a.structural(c)}
+		var in memory.Input
+		if facts != nil {
+			in.Structural = facts[i].structural
+		} else {
+			in.Structural = memory.IsStructural(c.Text)
+		}
 		if m != nil {
 			in.Created, in.LastRecalled, in.RecallCount = m.Created, m.LastRecalled, m.RecallCount
 			in.Structural = in.Structural || m.Structural
@@ -705,9 +716,18 @@ func (a *analyzer) score() {
 			c.Tier = memory.TierArchived
 		}
 		c.MemoryType, c.TypeFrom = a.memoryType(c)
-		a.permission(c)
-		a.lifecycle(c)
+		if facts != nil {
+			a.lifecycle(c, facts[i].lifecycle)
+		} else {
+			a.lifecycle(c, entryLifecycle(c.Entry))
+			a.permission(c)
+		}
 	})
+	if facts != nil {
+		for _, c := range a.claims {
+			a.permission(c)
+		}
+	}
 }
 
 // recallStoreStats credits each claim with the recall-store entries of
@@ -852,28 +872,34 @@ func (a *analyzer) permission(c *Claim) {
 	if given.IsZero() {
 		given = a.res.AsOf
 	}
-	ok, expires := a.memo.permission(text, given)
+	ok, expires := a.memo.permission(c, text, given)
 	if !ok {
 		return
 	}
 	c.Permission = &Permission{Given: c.Created, Expires: expires, Lapsed: memory.Lapsed(expires, a.now)}
 }
 
-// lifecycle reads done/closed markers; closed work stays closed across
-// builds (the previous build's lifecycle is remembered).
-func (a *analyzer) lifecycle(c *Claim) {
-	var st memory.Status
-	if c.Entry != nil {
-		st = memory.Lifecycle(c.Entry.Raw)
-		switch c.Entry.Status {
-		case "done", "closed", "archived", "resolved", "completed", "fixed", "cancelled", "canceled":
-			st = memory.StatusClosed
-		}
-	}
+// lifecycle sets c's lifecycle from its entry's (entryLifecycle): closed
+// work stays closed across builds (the previous build's lifecycle is
+// remembered).
+func (a *analyzer) lifecycle(c *Claim, st memory.Status) {
 	if p := a.prior[c]; p != nil {
 		st = memory.Sticky(memory.Status(p.Lifecycle), st)
 	}
 	c.Lifecycle = string(st)
+}
+
+// entryLifecycle reads an entry's done/closed markers ("" for no entry).
+func entryLifecycle(e *workspace.Entry) memory.Status {
+	if e == nil {
+		return ""
+	}
+	st := memory.Lifecycle(e.Raw)
+	switch e.Status {
+	case "done", "closed", "archived", "resolved", "completed", "fixed", "cancelled", "canceled":
+		st = memory.StatusClosed
+	}
+	return st
 }
 
 // budget measures MEMORY.md against its limits.

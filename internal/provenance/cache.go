@@ -41,11 +41,14 @@ type cacheState struct {
 	sources  map[*workspace.File]*source
 	evidence map[*workspace.Entry]*evidenceEntry
 	texts    map[string]*textFacts
-	entries  map[*workspace.Entry]*textFacts
+	entries  map[*workspace.Entry]*entryFacts
 	idents   map[identKey]identity
 	claimIDs map[entryKey]identity
-	perms    map[permKey]permFacts
-	slugs    map[string]bool
+	// priors are the identities of the last run's claims as priors of the
+	// next (newIdentity of their meta id and text), by entry.
+	priors map[entryKey]identity
+	perms  map[permKey]permFacts
+	slugs  map[string]bool
 }
 
 // corpusEntry is a corpus with the inputs it was built from: the corpus
@@ -118,8 +121,16 @@ type entryKey struct {
 }
 
 type permKey struct {
-	raw   string
+	entry *workspace.Entry
+	raw   string // when there is no entry
 	given time.Time
+}
+
+// entryFacts are what the analysis reads from an entry alone: its text's
+// facts and its lifecycle markers.
+type entryFacts struct {
+	*textFacts
+	lifecycle memory.Status
 }
 
 type permFacts struct {
@@ -128,12 +139,12 @@ type permFacts struct {
 }
 
 // memo is one run's view of a Cache: what the last run left (old, read
-// only) and what this run used (next, installed when it ends).
+// only) and what this run used (next, installed when it ends). A run uses
+// it from one goroutine (the analysis's parallel loops do not).
 type memo struct {
 	cache *Cache
 	old   *cacheState
 	next  *cacheState
-	mu    sync.Mutex // guards next's maps for lookups from parallel loops
 }
 
 // start begins a run with c; a nil Cache gives a nil memo, which keeps
@@ -148,11 +159,18 @@ func (c *Cache) start() *memo {
 	if old == nil {
 		old = &cacheState{}
 	}
+	// The next state holds about what the last one held: sized so, its
+	// maps are not grown (and rehashed) entry by entry.
 	return &memo{cache: c, old: old, next: &cacheState{
-		sources: map[*workspace.File]*source{}, evidence: map[*workspace.Entry]*evidenceEntry{},
-		texts: map[string]*textFacts{}, entries: map[*workspace.Entry]*textFacts{},
-		idents: map[identKey]identity{}, claimIDs: map[entryKey]identity{}, perms: map[permKey]permFacts{},
-		slugs: map[string]bool{},
+		sources:  make(map[*workspace.File]*source, len(old.sources)),
+		evidence: make(map[*workspace.Entry]*evidenceEntry, len(old.evidence)),
+		texts:    make(map[string]*textFacts, len(old.texts)),
+		entries:  make(map[*workspace.Entry]*entryFacts, len(old.entries)),
+		idents:   make(map[identKey]identity, len(old.idents)),
+		claimIDs: make(map[entryKey]identity, len(old.claimIDs)),
+		priors:   make(map[entryKey]identity, len(old.priors)),
+		perms:    make(map[permKey]permFacts, len(old.perms)),
+		slugs:    make(map[string]bool, len(old.slugs)),
 	}}
 }
 
@@ -171,18 +189,14 @@ func (m *memo) finish(res *Result) {
 // not be nil (see the analyzer's norm, content, structural and subject,
 // which work out only the fact asked for without a cache).
 func (m *memo) text(t string) *textFacts {
-	m.mu.Lock()
 	f := m.next.texts[t]
-	m.mu.Unlock()
 	if f != nil {
 		return f
 	}
 	if f = m.old.texts[t]; f == nil {
 		f = newTextFacts(t)
 	}
-	m.mu.Lock()
 	m.next.texts[t] = f
-	m.mu.Unlock()
 	return f
 }
 
@@ -194,24 +208,20 @@ func newTextFacts(t string) *textFacts {
 	return f
 }
 
-// facts are the facts of c's text, kept by its entry (whose text is c's);
-// m must not be nil.
-func (m *memo) facts(c *Claim) *textFacts {
+// facts are the facts of c's text and entry, kept by its entry (whose
+// text is c's); m must not be nil.
+func (m *memo) facts(c *Claim) *entryFacts {
 	if c.Entry == nil {
-		return m.text(c.Text)
+		return &entryFacts{textFacts: m.text(c.Text)}
 	}
-	m.mu.Lock()
 	f := m.next.entries[c.Entry]
-	m.mu.Unlock()
 	if f != nil {
 		return f
 	}
 	if f = m.old.entries[c.Entry]; f == nil {
-		f = m.text(c.Text)
+		f = &entryFacts{textFacts: m.text(c.Text), lifecycle: entryLifecycle(c.Entry)}
 	}
-	m.mu.Lock()
 	m.next.entries[c.Entry] = f
-	m.mu.Unlock()
 	return f
 }
 
@@ -229,14 +239,6 @@ func (a *analyzer) content(c *Claim) map[string]bool {
 		return contentWords(c.Text)
 	}
 	return a.memo.facts(c).content
-}
-
-// structural is memory.IsStructural(c.Text).
-func (a *analyzer) structural(c *Claim) bool {
-	if a.memo == nil {
-		return memory.IsStructural(c.Text)
-	}
-	return a.memo.facts(c).structural
 }
 
 // subject reads c's text as subject and value (subjectValue), and gives
@@ -260,19 +262,50 @@ func (m *memo) claimIdentity(c *Claim, key, title, rule string) identity {
 		return m.identity(key, c.Text, title, rule)
 	}
 	k := entryKey{c.Entry, key}
-	m.mu.Lock()
 	id, ok := m.next.claimIDs[k]
-	m.mu.Unlock()
 	if ok {
 		return id
 	}
 	if id, ok = m.old.claimIDs[k]; !ok {
 		id = m.identity(key, c.Text, title, rule)
 	}
-	m.mu.Lock()
 	m.next.claimIDs[k] = id
-	m.mu.Unlock()
 	return id
+}
+
+// priorIdentities are the identities of the claims of a previous build,
+// newIdentity(p.MetaID, p.Text) for each: kept by entry when prior is the
+// last run's claims (as serve mode passes them), else worked out from
+// their texts.
+func (m *memo) priorIdentities(prior []PriorClaim) []identity {
+	out := make([]identity, len(prior))
+	var last []*Claim
+	if m != nil && m.old.result != nil && len(m.old.result.Claims) == len(prior) {
+		last = m.old.result.Claims
+		for j, p := range prior {
+			if c := last[j]; c.ID != p.ID || c.Text != p.Text || c.MetaID != p.MetaID || c.Entry == nil {
+				last = nil
+				break
+			}
+		}
+	}
+	for j, p := range prior {
+		switch {
+		case last != nil:
+			k := entryKey{last[j].Entry, p.MetaID}
+			id, ok := m.old.priors[k]
+			if !ok {
+				id = m.identity(p.MetaID, p.Text, "", "")
+			}
+			m.next.priors[k] = id
+			out[j] = id
+		case m != nil:
+			out[j] = m.identity(p.MetaID, p.Text, "", "")
+		default:
+			out[j] = newIdentity(p.MetaID, p.Text)
+		}
+	}
+	return out
 }
 
 // identity is newIdentity(key, text, title, rule), worked out once.
@@ -281,39 +314,35 @@ func (m *memo) identity(key, text, title, rule string) identity {
 		return newIdentity(key, text, title, rule)
 	}
 	k := identKey{key, text, title, rule}
-	m.mu.Lock()
 	id, ok := m.next.idents[k]
-	m.mu.Unlock()
 	if ok {
 		return id
 	}
 	if id, ok = m.old.idents[k]; !ok {
 		id = newIdentity(key, text, title, rule)
 	}
-	m.mu.Lock()
 	m.next.idents[k] = id
-	m.mu.Unlock()
 	return id
 }
 
-// permission is memory.Permission(raw, given), worked out once.
-func (m *memo) permission(raw string, given time.Time) (bool, time.Time) {
+// permission is memory.Permission(raw, given) for c's entry (raw is its
+// text), worked out once.
+func (m *memo) permission(c *Claim, raw string, given time.Time) (bool, time.Time) {
 	if m == nil {
 		return memory.Permission(raw, given)
 	}
-	k := permKey{raw, given}
-	m.mu.Lock()
+	k := permKey{entry: c.Entry, given: given}
+	if c.Entry == nil {
+		k.raw = raw
+	}
 	p, ok := m.next.perms[k]
-	m.mu.Unlock()
 	if ok {
 		return p.ok, p.expires
 	}
 	if p, ok = m.old.perms[k]; !ok {
 		p.ok, p.expires = memory.Permission(raw, given)
 	}
-	m.mu.Lock()
 	m.next.perms[k] = p
-	m.mu.Unlock()
 	return p.ok, p.expires
 }
 
