@@ -287,8 +287,10 @@ func (a *analyzer) assignIDs() {
 		for i, c := range a.claims {
 			cur[i] = a.claimIdentity(c, c.MetaID)
 		}
-		prev := a.memo.priorIdentities(a.opts.Previous)
-		match := matchIdentities(cur, prev, IdentityThreshold)
+		match, ok := a.matchFromLast(cur)
+		if !ok {
+			match = matchIdentities(cur, a.memo.priorIdentities(a.opts.Previous), IdentityThreshold)
+		}
 		for i, c := range a.claims {
 			j, ok := match[i]
 			if !ok {

@@ -3,6 +3,7 @@ package provenance
 import (
 	"reflect"
 	"slices"
+	"strings"
 	"sync"
 	"time"
 
@@ -271,6 +272,98 @@ func (m *memo) claimIdentity(c *Claim, key, title, rule string) identity {
 	}
 	m.next.claimIDs[k] = id
 	return id
+}
+
+// lastClaims are the last run's claims when prior are their Prior(), as
+// serve mode passes them; nil otherwise.
+func (m *memo) lastClaims(prior []PriorClaim) []*Claim {
+	if m == nil || m.old.result == nil || len(m.old.result.Claims) != len(prior) {
+		return nil
+	}
+	last := m.old.result.Claims
+	for j, p := range prior {
+		if c := last[j]; c.ID != p.ID || c.Text != p.Text || c.MetaID != p.MetaID || c.File != p.File || c.Lifecycle != p.Lifecycle || c.Entry == nil {
+			return nil
+		}
+	}
+	return last
+}
+
+// matchFromLast is matchIdentities(cur, the identities of the priors)
+// worked out from the last run, when the priors are its claims: the
+// claims whose entries are the last run's ("kept") keep their priors, and
+// only the others ("fresh", from edited files) are matched, against the
+// priors whose claims are gone.
+//
+// That is what the whole matching gives when no claim has a key (stage 1
+// does nothing), no fresh claim has a form as written equal to a kept
+// claim's text, no gone prior has that text, and kept claims of one text
+// come in the order of their priors. Each kept claim then takes its own
+// prior in the second stage (its text is its first form, and the only
+// other claims whose forms name that prior come before it and took their
+// own); fresh claims never meet a kept prior in any stage, and meet the
+// gone priors in the same order, with the same word limit. ok is false
+// when that does not hold, when the priors are not the last run's
+// claims, or when memory-meta.json gives claims keys.
+func (a *analyzer) matchFromLast(cur []identity) (match map[int]int, ok bool) {
+	last := a.memo.lastClaims(a.opts.Previous)
+	if last == nil || a.ws.Meta != nil {
+		return nil, false
+	}
+	at := make(map[*workspace.Entry]int, len(last))
+	for j, c := range last {
+		at[c.Entry] = j
+	}
+	match = make(map[int]int, len(cur))
+	kept := make([]bool, len(last))
+	keptText := make(map[string]int, len(last)) // a kept claim's text -> the last prior of it so far
+	var fresh []int                             // claims that are not the last run's
+	for i, c := range a.claims {
+		if cur[i].key != "" {
+			return nil, false
+		}
+		j, ok := at[c.Entry]
+		if !ok || c.Entry == nil || kept[j] || c.Text != last[j].Text {
+			fresh = append(fresh, i)
+			continue
+		}
+		t := strings.TrimSpace(c.Text)
+		if t == "" {
+			return nil, false // the text is not its first form
+		}
+		if k, seen := keptText[t]; seen && k > j {
+			return nil, false // same text, another order
+		}
+		keptText[t] = j
+		match[i], kept[j] = j, true
+	}
+	var gone []int // priors whose claims are not kept
+	for j, k := range kept {
+		if !k {
+			gone = append(gone, j)
+		}
+	}
+	newIDs := make([]identity, len(fresh))
+	for k, i := range fresh {
+		newIDs[k] = cur[i]
+		for _, r := range cur[i].raw {
+			if _, clash := keptText[r]; clash {
+				return nil, false
+			}
+		}
+	}
+	goneIDs := make([]identity, len(gone))
+	for k, j := range gone {
+		p := a.opts.Previous[j]
+		goneIDs[k] = a.memo.identity(p.MetaID, p.Text, "", "")
+		if _, clash := keptText[strings.TrimSpace(p.Text)]; clash {
+			return nil, false
+		}
+	}
+	for k, j := range matchIdentitiesWithin(newIDs, goneIDs, IdentityThreshold, max(64, len(last)/20)) {
+		match[fresh[k]] = gone[j]
+	}
+	return match, true
 }
 
 // priorIdentities are the identities of the claims of a previous build,

@@ -20,9 +20,21 @@ import (
 // a run with a Cache kept across the edits gives what a run without one
 // gives.
 func TestAnalyze_CacheGivesTheSameResult(t *testing.T) {
+	t.Run("demo", func(t *testing.T) { testCacheGivesTheSameResult(t, true) })
+	// Without memory-meta.json, claims keep their ids the fast way
+	// (matchFromLast).
+	t.Run("demo without meta", func(t *testing.T) { testCacheGivesTheSameResult(t, false) })
+}
+
+func testCacheGivesTheSameResult(t *testing.T, meta bool) {
 	dir := t.TempDir()
 	if err := os.CopyFS(dir, demo.FS()); err != nil {
 		t.Fatal(err)
+	}
+	if !meta {
+		if err := os.Remove(filepath.Join(dir, "memory", "memory-meta.json")); err != nil {
+			t.Fatal(err)
+		}
 	}
 	ws, err := workspace.Load(dir, workspace.Options{OmitPrivate: true, Redact: true})
 	if err != nil {
@@ -66,6 +78,12 @@ func TestAnalyze_CacheGivesTheSameResult(t *testing.T) {
 		}},
 		{name: "reword an entry of MEMORY.md", path: "MEMORY.md", edit: func(s string) string {
 			return strings.Replace(s, "Short answers by default", "Very short answers by default", 1)
+		}},
+		{name: "repeat an entry of another file", path: "memory/gateway.md", edit: func(s string) string {
+			return s + "\n- [user] Very short answers by default; ask before anything irreversible. (source: 2026-09-15)\n"
+		}},
+		{name: "remove the repeat", path: "memory/gateway.md", edit: func(s string) string {
+			return strings.Replace(s, "\n- [user] Very short answers by default; ask before anything irreversible. (source: 2026-09-15)\n", "", 1)
 		}},
 		{name: "edit a daily log", path: "memory/2026-10-21.md", edit: func(s string) string {
 			return strings.Replace(s, "\n- ", "\n- Sam confirmed the move on a call.\n- ", 1)
