@@ -63,7 +63,7 @@ for i in $(seq "$(( RUNS_BUILD > 0 ? RUNS_BUILD : 1 ))"); do
 done
 build_s=$(median < "$WORK/build.txt")
 if [ "$RUNS_BUILD" -gt 0 ]; then
-  ws_ns=$(DREAMWIKI_BENCH_WS="$WORK/ws" go test ./internal/search -run '^$' -bench WriteStatic -benchtime "${RUNS_BUILD}x" -timeout 2h |
+  ws_ns=$(DREAMWIKI_BENCH_WS="$WORK/ws" go test ./internal/search/staticindex -run '^$' -bench WriteStatic -benchtime "${RUNS_BUILD}x" -timeout 2h |
     awk '/^BenchmarkWriteStatic/ {print $3}')
   ws_s=$(awk -v n="$ws_ns" 'BEGIN { printf "%.3f", n / 1e9 }')
 fi

@@ -46,7 +46,8 @@ fuzz FuzzParse ./internal/markdown 8000x
 fuzz FuzzFrontMatter ./internal/markdown 40000x
 fuzz FuzzParseEntries ./internal/workspace 20000x
 fuzz FuzzRedact ./internal/secrets 200000x
-fuzz FuzzParseQuery ./internal/search 10000x
+fuzz FuzzParseQuery ./internal/search/memsearch 10000x
+fuzz FuzzWords_AreTermsOfAnalyze ./internal/analysis 20000x
 fuzz FuzzCandidate ./internal/dream 10000x
 fuzz FuzzStateFiles ./internal/memory 50000x
 

@@ -3,6 +3,8 @@ package site
 import (
 	"fmt"
 	"html/template"
+	"maps"
+	"slices"
 	"sort"
 	"strings"
 	"time"
@@ -110,7 +112,7 @@ func (s *site) renderDashboard(r *reads) error {
 		kinds[n.Kind.Label()]++
 	}
 	var kb []bar
-	for _, k := range sortedKeys(kinds) {
+	for _, k := range slices.Sorted(maps.Keys(kinds)) {
 		kb = append(kb, bar{Label: k, Value: kinds[k]})
 	}
 	sort.SliceStable(kb, func(i, j int) bool { return kb[i].Value > kb[j].Value })
@@ -159,7 +161,7 @@ func ordered(m map[string]int, order []string, prefix string) []bar {
 		seen[k] = true
 		out = append(out, bar{Label: k, Value: m[k], Class: prefix + k})
 	}
-	for _, k := range sortedKeys(m) {
+	for _, k := range slices.Sorted(maps.Keys(m)) {
 		if !seen[k] {
 			label := k
 			if label == "" {
@@ -218,13 +220,4 @@ func countWords(b []byte) int {
 		in = !space
 	}
 	return n
-}
-
-func sortedKeys[V any](m map[string]V) []string {
-	out := make([]string, 0, len(m))
-	for k := range m {
-		out = append(out, k)
-	}
-	sort.Strings(out)
-	return out
 }

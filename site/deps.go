@@ -2,6 +2,7 @@ package site
 
 import (
 	"hash/maphash"
+	"maps"
 	"slices"
 	"strconv"
 	"strings"
@@ -413,7 +414,7 @@ func (g *depGraph) fingerprint(s *site, d dep) uint64 {
 		if n := s.v.Note(d.name); n != nil && n.Dream != nil {
 			dr := n.Dream
 			str("+", n.Title, dr.Slug, dr.Date.String(), dr.ConsolidatedThrough.String(), strconv.Itoa(len(dr.Logs)))
-			for _, k := range sortedKeys(dr.Fields) {
+			for _, k := range slices.Sorted(maps.Keys(dr.Fields)) {
 				str(k, dr.Fields[k])
 			}
 			for _, ids := range [][]string{dr.Promoted, dr.Superseded, dr.Archived} {

@@ -229,8 +229,9 @@ func (s *site) renderHome(r *reads) error {
 }
 
 // renderFolders writes one listing page per folder, unless a note already
-// lives at the folder's index page.
-func (s *site) renderFolders() error {
+// lives at the folder's index page. It stops between pages when ctx is
+// done.
+func (s *site) renderFolders(ctx context.Context) error {
 	taken := s.takenPages()
 	dirs := make([]string, 0, len(s.folders))
 	for d := range s.folders {
@@ -239,7 +240,7 @@ func (s *site) renderFolders() error {
 		}
 	}
 	sort.Strings(dirs)
-	return parallel.Each(context.Background(), len(dirs), workers(), func(i int) error { return s.renderFolder(dirs[i], taken, nil) })
+	return parallel.Each(ctx, len(dirs), workers(), func(i int) error { return s.renderFolder(dirs[i], taken, nil) })
 }
 
 // takenPages are the pages of notes.
@@ -313,10 +314,11 @@ func (s *site) collectTags() {
 	}
 }
 
-// renderTags writes a page per tag and the tag index.
-func (s *site) renderTags() error {
+// renderTags writes a page per tag and the tag index. It stops between
+// pages when ctx is done.
+func (s *site) renderTags(ctx context.Context) error {
 	names := s.sortedTags()
-	if err := parallel.Each(context.Background(), len(names), workers(), func(i int) error { return s.renderTag(names[i], names, nil) }); err != nil {
+	if err := parallel.Each(ctx, len(names), workers(), func(i int) error { return s.renderTag(names[i], names, nil) }); err != nil {
 		return err
 	}
 	return s.renderTagIndex(names, nil)

@@ -4,7 +4,7 @@ import (
 	"context"
 	"fmt"
 
-	"github.com/dreamwiki/dreamwiki/internal/search"
+	"github.com/dreamwiki/dreamwiki/internal/search/staticindex"
 )
 
 // writeSearch writes the static search index into search/ and the search
@@ -13,7 +13,7 @@ import (
 // site only says which notes are published and where their pages are.
 func (s *site) writeSearch(ctx context.Context) error {
 	docs := s.searchDocs()
-	if _, err := search.WriteStatic(ctx, docs, search.StaticOptions{AsOf: s.opts.AsOf, Params: s.opts.Search}, searchWriter{s}); err != nil {
+	if _, err := staticindex.Write(ctx, docs, staticindex.Options{AsOf: s.opts.AsOf, Params: s.opts.Search}, searchWriter{s}); err != nil {
 		return err
 	}
 	d := pageData{Page: pageInfo{Kind: "search", Title: "Search", Description: "Search " + s.opts.Title}}

@@ -6,8 +6,10 @@ import (
 	"fmt"
 	"html/template"
 	"io/fs"
+	"maps"
 	"path"
 	"runtime"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -195,7 +197,9 @@ func (s *site) renderAll(ctx context.Context, deferred bool) error {
 		}
 	}
 	steps := []func() error{
-		func() error { return s.renderHome(nil) }, s.renderFolders, s.renderTags,
+		func() error { return s.renderHome(nil) },
+		func() error { return s.renderFolders(ctx) },
+		func() error { return s.renderTags(ctx) },
 		func() error { return s.renderGraph(nil) }, func() error { return s.renderDashboard(nil) },
 		func() error { return s.renderDreamJournal(nil) }, func() error { return s.renderConversations(nil) },
 		func() error { return s.render404(nil) },
@@ -542,11 +546,4 @@ func folderOf(p string) string {
 }
 
 // sortedTags returns the tag names sorted.
-func (s *site) sortedTags() []string {
-	out := make([]string, 0, len(s.tags))
-	for t := range s.tags {
-		out = append(out, t)
-	}
-	sort.Strings(out)
-	return out
-}
+func (s *site) sortedTags() []string { return slices.Sorted(maps.Keys(s.tags)) }

@@ -2,7 +2,6 @@ package vault
 
 import (
 	"fmt"
-	"sort"
 	"strconv"
 	"strings"
 	"time"
@@ -159,14 +158,4 @@ func needsQuote(s string) bool {
 		return true
 	}
 	return false
-}
-
-// sortedKeys returns m's keys sorted, for deterministic output.
-func sortedKeys[V any](m map[string]V) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	return keys
 }

@@ -9,10 +9,12 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"maps"
 	"os"
 	"path"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -132,9 +134,9 @@ type generated struct {
 
 // WriteWith writes the vault like Write, carrying over what people wrote
 // in the previous vault (see the package notes above) and reporting what
-// it backed up.
-func (v *Vault) WriteWith(w output.Writer, opts WriteOptions) (diag.List, error) {
-	files, err := v.files()
+// it backed up. It stops between files when ctx is done.
+func (v *Vault) WriteWith(ctx context.Context, w output.Writer, opts WriteOptions) (diag.List, error) {
+	files, err := v.files(ctx)
 	if err != nil {
 		return nil, err
 	}
@@ -156,7 +158,7 @@ func (v *Vault) WriteWith(w output.Writer, opts WriteOptions) (diag.List, error)
 		mu.Unlock()
 		return nil
 	}
-	err = parallel.Each(context.Background(), len(files), runtime.GOMAXPROCS(0), func(i int) error {
+	err = parallel.Each(ctx, len(files), runtime.GOMAXPROCS(0), func(i int) error {
 		f := &files[i]
 		if prev != nil {
 			if old, ok := prev.read(f.name); ok {
@@ -274,9 +276,9 @@ func carryOver(prev *Previous, written map[string]string, w output.Writer,
 }
 
 // files returns every file of the vault, notes first, in a fixed order.
-func (v *Vault) files() ([]generated, error) {
+func (v *Vault) files(ctx context.Context) ([]generated, error) {
 	out := make([]generated, len(v.Notes), len(v.Notes)+len(v.Assets)+3)
-	err := parallel.Each(context.Background(), len(v.Notes), runtime.GOMAXPROCS(0), func(i int) error {
+	err := parallel.Each(ctx, len(v.Notes), runtime.GOMAXPROCS(0), func(i int) error {
 		n := v.Notes[i]
 		out[i] = generated{n.Path, v.Markdown(n)}
 		return nil
@@ -295,7 +297,7 @@ func (v *Vault) files() ([]generated, error) {
 	if err != nil {
 		return nil, err
 	}
-	for _, name := range sortedKeys(settings) {
+	for _, name := range slices.Sorted(maps.Keys(settings)) {
 		out = append(out, generated{name, settings[name]})
 	}
 	return out, nil

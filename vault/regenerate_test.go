@@ -1,6 +1,8 @@
 package vault
 
 import (
+	"context"
+	"errors"
 	"os"
 	"path/filepath"
 	"strings"
@@ -97,7 +99,7 @@ func TestWriteWith_KeepsHumanTextAndBacksUpEdits(t *testing.T) {
 		out := filepath.Join(dir, "new")
 		os.RemoveAll(out)
 		backup := filepath.Join(dir, "backup")
-		diags, err := build().WriteWith(output.NewDir(out), WriteOptions{Previous: prev, Backup: output.NewDir(backup), BackupDir: "backup"})
+		diags, err := build().WriteWith(context.Background(), output.NewDir(out), WriteOptions{Previous: prev, Backup: output.NewDir(backup), BackupDir: "backup"})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -133,5 +135,20 @@ func TestWriteWith_KeepsHumanTextAndBacksUpEdits(t *testing.T) {
 	}
 	if len(msgs) != 2 {
 		t.Errorf("reports = %v", msgs)
+	}
+}
+
+// A cancelled build writes no file of the vault, and above all no
+// manifest, which would make a half-written vault look whole.
+func TestWriteWith_StopsWhenTheBuildIsCancelled(t *testing.T) {
+	v := Build(markdown.New(), baseInputs(), nil, nil)
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	mem := output.NewMemory()
+	if _, err := v.WriteWith(ctx, mem, WriteOptions{}); !errors.Is(err, context.Canceled) {
+		t.Errorf("err = %v, want context.Canceled", err)
+	}
+	if names := mem.Names(); len(names) > 0 {
+		t.Errorf("a cancelled build wrote %v", names)
 	}
 }

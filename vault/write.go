@@ -1,6 +1,7 @@
 package vault
 
 import (
+	"context"
 	"fmt"
 	"net/url"
 	"path"
@@ -13,8 +14,8 @@ import (
 // Write writes the vault: every note as Markdown with normalised front
 // matter, every asset, Obsidian's settings in .obsidian/ and the manifest
 // of what was written. It is WriteWith without a previous vault.
-func (v *Vault) Write(w output.Writer) error {
-	_, err := v.WriteWith(w, WriteOptions{})
+func (v *Vault) Write(ctx context.Context, w output.Writer) error {
+	_, err := v.WriteWith(ctx, w, WriteOptions{})
 	return err
 }
 

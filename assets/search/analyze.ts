@@ -1,4 +1,4 @@
-// Text analysis for search: the TypeScript twin of internal/search/analyze.go.
+// Text analysis for search: the TypeScript twin of internal/analysis/analyze.go.
 // The browser analyses queries with it, and the static index was built with
 // the Go side, so both must give the same terms for every input; the shared
 // vectors in testdata/analysis.json and a differential test keep them
@@ -13,7 +13,7 @@
 // ship different Unicode versions, and the index must not depend on which
 // one a reader has.
 
-/** Version of the analysis rules; equals AnalysisVersion in analyze.go. */
+/** Version of the analysis rules; equals Version in internal/analysis/analyze.go. */
 export const ANALYSIS_VERSION = 1;
 
 /** Longest term in UTF-8 bytes; longer terms are cut at a code point boundary. */
@@ -30,8 +30,8 @@ export interface Token {
   pos: number;
 }
 
-// BEGIN GENERATED TABLES (go test ./internal/search -run TestAnalyzeTablesUpToDate -update-analysis)
-// Derived from Unicode 15.0.0 by internal/search/analyze_gen_test.go.
+// BEGIN GENERATED TABLES (go test ./internal/analysis -run TestAnalyzeTablesUpToDate -update-analysis)
+// Derived from Unicode 15.0.0 by internal/analysis/analyze_gen_test.go.
 /** The Unicode version the tables were derived from. */
 export const TABLES_UNICODE_VERSION = "15.0.0";
 // Ranges: varints (see VARINT_DIGITS) of lo delta, class*4+kind, and arg (zigzag) unless kind is ALT_PAIR.

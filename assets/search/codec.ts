@@ -1,5 +1,5 @@
 // The byte-level pieces of the static index format: the browser twin of
-// internal/search/static_codec.go (read that file for the layout).
+// internal/search/staticindex/codec.go (read that file for the layout).
 
 /** Thrown for any file that does not decode: the UI then says search is unavailable. */
 export class CorruptIndex extends Error {

@@ -1,5 +1,5 @@
 // The query engine over the static index: the browser twin of
-// internal/search/static_search.go, which documents each step. It fetches
+// internal/search/staticindex/reader_test.go, which documents each step. It fetches
 // the metadata once, then per query only the dictionary shards of the
 // query's terms (plus a trigram shard for a term that matches nothing),
 // and fragments only for the results shown.
@@ -8,10 +8,10 @@ import { analyzeTokens, ANALYSIS_VERSION } from "./analyze";
 import { CorruptIndex, FrontDecoder, LENGTH_TABLE, Reader, cmp, decodeUTF8, lowerBound, openEnvelope, runeCount } from "./codec";
 import { NUM_FIELDS, Candidates, Params, idf, rank } from "./rank";
 
-/** Format of the static index this engine reads (StaticFormat in Go). */
+/** Format of the static index this engine reads (staticindex.Format in Go). */
 export const STATIC_FORMAT = 2;
 
-/** Documents per fragment file (fragmentGroup in static.go). */
+/** Documents per fragment file (fragmentGroup in staticindex/write.go). */
 const FRAGMENT_GROUP = 8;
 
 /** Returns the bytes of a file of the search folder, by name without extension ("meta", "ID/t3"). */
@@ -470,7 +470,7 @@ export class Engine {
     const n = this.h.docs;
     const units = queryUnits(q.text);
     const terms = new Set<string>();
-    // The steps of StaticIndex.Search in Go. First every file the query
+    // The steps of Reader.Search in Go. First every file the query
     // needs: compounds (in parallel), parts where no compound matched,
     // corrections where nothing matched.
     type Found = { vs: Variant[]; shards: Map<number, DictShard>; typo: boolean };

@@ -51,6 +51,7 @@ import (
 	"github.com/dreamwiki/dreamwiki/internal/demo"
 	"github.com/dreamwiki/dreamwiki/internal/server"
 	"github.com/dreamwiki/dreamwiki/internal/synth"
+	"github.com/dreamwiki/dreamwiki/internal/workspace"
 )
 
 func main() {
@@ -273,7 +274,7 @@ func editable(dir string) (others, dailies, topics []string, err error) {
 		switch {
 		case strings.HasPrefix(rel, "notes/"), strings.HasPrefix(rel, "projects/"):
 			others = append(others, rel)
-		case strings.HasPrefix(rel, "memory/") && strings.Count(rel, "/") == 1 && len(rel) > 17 && rel[7] == '2':
+		case isDailyLog(rel):
 			dailies = append(dailies, rel)
 		case strings.HasPrefix(rel, "memory/") && strings.Count(rel, "/") == 1 && rel != "memory/dream-log.md":
 			topics = append(topics, rel)
@@ -354,6 +355,12 @@ func withPages(files, pages []string) []string {
 		}
 	}
 	return out
+}
+
+// isDailyLog is the workspace reader's rule for a daily log.
+func isDailyLog(rel string) bool {
+	_, _, ok := workspace.DailyLogPath(rel)
+	return ok
 }
 
 // pageOf is the page of a workspace file of a generated workspace.

@@ -78,11 +78,17 @@ func newDreamCmd(e *env) *cobra.Command {
 		Short: "Consolidate new daily logs into L2 topic files and the MEMORY.md index",
 		Long: `Dream runs one consolidation cycle over WORKSPACE (default: the current folder):
 it reads the daily logs written since the last dream (32 logs or 192 KiB at
-most, oldest first), distils their facts into L2 topic files (one line per fact,
-absolute dates, a Source pointer), merges near-duplicates, records facts that
-replace older ones, closes finished work, archives decayed entries, keeps
-MEMORY.md within its character budget and appends an entry to
-memory/dream-log.md. Daily logs are never changed. Every file it changes is
+most, oldest first) and promotes their durable facts: lines searches found
+often enough, lines stated on several days, and decisions, preferences, rules,
+changes, roles, locations and milestones; never status or cron output,
+counters, paths, hashes, transcripts, open to-dos or questions. Each fact goes
+to the L2 topic file that is clearly about it, else to the index (MEMORY.md, or
+memory/MEMORY.md where the workspace keeps it), at the end of an open list or
+in a section the dream owns, never inside a numbered or counted list, a table
+or code; its text and code are kept as written, relative dates made absolute,
+with a Source pointer. It merges near-duplicates, marks facts the logs say are
+replaced, closes finished work, archives decayed entries, keeps the index
+within its character budget and appends an entry to memory/dream-log.md. Daily logs are never changed. Every file it changes is
 backed up to .backup/memory-dreams/ first and all writes happen in one
 journaled transaction. If a dream is interrupted, the next one puts back
 what it had written, except files edited since: those are left as they are,
@@ -99,9 +105,12 @@ exist (see [dream] in dreamwiki.toml); --force skips those gates, never the
 lock. --dry-run prints the plan, with each action's reason and scores, and a
 unified diff of every file it would change, and writes nothing.
 
---llm-url rewrites each distilled line through an OpenAI-compatible endpoint
-(the key is read from DREAMWIKI_LLM_KEY or OPENAI_API_KEY); answers that add
-numbers, drop dates or hold a secret are not used.`,
+--llm-url runs the distil step (which lines are durable, merging, wording,
+Rule/Why/How, the file) through an OpenAI-compatible endpoint answering in a
+JSON schema (the key is read from DREAMWIKI_LLM_KEY, else OPENAI_API_KEY).
+Every answer is checked: a fact must cite lines it was given and say only what
+they say, with no secret, instruction or Markdown structure; an answer with one
+fact that fails is not used, and its lines go the rule-based way.`,
 		Example: `  dreamwiki dream --dry-run                  # show what a dream would do, and the diff
   dreamwiki dream --demo --dry-run --force   # try it on the embedded demo
   dreamwiki dream ~/agent                    # dream if the gates allow it
@@ -185,7 +194,7 @@ numbers, drop dates or hold a secret are not used.`,
 	cmd.Flags().BoolVar(&f.demo, "demo", false, "plan a dream over the embedded demo workspace (with --dry-run)")
 	cmd.Flags().BoolVar(&f.force, "force", false, "skip the time and session gates (never the lock)")
 	cmd.Flags().BoolVar(&f.noDiff, "no-diff", false, "with --dry-run, print the plan without the diff")
-	cmd.Flags().StringVar(&f.llmURL, "llm-url", "", "OpenAI-compatible API base URL for optional LLM distillation (off by default)")
+	cmd.Flags().StringVar(&f.llmURL, "llm-url", "", "OpenAI-compatible API base URL: the distil step runs through the model, every answer checked (off by default)")
 	cmd.Flags().StringVar(&f.llmModel, "llm-model", "", "model name for --llm-url")
 	return cmd
 }

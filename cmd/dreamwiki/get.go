@@ -9,7 +9,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/dreamwiki/dreamwiki/internal/build"
-	"github.com/dreamwiki/dreamwiki/internal/search"
+	"github.com/dreamwiki/dreamwiki/internal/search/memsearch"
 )
 
 type getFlags struct {
@@ -35,7 +35,7 @@ there than a missing file.`,
 			if f.demo && f.workspace != "" {
 				return usageError{"--demo reads the embedded demo; leave out -w"}
 			}
-			p, start, end, err := search.ParseCitation(args[0])
+			p, start, end, err := memsearch.ParseCitation(args[0])
 			if err != nil {
 				return usageError{err.Error()}
 			}
@@ -51,7 +51,7 @@ there than a missing file.`,
 			if err != nil {
 				return failure{err.Error()}
 			}
-			res, err := search.Get(w, p, start, end)
+			res, err := memsearch.Get(w, p, start, end)
 			if err != nil {
 				return failure{err.Error()}
 			}

@@ -10,13 +10,14 @@ import (
 	"hash/fnv"
 	"io"
 	"io/fs"
+	"maps"
 	"math/rand/v2"
 	"net"
 	"net/http"
 	"net/url"
 	"os"
 	"path/filepath"
-	"sort"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -546,7 +547,7 @@ func (sc *leakScanner) report(t *testing.T) {
 	t.Helper()
 	pending := 0
 	for _, s := range sc.shapes {
-		where := sortedSet(sc.hits[s.id])
+		where := slices.Sorted(maps.Keys(sc.hits[s.id]))
 		switch {
 		case s.pending && len(where) == 0:
 			t.Errorf("shape %s (%s) is marked pending but no longer leaks: remove the mark in shapes.txtar", s.id, s.context)
@@ -558,21 +559,12 @@ func (sc *leakScanner) report(t *testing.T) {
 		}
 	}
 	for _, m := range sc.markers {
-		if where := sortedSet(sc.hits[m]); len(where) > 0 {
+		if where := slices.Sorted(maps.Keys(sc.hits[m])); len(where) > 0 {
 			t.Errorf("private marker %q is published in %d places: %s", m, len(where), clipList(where))
 		}
 	}
 	t.Logf("scanned %d files (%d bytes) and every answer for %d shapes (%d pending) and %d private markers",
 		sc.files, sc.bytes, len(sc.shapes), pending, len(sc.markers))
-}
-
-func sortedSet(m map[string]bool) []string {
-	out := make([]string, 0, len(m))
-	for k := range m {
-		out = append(out, k)
-	}
-	sort.Strings(out)
-	return out
 }
 
 func clipList(ss []string) string {

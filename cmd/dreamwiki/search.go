@@ -8,6 +8,7 @@ import (
 
 	"github.com/dreamwiki/dreamwiki/internal/build"
 	"github.com/dreamwiki/dreamwiki/internal/search"
+	"github.com/dreamwiki/dreamwiki/internal/search/memsearch"
 )
 
 type searchFlags struct {
@@ -59,7 +60,7 @@ topic files and claims do not age.`,
 			if !f.demo {
 				dir = filepath.Join(ws, ".dreamwiki", "index")
 			}
-			ix, err := search.OpenIndex(dir)
+			ix, err := memsearch.OpenIndex(dir)
 			if err != nil {
 				return failure{err.Error()}
 			}
@@ -72,12 +73,12 @@ topic files and claims do not age.`,
 				fmt.Fprintf(e.stderr, "dreamwiki: indexed %d changed files (%d chunks), removed %d\n", st.Changed, st.Chunks, st.Removed)
 			}
 			params := search.ParamsFromConfig(m.Workspace.Config.Search)
-			q := search.Query{Text: joinArgs(args), Limit: f.n, Types: f.types, Tiers: f.tiers, Params: &params}
+			q := memsearch.Query{Text: joinArgs(args), Limit: f.n, Types: f.types, Tiers: f.tiers, Params: &params}
 			res, err := ix.Search(cmd.Context(), q)
 			if err != nil {
 				return failure{err.Error()}
 			}
-			return search.WriteResults(e.stdout, res, f.json)
+			return memsearch.WriteResults(e.stdout, res, f.json)
 		},
 	}
 	cmd.Flags().StringVarP(&f.workspace, "workspace", "w", "", "workspace folder (default: the current folder)")

@@ -7,8 +7,9 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/dreamwiki/dreamwiki/internal/analysis"
 	"github.com/dreamwiki/dreamwiki/internal/demo"
-	"github.com/dreamwiki/dreamwiki/internal/search"
+	"github.com/dreamwiki/dreamwiki/internal/search/memsearch"
 )
 
 // TestSearch_JSONCitationsContainTheMatch is the acceptance test of
@@ -21,7 +22,7 @@ func TestSearch_JSONCitationsContainTheMatch(t *testing.T) {
 		t.Fatalf("exit %d: %s", code, stderr.String())
 	}
 	var out struct {
-		Results []search.Result `json:"results"`
+		Results []memsearch.Result `json:"results"`
 	}
 	dec := json.NewDecoder(&stdout)
 	dec.DisallowUnknownFields()
@@ -48,7 +49,7 @@ func TestSearch_JSONCitationsContainTheMatch(t *testing.T) {
 		}
 		cited := strings.Join(lines[r.StartLine-1:r.EndLine], "\n")
 		terms := map[string]bool{}
-		for _, term := range search.Analyze(cited) {
+		for _, term := range analysis.Analyze(cited) {
 			terms[term] = true
 		}
 		if !terms["gateway"] && !terms["host"] {

@@ -1,7 +1,9 @@
 // Package build runs dreamwiki's pipeline: workspace -> model ->
-// provenance -> vault -> site. It is what `dreamwiki build` and `dreamwiki check` call, and what
-// serve mode reruns. Output is written into a temporary folder beside the
-// destination and renamed into place only when everything succeeded.
+// provenance -> vault -> site. It is what `dreamwiki build` and `dreamwiki
+// check` call, and what serve mode reruns (Session). Output is written
+// into a temporary folder beside the destination and renamed into place
+// only when everything succeeded. A build writes nothing but its output
+// folder, and never replaces one it did not make (unless Force).
 package build
 
 import (
@@ -266,7 +268,7 @@ func Build(ctx context.Context, opts Options) (*Report, error) {
 	r.Notes = len(v.Notes)
 	progress(opts, "writing the vault")
 	backup := filepath.Join(opts.Out, "vault-backup", m.Previous.BackupName())
-	kept, err := v.WriteWith(output.NewDir(filepath.Join(tmp, "vault")), vault.WriteOptions{
+	kept, err := v.WriteWith(ctx, output.NewDir(filepath.Join(tmp, "vault")), vault.WriteOptions{
 		Previous:  m.Previous,
 		Backup:    output.NewDir(backup),
 		BackupDir: filepath.ToSlash(backup),

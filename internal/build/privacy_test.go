@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/rogpeppe/go-internal/txtar"
 )
 
 // Fake secrets in shapes the guard knows, and words that only private
@@ -17,14 +19,9 @@ const (
 	folderMarker  = "bramblefinch"
 )
 
-// TestSession_EditsKeepPrivateNotesAbsentAndSecretsRedacted drives a serve
-// session through the edits that change what may be published: a note
-// made private and public again, a note moved into a private folder, a
-// secret typed into a note, into a daily log that is evidence, and into
-// a file name. After each, the site the session serves holds no secret
-// and no word of a private note, and is byte for byte a fresh build.
-func TestSession_EditsKeepPrivateNotesAbsentAndSecretsRedacted(t *testing.T) {
-	dir := writeTxtar(t, `
+// sessionWorkspace is where the session starts: two public notes and a
+// claim whose evidence is a daily log.
+const sessionWorkspace = `
 -- MEMORY.md --
 # Memory
 
@@ -42,7 +39,20 @@ Ten weeks, three runs a week.
 # Homelab
 
 The NAS sits under the stairs.
-`)
+`
+
+// TestSession_EditsKeepPrivateNotesAbsentAndSecretsRedacted drives a serve
+// session through the edits that change what may be published: a note
+// made private and public again, a note moved into a private folder, a
+// secret typed into a note, into a daily log that is evidence, and into
+// a file name. After each, the site the session serves holds no secret
+// and no word of a private note, and is byte for byte a fresh build.
+func TestSession_EditsKeepPrivateNotesAbsentAndSecretsRedacted(t *testing.T) {
+	// Package build's own tests cannot import buildtest, which imports build.
+	dir := t.TempDir()
+	if err := txtar.Write(txtar.Parse([]byte(sessionWorkspace)), dir); err != nil {
+		t.Fatal(err)
+	}
 	s, sv, _ := openServed(t, dir)
 
 	steps := []struct {

@@ -1,6 +1,7 @@
 package build
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 	"math/rand/v2"
@@ -195,7 +196,7 @@ func BenchmarkVault_10000Notes2000Claims(b *testing.B) {
 		inputs, assets := vault.Assemble(ws, res)
 		v := vault.Build(markdown.New(), inputs, assets, vault.Withheld(ws))
 		v.Provenance = res
-		if err := v.Write(output.NewMemory()); err != nil {
+		if err := v.Write(context.Background(), output.NewMemory()); err != nil {
 			b.Fatal(err)
 		}
 	}

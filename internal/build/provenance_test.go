@@ -1,14 +1,12 @@
-package build
+package build_test
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
-	"io/fs"
-	"os"
+	"maps"
 	"path"
-	"path/filepath"
 	"regexp"
+	"slices"
 	"sort"
 	"strings"
 	"testing"
@@ -17,31 +15,21 @@ import (
 
 	"go.yaml.in/yaml/v3"
 
+	"github.com/dreamwiki/dreamwiki/internal/build"
+	"github.com/dreamwiki/dreamwiki/internal/buildtest"
 	"github.com/dreamwiki/dreamwiki/internal/markdown"
 	"github.com/dreamwiki/dreamwiki/internal/provenance"
 	"github.com/dreamwiki/dreamwiki/vault"
 )
 
-// vaultFiles reads every file of a written vault: path -> content.
-func vaultFiles(t *testing.T, dir string) map[string]string {
-	t.Helper()
-	out := map[string]string{}
-	err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
-		if err != nil || d.IsDir() {
-			return err
-		}
-		data, err := os.ReadFile(p)
-		if err != nil {
-			return err
-		}
-		rel, _ := filepath.Rel(dir, p)
-		out[filepath.ToSlash(rel)] = string(data)
-		return nil
-	})
-	if err != nil {
-		t.Fatal(err)
+// vaultFiles reads every file of the written vault: its path in the
+// vault -> content.
+func vaultFiles(out *buildtest.Output) map[string]string {
+	files := map[string]string{}
+	for _, name := range out.Files("vault") {
+		files[strings.TrimPrefix(name, "vault/")] = out.Read(name)
 	}
-	return out
+	return files
 }
 
 // writtenVault parses the vault as Obsidian sees it: only the written
@@ -52,9 +40,8 @@ type writtenVault struct {
 	names *markdown.NameIndex
 }
 
-func readVault(t *testing.T, dir string) *writtenVault {
-	t.Helper()
-	w := &writtenVault{files: vaultFiles(t, dir), docs: map[string]*markdown.Doc{}}
+func readVault(out *buildtest.Output) *writtenVault {
+	w := &writtenVault{files: vaultFiles(out), docs: map[string]*markdown.Doc{}}
 	eng := markdown.New()
 	var entries []markdown.IndexEntry
 	for p, content := range w.files {
@@ -71,10 +58,11 @@ func readVault(t *testing.T, dir string) *writtenVault {
 	return w
 }
 
-func buildDemo(t *testing.T) (*Model, string) {
+// buildDemo builds the demo and loads its model, judged at the same day.
+func buildDemo(t *testing.T) (*build.Model, *buildtest.Output) {
 	t.Helper()
-	_, out := buildInto(t, Options{Demo: true})
-	m, err := Load(context.Background(), Options{Demo: true})
+	out := buildtest.BuildWith(t, build.Options{Demo: true})
+	m, err := build.Load(context.Background(), build.Options{Demo: true, AsOf: out.Options.AsOf})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -83,9 +71,9 @@ func buildDemo(t *testing.T) (*Model, string) {
 
 func TestProvenance_EveryWikilinkInTheDemoVaultResolvesInObsidian(t *testing.T) {
 	_, out := buildDemo(t)
-	w := readVault(t, filepath.Join(out, "vault"))
+	w := readVault(out)
 	links := 0
-	for _, p := range sortedKeysOf(w.docs) {
+	for _, p := range slices.Sorted(maps.Keys(w.docs)) {
 		d := w.docs[p]
 		for _, l := range d.Links {
 			links++
@@ -113,7 +101,7 @@ func TestProvenance_EveryWikilinkInTheDemoVaultResolvesInObsidian(t *testing.T) 
 	}
 	// Links in properties (evidence, supersedes, ...) resolve the same way.
 	propLink := regexp.MustCompile(`\[\[([^\]|#]*)(?:#([^\]|]*))?(?:\|[^\]]*)?\]\]`)
-	for _, p := range sortedKeysOf(w.docs) {
+	for _, p := range slices.Sorted(maps.Keys(w.docs)) {
 		m := fmRe.FindStringSubmatch(w.files[p])
 		if m == nil {
 			continue
@@ -137,20 +125,11 @@ func TestProvenance_EveryWikilinkInTheDemoVaultResolvesInObsidian(t *testing.T) 
 	}
 }
 
-func sortedKeysOf[V any](m map[string]V) []string {
-	out := make([]string, 0, len(m))
-	for k := range m {
-		out = append(out, k)
-	}
-	sort.Strings(out)
-	return out
-}
-
 var fmRe = regexp.MustCompile(`(?s)\A---\n(.*?)\n---\n`)
 
 func TestProvenance_FrontMatterParsesWithTheDeclaredTypesAndIDsAreUnique(t *testing.T) {
 	_, out := buildDemo(t)
-	files := vaultFiles(t, filepath.Join(out, "vault"))
+	files := vaultFiles(out)
 	var types struct {
 		Types map[string]string `json:"types"`
 	}
@@ -166,7 +145,7 @@ func TestProvenance_FrontMatterParsesWithTheDeclaredTypesAndIDsAreUnique(t *test
 	date := regexp.MustCompile(`^\d{4}-\d{2}-\d{2}$`)
 	ids := map[string]string{}
 	claims := 0
-	for _, p := range sortedKeysOf(files) {
+	for _, p := range slices.Sorted(maps.Keys(files)) {
 		if !strings.HasSuffix(p, ".md") {
 			continue
 		}
@@ -282,7 +261,7 @@ var blockLinkRe = regexp.MustCompile(`\[\[([^\]#|]+)#\^([A-Za-z0-9-]+)\]\]`)
 // evidence are exactly those the report lists.
 func TestProvenance_EveryDemoClaimLinksToALineThatSaysIt(t *testing.T) {
 	m, out := buildDemo(t)
-	files := vaultFiles(t, filepath.Join(out, "vault"))
+	files := vaultFiles(out)
 	// block id -> the text of its block, per note.
 	blockText := func(note, id string) (string, bool) {
 		content, ok := files[note+".md"]
@@ -366,7 +345,7 @@ func navigational(c *provenance.Claim) bool {
 
 func TestProvenance_DemoChainPermissionAndLint(t *testing.T) {
 	m, out := buildDemo(t)
-	files := vaultFiles(t, filepath.Join(out, "vault"))
+	files := vaultFiles(out)
 	var cur, old, lapsed *provenance.Claim
 	for _, c := range m.Provenance.Claims {
 		switch {
@@ -410,94 +389,5 @@ func TestProvenance_DemoChainPermissionAndLint(t *testing.T) {
 	}
 	if codes["broken-link"]+codes["broken-anchor"] != 0 {
 		t.Errorf("the demo vault has broken links: %v", codes)
-	}
-}
-
-// TestProvenance_RebuildKeepsHumanEdits edits a built vault the ways a
-// person does, rebuilds twice, and finds every word they typed.
-func TestProvenance_RebuildKeepsHumanEdits(t *testing.T) {
-	ws := writeTxtar(t, `
--- MEMORY.md --
-# Memory
-
-## Infrastructure
-- Gateway host is the Mac mini. Source: memory/2026-10-21.md#L1-L1
-- Zigbee2MQTT uses the by-id path.
--- memory/2026-10-21.md --
-- Moved the gateway to the Mac mini.
-`)
-	out := filepath.Join(t.TempDir(), "dist")
-	opts := Options{Workspace: ws, Out: out}
-	if _, err := Build(context.Background(), opts); err != nil {
-		t.Fatal(err)
-	}
-	v := filepath.Join(out, "vault")
-	claim := filepath.Join(v, "claims", "gateway-host-is-the-mac-mini.md")
-	edit := func(p string, f func(string) string) {
-		t.Helper()
-		must(t, os.WriteFile(p, []byte(f(read(t, p))), 0o644))
-	}
-	// Inside a human block, outside one, a new note and a second block.
-	edit(claim, func(s string) string {
-		return strings.Replace(s, vault.HumanStart+"\n", vault.HumanStart+"\nChecked the router page myself.\n", 1)
-	})
-	daily := filepath.Join(v, "sources", "daily", "2026-10-21.md")
-	edit(daily, func(s string) string {
-		return s + "\nA line I added outside any block.\n\n" + vault.HumanStart + "\nA block I made myself.\n" + vault.HumanEnd + "\n"
-	})
-	must(t, os.WriteFile(filepath.Join(v, "my-note.md"), []byte("# Mine\n\nMy own note.\n"), 0o644))
-	// The entry's text changes a little; its id must not.
-	memory := filepath.Join(ws, "MEMORY.md")
-	edit(memory, func(s string) string {
-		return strings.Replace(s, "Gateway host is the Mac mini.", "The gateway host is now the Mac mini.", 1)
-	})
-
-	r, err := Build(context.Background(), opts)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if got := read(t, claim); !strings.Contains(got, "Checked the router page myself.") || !strings.Contains(got, "The gateway host is now the Mac mini") {
-		t.Errorf("the claim lost its human text or its id:\n%s", got)
-	}
-	if got := read(t, daily); !strings.Contains(got, "A block I made myself.") || strings.Contains(got, "A line I added outside") {
-		t.Errorf("daily log after rebuild:\n%s", got)
-	}
-	if read(t, filepath.Join(v, "my-note.md")) != "# Mine\n\nMy own note.\n" {
-		t.Errorf("a note made in the vault was not kept")
-	}
-	var backedUp string
-	for _, d := range r.Diagnostics {
-		if d.Code == "hand-edit" && strings.Contains(d.Message, "sources/daily/2026-10-21.md") {
-			backedUp = d.Message
-		}
-	}
-	if backedUp == "" {
-		t.Fatalf("the edit outside human blocks was not reported: %v", r.Diagnostics)
-	}
-	found := false
-	_ = filepath.WalkDir(filepath.Join(out, "vault-backup"), func(p string, d fs.DirEntry, err error) error {
-		if err == nil && !d.IsDir() && bytes.Contains([]byte(read(t, p)), []byte("A line I added outside any block.")) {
-			found = true
-		}
-		return nil
-	})
-	if !found {
-		t.Errorf("the edited file is not in vault-backup")
-	}
-	// A third build changes nothing a person wrote and backs up nothing.
-	r, err = Build(context.Background(), opts)
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, d := range r.Diagnostics {
-		if d.Code == "hand-edit" {
-			t.Errorf("third build: %s", d.Message)
-		}
-	}
-	if got := read(t, claim); !strings.Contains(got, "Checked the router page myself.") {
-		t.Errorf("third build lost the human text")
-	}
-	if got := read(t, daily); !strings.Contains(got, "A block I made myself.") {
-		t.Errorf("third build lost the appended human block")
 	}
 }

@@ -4,8 +4,10 @@ import (
 	"encoding/json"
 	"fmt"
 	"io/fs"
+	"maps"
 	"path"
 	"regexp"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -73,15 +75,6 @@ func workspaceFiles(t *testing.T) map[string]string {
 	return out
 }
 
-func sortedKeys(m map[string]string) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	return keys
-}
-
 // isTopic reports whether p is an L2 topic file (memory/<topic>.md or
 // memory/**/<topic>.md that is none of the other memory files).
 func isTopic(p string) bool {
@@ -132,7 +125,7 @@ func TestFS_HasTheCoreFiles(t *testing.T) {
 
 func TestFS_JSONIsValid(t *testing.T) {
 	files := workspaceFiles(t)
-	for _, p := range sortedKeys(files) {
+	for _, p := range slices.Sorted(maps.Keys(files)) {
 		switch {
 		case strings.HasSuffix(p, ".json"):
 			var v any
@@ -251,7 +244,7 @@ func checkRange(t *testing.T, files map[string]string, where, target string, a, 
 func TestFS_LinePointersNameRealLinesThatSupportTheEntry(t *testing.T) {
 	files := workspaceFiles(t)
 	checked := 0
-	for _, p := range sortedKeys(files) {
+	for _, p := range slices.Sorted(maps.Keys(files)) {
 		if p != "MEMORY.md" && p != "DREAMS.md" && !isTopic(p) {
 			continue
 		}
@@ -306,7 +299,7 @@ func resolveWikilink(files map[string]string, target string) (string, bool) {
 
 func TestFS_DateFileAndWikiPointersResolve(t *testing.T) {
 	files := workspaceFiles(t)
-	for _, p := range sortedKeys(files) {
+	for _, p := range slices.Sorted(maps.Keys(files)) {
 		if !strings.HasSuffix(p, ".md") {
 			continue
 		}

@@ -30,9 +30,10 @@ type Options struct {
 	// (dreamwiki.toml) before planning: tests and callers use it to change
 	// thresholds without writing the file.
 	Configure func(*workspace.Config)
-	// LLM, when set, rewrites the distilled lines through an
-	// OpenAI-compatible endpoint. The deterministic engine is complete
-	// without it.
+	// LLM, when set, runs the distil step (which lines are durable facts,
+	// which state the same fact, their wording, Rule/Why/How, their file)
+	// through an OpenAI-compatible endpoint (llm.go). The deterministic
+	// engine is complete without it.
 	LLM *LLM
 	// Command is recorded in the lock ("dreamwiki dream").
 	Command string
@@ -48,10 +49,12 @@ func (o Options) now() time.Time {
 	return time.Now().UTC()
 }
 
-// LLM is an OpenAI-compatible chat-completions endpoint used to polish
-// distilled lines. Every answer is checked (one line, no longer than the
-// deterministic line allows, no secret, no number or date the input did
-// not have) and the deterministic line is kept when a check fails.
+// LLM is an OpenAI-compatible chat-completions endpoint that distils the
+// candidate lines, answering in a JSON schema. Every fact of an answer is
+// checked: it cites lines of the request, says only what they say (their
+// words, numbers and code), holds no secret, instruction or Markdown
+// structure, and names a type and a file that exist. An answer with one
+// fact that fails is not used; its lines go the rule-based way.
 type LLM struct {
 	// URL is the API base ("http://localhost:8080/v1") or the full
 	// chat-completions URL.
@@ -298,14 +301,11 @@ func (p *planner) run() error {
 	pl.Counts.Candidates = len(p.cands)
 	p.groupDuplicates()
 	if p.opts.LLM != nil {
-		p.polish()
+		p.distilByModel()
 	}
 	p.decide()
 	if err := p.ctx.Err(); err != nil {
 		return err
-	}
-	if p.opts.LLM != nil {
-		p.summariseTopics()
 	}
 	if mf := p.ws.Memory; mf != nil {
 		pl.Memory.Before = sizeOf(p.before[mf.File.Path].data)

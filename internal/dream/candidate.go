@@ -3,6 +3,7 @@ package dream
 import (
 	"fmt"
 	"regexp"
+	"slices"
 	"strings"
 	"time"
 	"unicode/utf8"
@@ -37,16 +38,27 @@ type candidate struct {
 	structural bool
 	tags       []string
 	status     memory.Status
-	why, how   string // feedback with a reason
+	why, how   string // the reason and the way to apply it, when the line gives them
 	words      []string
-	nums       []string // the fact's numbers, for near-duplicate checks
-	subject    string
-	value      string
-	perm       bool
-	expires    time.Time
-	secrets    []SecretFinding
-	evidence   []evidence // this line and its near-duplicates elsewhere
-	notes      []string   // what distillation did ("relative dates made absolute")
+	// marker is the kind of durable statement the line makes ("decision",
+	// "preference", "rule", ...; see durable.go), "" for none.
+	marker    string
+	todo      bool // an open to-do or reminder: never promoted as a fact
+	temporary bool // a short-lived arrangement ("for the rest of February")
+	// byModel is set for a fact the LLM distilled (llm.go), modelFile to
+	// the file it chose ("index" or a topic file); modelSkip for a line a
+	// checked answer kept no fact from.
+	byModel   bool
+	modelFile string
+	modelSkip bool
+	nums      []string // the fact's numbers, for near-duplicate checks
+	subject   string
+	value     string
+	perm      bool
+	expires   time.Time
+	secrets   []SecretFinding
+	evidence  []evidence // this line and its near-duplicates elsewhere
+	notes     []string   // what distillation did ("relative dates made absolute")
 
 	// Set while deciding.
 	routeNote     string     // why no topic took it
@@ -94,41 +106,15 @@ var (
 	reMetaBits   = regexp.MustCompile(`(?i)\s*\[score=[^\]]*\]|\s*\b(?:confidence|recalls|importance)\s*[:=]\s*[\d.]+%?|\s*\bstatus\s*[:=]\s*(?:staged|promoted|candidate|pending-review)\b|\s*\bevidence\s*[:=]\s*\S+`)
 	reClock      = regexp.MustCompile(`^(?:~|at\s+)?\d{1,2}[:h]\d{2}(?:\s*(?:am|pm|UTC|JST|WET|WEST))?\s*(?:[-–—:]\s*)?`)
 	reSessionHdr = regexp.MustCompile(`(?i)#\s*session:|\*\*session (?:key|id)\*\*`)
-	reReason     = regexp.MustCompile(`(?i)\s*(?:[;,.—–-]\s*)?\b(?:because|reason:|why:)\s+|因为|原因[:：]`)
-	reHowCue     = regexp.MustCompile(`(?i)\s*(?:[;,.—–-]\s*)?\bhow(?: to apply)?:\s+`)
-	reListMarker = regexp.MustCompile(`^(?:[-*+]|\d+[.)])\s+(?:\[[ xX]\]\s+)?`)
+	// reReason opens the reason of a sentence: "…, because …".
+	reReason = regexp.MustCompile(`(?i)\s*(?:[;,.—–-]\s*)?\b(?:because|reason:|why:|porque|ya que)\s+|[，,]?\s*(?:因为|因為|由于|由於|原因[:：])`)
+	// reReasonEnd closes a sentence that is a reason, in the languages
+	// that put the cue last: "…ため。", "…때문이다."
+	reReasonEnd = regexp.MustCompile(`(?:ため|ので|から|때문(?:이다|임|에)?)[。.]?$`)
+	reHowCue    = regexp.MustCompile(`(?i)\s*(?:[;,.—–-]\s*)?\bhow(?: to apply)?:\s+`)
+	// reBlockLabel reads the labelled lines of a what/why block.
+	reBlockLabel = regexp.MustCompile(`(?i)^\s*(?:[-*+]\s+)?(what|why|how(?: to apply)?|next|proof|evidence|source|ref|todo)\s*[:：]\s*`)
 )
-
-// boilerplate says why an item is no candidate, or "" when it is one.
-func boilerplate(text string) string {
-	t := strings.TrimSpace(text)
-	lower := strings.ToLower(t)
-	// Cheap substring checks guard the patterns: most lines match none.
-	head := lower
-	if len(head) > 16 {
-		head = head[:16]
-	}
-	switch {
-	case strings.ContainsAny(head, ":：") && reTranscript.MatchString(t):
-		return "conversation transcript, not a fact"
-	case (strings.Contains(lower, "heartbeat") || strings.HasPrefix(lower, "no") || strings.Contains(t, "HEARTBEAT")) && reHeartbeat.MatchString(t):
-		return "heartbeat status"
-	case (strings.Contains(lower, "dream") || strings.Contains(lower, "consolidated") || strings.Contains(lower, "sleep")) && reDreamBook.MatchString(t):
-		return "dream bookkeeping"
-	case strings.Contains(lower, "session") && reSessionHdr.MatchString(t):
-		return "session metadata"
-	case strings.HasSuffix(t, "?") || strings.HasSuffix(t, "？"):
-		return "a question, not a fact"
-	}
-	ws := contentWords(reClock.ReplaceAllString(t, ""))
-	if len(ws) < 3 && utf8.RuneCountInString(t) < 16 {
-		return "too short to be a fact"
-	}
-	if len(ws) == 0 {
-		return "nothing but markup or numbers"
-	}
-	return ""
-}
 
 // newCandidate reads one daily-log item; skip is set instead when the item
 // is no candidate.
@@ -143,43 +129,109 @@ func newCandidate(id int, log *workspace.DailyLog, it workspace.LogItem) (*candi
 	for _, f := range secrets.Scan(it.Raw) {
 		c.secrets = append(c.secrets, SecretFinding{File: c.path, Line: it.Line + f.Line - 1, Kind: f.Kind, Action: "redacted"})
 	}
-	if why := boilerplate(it.Text); why != "" {
+	skip := func(why string) (*candidate, *Skip) {
 		return nil, &Skip{File: c.path, Line: it.Line, Text: shorten(redact(it.Text), 80), Reason: why}
 	}
+	// A secret can span lines (a private key block); the lines are read
+	// redacted, so no part of a value survives into anything below.
+	raw := it.Raw
 	if len(c.secrets) > 0 {
-		// A secret can span lines (a private key block) that the item's
-		// cleaned text has joined; redact the lines as written and read the
-		// text from them, so no part of the value survives.
-		red, _ := secrets.Redact(it.Raw)
-		t := strings.Join(strings.Fields(red), " ")
-		if li := reListMarker.FindString(t); li != "" {
-			t = t[len(li):]
-		}
-		c.text = t
+		raw = redact(raw)
+		c.text = strings.Join(strings.Fields(stripListMarker(raw)), " ")
 	}
-	c.distill()
+	l := readLine(raw, c.text, it.Section)
+	if why := noiseOf(l); why != "" {
+		return skip(why)
+	}
+	if ws := contentWords(l.text); len(ws) == 0 {
+		return skip("nothing but markup or numbers")
+	} else if len(ws) < 3 && utf8.RuneCountInString(l.text) < 16 {
+		return skip("too short to be a fact")
+	}
+	c.todo = isTodo(raw)
+	c.temporary = reTemporary.MatchString(l.text)
+	main, why, how, block := factParts(raw)
+	c.distill(main, why, how)
 	if secrets.Contains(c.fact) {
 		c.fact = "" // never: the guard is the one hard block on content
 	}
 	if c.fact == "" {
-		return nil, &Skip{File: c.path, Line: it.Line, Text: shorten(redact(it.Text), 80), Reason: "nothing left after removing metadata"}
+		return skip("nothing left after removing metadata")
+	}
+	kind, typ := markerOf(main + " " + why)
+	if block {
+		kind, typ = "decision", TypeProject
+	}
+	c.marker = kind
+	if typ != "" && c.typ == TypeProject && len(c.tags) == 0 {
+		c.typ = typ // the statement's form says more than the word votes' default
 	}
 	c.evidence = []evidence{{Path: c.path, Line: c.line, EndLine: c.endLine, Date: c.date}}
 	return c, nil
 }
 
-// distill turns the item into the line curated memory will hold.
-func (c *candidate) distill() {
-	t := c.text
-	if s := reMetaBits.ReplaceAllString(t, ""); s != t {
+// stripListMarker drops a list marker (and checkbox, quote marker) opening
+// s.
+func stripListMarker(s string) string {
+	return reLeadMarker.ReplaceAllString(strings.TrimSpace(s), "")
+}
+
+// factParts reads an item's lines as written (Markdown, code spans and
+// all): the fact, and its reason and way to apply when a what/why block
+// gives them. Labelled lines the fact does not need (next, proof) are left
+// out; other continuation lines join the fact. block reports a what/why
+// block, a recorded decision.
+func factParts(raw string) (main, why, how string, block bool) {
+	lines := strings.Split(raw, "\n")
+	var parts []string
+	labels := map[string]bool{}
+	for i, line := range lines {
+		t := strings.TrimSpace(line)
+		if i == 0 {
+			t = stripListMarker(t)
+		}
+		m := reBlockLabel.FindStringSubmatch(t)
+		if m == nil {
+			if t != "" {
+				parts = append(parts, t)
+			}
+			continue
+		}
+		label, rest := strings.ToLower(m[1]), strings.TrimSpace(t[len(m[0]):])
+		labels[label] = true
+		switch {
+		case label == "what":
+			parts = append(parts, rest)
+		case label == "why":
+			why = rest
+		case strings.HasPrefix(label, "how"):
+			how = rest
+		case i == 0:
+			parts = append(parts, t) // a line that opens with "next:" is a to-do, read as written
+		}
+	}
+	return strings.Join(parts, " "), why, how, labels["what"] && labels["why"]
+}
+
+// distill turns the item's text into the line curated memory will hold:
+// the text as written (Markdown and code spans kept), without candidate
+// metadata or a leading clock, relative dates made absolute, secrets
+// redacted; a reason the line gives becomes its Why.
+func (c *candidate) distill(main, why, how string) {
+	t := main
+	if s := stripMetaBits(t); s != t {
 		t = s
 		c.notes = append(c.notes, "candidate metadata removed")
 	}
 	t = strings.TrimSpace(reClock.ReplaceAllString(strings.TrimSpace(t), ""))
-	if s, changed := absoluteDates(t, c.date); changed {
-		t = s
-		c.notes = append(c.notes, "relative dates made absolute")
+	dates := func(s string) string {
+		if a, changed := absoluteDates(s, c.date); changed {
+			c.notes = append(c.notes, "relative dates made absolute")
+			return a
+		}
+		return s
 	}
+	t, why, how = dates(t), dates(why), dates(how)
 	if s, found := secrets.Redact(t); len(found) > 0 {
 		t = s
 		if len(c.secrets) == 0 {
@@ -202,20 +254,13 @@ func (c *candidate) distill() {
 	c.subject, c.value, _ = memory.SubjectValue(t)
 	c.perm, c.expires = memory.Permission(t, c.date)
 
-	// Feedback that gives its reason is written as Rule/Why (DESIGN 5.3).
-	if c.typ == TypeFeedback {
-		if loc := reReason.FindStringIndex(t); loc != nil && loc[0] > 8 {
-			rule, rest := strings.TrimSpace(t[:loc[0]]), strings.TrimSpace(t[loc[1]:])
-			why, how := rest, ""
-			if h := reHowCue.FindStringIndex(rest); h != nil {
-				why, how = strings.TrimSpace(rest[:h[0]]), strings.TrimSpace(rest[h[1]:])
-			}
-			if rule != "" && why != "" {
-				c.why = shorten(strings.TrimRight(why, " ."), maxFact)
-				c.how = shorten(strings.TrimRight(how, " ."), maxFact)
-				t = rule
-			}
-		}
+	// A line that gives its reason is written as Rule/Why (DESIGN 5.3).
+	if why == "" {
+		t, why, how = splitReason(t)
+	}
+	if why != "" {
+		c.why = shorten(strings.TrimRight(why, " .。"), maxFact)
+		c.how = shorten(strings.TrimRight(how, " .。"), maxFact)
 	}
 	if utf8.RuneCountInString(t) > maxFact {
 		t = cutSentences(t, maxFact)
@@ -226,6 +271,49 @@ func (c *candidate) distill() {
 	}
 	c.fact = t
 	c.nums = numbers(t)
+}
+
+// stripMetaBits removes candidate metadata (score brackets, confidence,
+// status, evidence fields); the pattern runs only on lines that may hold
+// some.
+func stripMetaBits(s string) string {
+	lower := strings.ToLower(s)
+	for _, lit := range []string{"[score=", "confidence", "recalls", "importance", "status", "evidence"} {
+		if strings.Contains(lower, lit) {
+			return reMetaBits.ReplaceAllString(s, "")
+		}
+	}
+	return s
+}
+
+// reasonCues are in every line reReason can split (a cheap test first).
+var reasonCues = []string{"because", "reason:", "why:", "porque", "ya que", "因为", "因為", "由于", "由於", "原因"}
+
+// splitReason splits "rule, because why. How to apply: how" (and the
+// reason sentence that closes a Japanese or Korean line) into its parts;
+// a line without a reason comes back whole.
+func splitReason(t string) (rule, why, how string) {
+	lower := strings.ToLower(t)
+	if !slices.ContainsFunc(reasonCues, func(c string) bool { return strings.Contains(lower, c) }) {
+		if sents := splitSentences(t); len(sents) > 1 && reReasonEnd.MatchString(sents[len(sents)-1]) {
+			return strings.Join(sents[:len(sents)-1], " "), sents[len(sents)-1], ""
+		}
+		return t, "", ""
+	}
+	if loc := reReason.FindStringIndex(t); loc != nil && loc[0] > 8 {
+		rule, rest := strings.TrimSpace(t[:loc[0]]), strings.TrimSpace(t[loc[1]:])
+		why = rest
+		if h := reHowCue.FindStringIndex(rest); h != nil {
+			why, how = strings.TrimSpace(rest[:h[0]]), strings.TrimSpace(rest[h[1]:])
+		}
+		if rule != "" && why != "" {
+			return rule, why, how
+		}
+	}
+	if sents := splitSentences(t); len(sents) > 1 && reReasonEnd.MatchString(sents[len(sents)-1]) {
+		return strings.Join(sents[:len(sents)-1], " "), sents[len(sents)-1], ""
+	}
+	return t, "", ""
 }
 
 // cutSentences keeps whole sentences up to limit characters; when the first

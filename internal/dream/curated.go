@@ -68,31 +68,111 @@ type topic struct {
 	title string
 	doc   *mdDoc
 	words map[string]int // vocabulary of its entries, title and headings
+	// names are what the file calls its subjects: the words (and CJK
+	// three-character runs) of its title, file name, headings and entry
+	// labels ("Gateway" of "Gateway: port 18789"). A fact is routed to a
+	// topic only when it names one of them.
+	names map[string]bool
 	isNew bool
 	added []*candidate
+}
+
+// name adds a name of the topic's subjects (see topic.names) to its
+// names and its vocabulary.
+func (tp *topic) name(s string) {
+	for _, w := range contentWords(s) {
+		tp.words[w]++
+	}
+	for _, k := range nameKeys(s) {
+		tp.names[k] = true
+	}
+}
+
+// entryLabel is what a bullet entry names its subject by: a short label it
+// opens with ("Gateway" of "- Gateway: port 18789", "远程桌面端口" of
+// "- 远程桌面端口：3389"), else the short subject of an "X is Y" sentence
+// ("Summaries" of "Summaries are bullets"), else an opening name that is
+// no ordinary word (an acronym or a name with digits or inner capitals:
+// "Zigbee2MQTT runs …"). A numbered step's lead-in ("3. 在打印服务器上执行：")
+// names nothing.
+func entryLabel(e *workspace.Entry) string {
+	if reOrderedItem.MatchString(e.Raw) {
+		return ""
+	}
+	short := func(k string) bool {
+		n := cjkRunes(k)
+		return n > 0 && n <= 6 || n == 0 && len(strings.Fields(k)) <= 3
+	}
+	l := readLine(e.Raw, e.Raw, "")
+	if k := l.key; k != "" {
+		if !short(k) {
+			return ""
+		}
+		return k
+	}
+	if subj, _, ok := memory.SubjectValue(e.Text); ok && short(subj) {
+		return subj
+	}
+	first, _, _ := strings.Cut(strings.Trim(l.body, "*_`"), " ")
+	if reIdentifier.MatchString(first) {
+		return first
+	}
+	return ""
+}
+
+// reIdentifier is a name no dictionary word looks like: an acronym, or a
+// word with a digit or a capital inside ("NAS", "Zigbee2MQTT", "OpenClaw").
+var reIdentifier = regexp.MustCompile(`^(?:[A-Z]{2,}[A-Za-z0-9-]*|[A-Za-z]+[0-9][A-Za-z0-9-]*|[A-Za-z]+[a-z][A-Z][A-Za-z0-9-]*)$`)
+
+// nameKeys are the keys a name is matched by: its words of Latin, Cyrillic
+// or other spaced scripts (stop words and generic words left out), and
+// every run of three CJK characters (two would match "负责" in both
+// "负责人" and "负责每天").
+func nameKeys(s string) []string {
+	var out []string
+	for _, w := range contentWords(s) {
+		if cjkRunes(w) == 0 && !genericWords[w] {
+			out = append(out, w)
+		}
+	}
+	var run []rune
+	flush := func() {
+		for i := 0; i+3 <= len(run); i++ {
+			out = append(out, string(run[i:i+3]))
+		}
+		run = run[:0]
+	}
+	for _, r := range strings.ToLower(s) {
+		if cjkRunes(string(r)) > 0 {
+			run = append(run, r)
+		} else {
+			flush()
+		}
+	}
+	flush()
+	return out
 }
 
 // loadCurated reads MEMORY.md and the L2 topic files into editable
 // documents and curated entries.
 func (p *planner) loadCurated() {
 	ws := p.ws
-	if ws.Memory != nil {
-		p.memDoc = p.openDoc(ws.Memory.File, ws.Memory.Sections)
+	if f, sections := indexFile(ws); f != nil {
+		p.memDoc = p.openDoc(f, sections)
 	} else {
 		p.memDoc = newEmptyDoc("MEMORY.md")
 		p.docs["MEMORY.md"] = p.memDoc
 	}
 	for _, t := range ws.Topics {
-		if !isTopicPath(t.File.Path) {
+		if !isTopicPath(t.File.Path) || t.File.Path == p.memDoc.path || indexLike(t.File.Path) {
 			continue
 		}
-		tp := &topic{path: t.File.Path, slug: t.Topic, title: t.Title, doc: p.openDoc(t.File, t.Sections), words: map[string]int{}}
-		for _, w := range contentWords(t.Title + " " + strings.ReplaceAll(t.Topic, "-", " ")) {
-			tp.words[w]++
-		}
+		tp := &topic{path: t.File.Path, slug: t.Topic, title: t.Title, doc: p.openDoc(t.File, t.Sections), words: map[string]int{}, names: map[string]bool{}}
+		tp.name(t.Title + " " + strings.ReplaceAll(t.Topic, "-", " "))
 		for _, s := range t.Sections {
-			for _, w := range contentWords(s.Heading) {
-				tp.words[w]++
+			tp.name(s.Heading)
+			for _, e := range s.Entries {
+				tp.name(entryLabel(e))
 			}
 		}
 		p.topics = append(p.topics, tp)
@@ -373,8 +453,9 @@ func (p *planner) matchMeta() {
 }
 
 // bootstrapMeta gives every entry without a memory-meta.json record one,
-// dated by the entry's own date, else its source's, else today (as the
-// seed's bootstrap script does).
+// dated by the entry's own date, else its source's. An entry nothing dates
+// stays undated: its record says only when it was first seen, which is
+// what its decay counts from.
 func (p *planner) bootstrapMeta() {
 	if p.meta == nil {
 		return
@@ -393,7 +474,7 @@ func (p *planner) track(c *curated) *memory.MetaRecord {
 	c.meta = p.meta.Add(c.text)
 	c.meta.Created = c.date
 	if c.meta.Created.IsZero() {
-		c.meta.Created = p.day
+		c.meta.FirstSeen = p.day
 	}
 	c.meta.Section = c.section
 	c.meta.Type = c.typ

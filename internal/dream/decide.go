@@ -8,6 +8,7 @@ import (
 	"slices"
 	"strings"
 	"time"
+	"unicode"
 
 	"github.com/dreamwiki/dreamwiki/internal/memory"
 	"github.com/dreamwiki/dreamwiki/internal/parallel"
@@ -118,6 +119,9 @@ func (p *planner) groupDuplicates() {
 		}
 		if into != nil {
 			into.addEvidence(c.evidence...)
+			if into.marker == "" {
+				into.marker = c.marker
+			}
 			p.counts.Merged++
 			p.action(Action{Kind: "merge", File: c.path, Text: shorten(c.fact, 160), Type: c.typ, Evidence: evidenceStrings(c.evidence),
 				Reason: fmt.Sprintf("says again what %s:%d says; one fact, both lines kept as its evidence", into.path, into.line)})
@@ -132,25 +136,26 @@ func (p *planner) groupDuplicates() {
 
 // decide settles every candidate, oldest first, against curated memory as
 // it stands after the earlier ones: a later line can merge into, close or
-// supersede what an earlier line of the same batch wrote.
+// supersede what an earlier line of the same batch wrote. Durable facts no
+// topic file is clearly about go to the index.
 func (p *planner) decide() {
-	var unrouted []*candidate
 	for _, c := range p.cands {
 		if p.ctx.Err() != nil {
 			return
 		}
-		if p.decideOne(c) {
-			continue
+		if !p.decideOne(c) {
+			decision, _, promotedBefore := p.promotion(c)
+			p.accept(c, nil, c.routeNote, nil, decision, promotedBefore, &Scores{Promotion: promotionScores(decision)})
 		}
-		unrouted = append(unrouted, c)
 	}
-	p.newTopics(unrouted)
 }
 
-// decideOne handles a candidate; false means it found no L2 topic yet.
+// decideOne handles a candidate; false means it is a durable fact that
+// found no L2 topic yet.
 func (p *planner) decideOne(c *candidate) bool {
 	decision, _, promotedBefore := p.promotion(c)
 	scores := &Scores{Promotion: promotionScores(decision)}
+	recalled := decision.Promote && !promotedBefore
 
 	// Lifecycle: closed work stays closed.
 	if c.status == memory.StatusOpen {
@@ -178,13 +183,34 @@ func (p *planner) decideOne(c *candidate) bool {
 		p.action(Action{Kind: "merge", File: dup.file, Text: shorten(dup.text, 160), Type: c.typ, Evidence: evidenceStrings(c.evidence),
 			Reason: "near-duplicate of an entry already kept; its evidence was added to that entry", Scores: scores})
 		p.counts.Merged++
-		if decision.Promote && !promotedBefore && dup.file != p.memDoc.path && !p.inMemory(dup) {
-			p.placeIndex(c, nil, decision)
+		if recalled && dup.file != p.memDoc.path && !p.inMemory(dup) {
+			p.placeIndex(c, nil, nil, decision)
 		}
 		return true
 	}
+	if o := p.restates(c); o != nil {
+		p.merge(o, c)
+		p.action(Action{Kind: "merge", File: o.file, Text: shorten(o.text, 160), Type: c.typ, Evidence: evidenceStrings(c.evidence),
+			Reason: "the log says it again (a restatement of an entry already kept); its evidence was added to that entry", Scores: scores})
+		p.counts.Merged++
+		return true
+	}
+	keep, skip := durability(c, recalled, len(p.sel.inputs))
+	if promotedBefore {
+		keep, skip = "", "an earlier dream promoted it already (the recall store says so)"
+	}
+	if keep == "" {
+		p.plan.Skipped = append(p.plan.Skipped, Skip{File: c.path, Line: c.line, Text: shorten(c.fact, 80), Reason: skip})
+		return true
+	}
+	c.notes = append([]string{keep}, c.notes...)
 	tp, why := p.route(c)
 	old := p.findContradictions(c, tp)
+	for _, o := range p.replaced(c) {
+		if !slices.Contains(old, o) {
+			old = append(old, o)
+		}
+	}
 	if tp == nil && len(old) > 0 {
 		for _, o := range old {
 			if t := p.topicByPath[o.file]; t != nil {
@@ -193,7 +219,7 @@ func (p *planner) decideOne(c *candidate) bool {
 			}
 		}
 	}
-	if tp == nil && !(decision.Promote && !promotedBefore) && len(old) == 0 {
+	if tp == nil && len(old) == 0 {
 		c.routeNote = why
 		return false
 	}
@@ -232,13 +258,18 @@ func (p *planner) accept(c *candidate, tp *topic, why string, old []*curated, de
 	}
 	indexed := false
 	switch {
-	case len(memOld) > 0:
-		// The new fact takes the old one's place in MEMORY.md, written the
+	case len(memOld) > 0 && !o0MultiFact(memOld):
+		// The new fact takes the old one's place in the index, written the
 		// way the old one was (with or without a type tag).
-		p.placeIndex(c, memOld[0].u, decision)
+		p.placeIndex(c, memOld[0].u, nil, decision)
 		indexed = true
-	case decision.Promote && !promotedBefore:
-		p.placeIndex(c, nil, decision)
+	case len(memOld) > 0:
+		// The old entry says more than what changed: it stays, marked, and
+		// the new fact follows it.
+		p.placeIndex(c, nil, memOld[0].u, decision)
+		indexed = true
+	case tp == nil || decision.Promote && !promotedBefore:
+		p.placeIndex(c, nil, nil, decision)
 		indexed = true
 	}
 	if tp == nil && indexed {
@@ -246,21 +277,34 @@ func (p *planner) accept(c *candidate, tp *topic, why string, old []*curated, de
 	}
 	for _, o := range old {
 		p.supersede(o, c)
+		reason := fmt.Sprintf("the log of %s replaces a value it holds (since %s)", c.date.Format(time.DateOnly), dateOr(o.since(), "an unknown date"))
+		if c.subject != "" && c.subject == o.subject {
+			reason = fmt.Sprintf("same subject %q with a new value: %q (since %s) -> %q (%s)", c.subject, shorten(o.value, 60),
+				dateOr(o.since(), "an unknown date"), shorten(c.value, 60), c.date.Format(time.DateOnly))
+		}
 		p.action(Action{Kind: "supersede", File: o.file, Text: c.fact, Old: shorten(o.text, 160), Type: c.typ,
-			Evidence: evidenceStrings(c.evidence),
-			Reason: fmt.Sprintf("same subject %q with a new value: %q (since %s) -> %q (%s)", c.subject, shorten(o.value, 60),
-				dateOr(o.since(), "an unknown date"), shorten(c.value, 60), c.date.Format(time.DateOnly)),
-			Scores: scores})
+			Evidence: evidenceStrings(c.evidence), Reason: reason, Scores: scores})
 		p.counts.Superseded++
 	}
+}
+
+// o0MultiFact reports whether the first of the index entries a fact
+// replaces says more than one thing (two sentences or clauses): replacing
+// it whole would take the rest out of the index.
+func o0MultiFact(old []*curated) bool { return multiFact(old[0]) }
+
+// multiFact reports an entry of two sentences or clauses or more.
+func multiFact(o *curated) bool {
+	t := stripMarkers(o.text)
+	return len(splitSentences(t)) > 1 || strings.ContainsAny(t, ";；")
 }
 
 // placeL2 adds a fact to a topic file: after a unit it supersedes, else at
 // the end of the best section.
 func (p *planner) placeL2(c *candidate, tp *topic, after *unit) {
-	pl := &placement{c: c, doc: tp.doc, afterU: after}
+	pl := &placement{c: c, doc: tp.doc, afterU: after, tag: tp.doc.exists && usesTypeTags(tp.doc)}
 	if after == nil {
-		pl.sec = p.topicSection(tp, c)
+		pl.sec, pl.afterU = tp.doc.spot(c.typ, c.words)
 	}
 	cur := p.freshCurated(c, tp.doc.path, pl)
 	pl.cur = cur
@@ -271,26 +315,36 @@ func (p *planner) placeL2(c *candidate, tp *topic, after *unit) {
 	}
 }
 
-// placeIndex adds a fact to MEMORY.md: in place of a unit it supersedes,
-// else at the end of the section for its type.
-func (p *planner) placeIndex(c *candidate, replace *unit, decision memory.Decision) {
-	reason := "passed the promotion gates (" + fmtScore(decision.Score) + " >= " + fmtScore(p.promoCfg.MinScore) + ", recalls and unique queries); MEMORY.md gets an index line"
-	if replace != nil {
-		reason = "takes the place of the MEMORY.md entry it supersedes"
+// placeIndex adds a fact to the index: in place of a unit it supersedes,
+// else where spot puts it (a new index starts a section per type).
+func (p *planner) placeIndex(c *candidate, replace, after *unit, decision memory.Decision) {
+	reason := "passed the promotion gates (" + fmtScore(decision.Score) + " >= " + fmtScore(p.promoCfg.MinScore) + ", recalls and unique queries); the index gets a line"
+	switch {
+	case replace != nil:
+		reason = "takes the place of the index entry it supersedes"
+	case !decision.Promote:
+		reason = "no L2 topic is clearly about it (" + c.routeNote + "); the index keeps it"
 	}
 	if p.indexed[c] {
 		return
 	}
 	p.indexed[c] = true
-	pl := &placement{c: c, doc: p.memDoc, replaceU: replace, index: true, score: decision.Score, tag: true}
+	// Type tags ("- [user] …") only where the file writes them.
+	pl := &placement{c: c, doc: p.memDoc, replaceU: replace, index: true, score: decision.Score, tag: usesTypeTags(p.memDoc)}
 	if replace != nil && replace.cur != nil && replace.cur.e != nil {
 		pl.tag = replace.cur.e.TypeTag != ""
 		if t := normType(replace.cur.e.TypeTag); t != "" {
 			c.typ = t
 		}
 	}
-	if replace == nil {
+	switch {
+	case replace != nil:
+	case after != nil:
+		pl.afterU = after
+	case !p.memDoc.exists:
 		pl.sec = p.memorySection(c.typ)
+	default:
+		pl.sec, pl.afterU = p.memDoc.spot(c.typ, c.words)
 	}
 	pl.cur = p.freshCurated(c, p.memDoc.path, pl)
 	p.placements = append(p.placements, pl)
@@ -341,6 +395,38 @@ func (p *planner) findDuplicate(c *candidate) *curated {
 		}
 		if j, _ := similarity(c.words, o.words); j > bestJ {
 			best, bestJ = o, j
+		}
+	}
+	return best
+}
+
+// reRestated marks a line that says it repeats something ("again",
+// "reconfirmed", 재확인, 再次, de nuevo).
+var reRestated = regexp.MustCompile(`(?i)\b(?:again|reconfirm(?:ed|s)?|once more|as before|repeats|repeated|otra vez|de nuevo|repite|encore)\b|再次|再度|重申|재확인|다시 확인|再確認`)
+
+// restates finds the kept entry a line that says it repeats something
+// repeats: the entry of curated memory before this dream that shares the
+// most of its distinctive words, three at least and three in ten of the
+// shorter one's.
+func (p *planner) restates(c *candidate) *curated {
+	if !reRestated.MatchString(c.raw) {
+		return nil
+	}
+	var best *curated
+	bestN := 0
+	for _, id := range p.curIndex.candidates(c.words, 1000) {
+		o := p.curated[id]
+		if o.fresh || o.isGone() || o.superseded() || o.pointer || o.pinned() {
+			continue
+		}
+		n := 0
+		for _, w := range c.words {
+			if !genericWords[w] && slices.Contains(o.words, w) {
+				n++
+			}
+		}
+		if n >= 3 && 10*n >= 3*min(len(c.words), len(o.words)) && n > bestN {
+			best, bestN = o, n
 		}
 	}
 	return best
@@ -401,13 +487,16 @@ func (p *planner) findLifecycle(c *candidate, want memory.Status) *curated {
 // MEMORY.md and the candidate's topic. Values that contain one another are
 // refinements, not contradictions.
 func (p *planner) findContradictions(c *candidate, tp *topic) []*curated {
-	if c.subject == "" || !plausibleValue(c.value) {
+	if c.subject == "" || !plausibleValue(c.value) || c.marker != "change" && c.marker != "correction" && c.marker != "decision" {
 		return nil
+	}
+	if k, _ := markerOf(c.subject); k != "" || len(slices.DeleteFunc(contentWords(c.subject), func(w string) bool { return genericWords[w] })) == 0 {
+		return nil // a label ("Decision:", "决定：") names no subject
 	}
 	multi := strings.Contains(c.subject, " ")
 	var out []*curated
 	for _, o := range p.subjects[c.subject] {
-		if o.isGone() || o.superseded() || o.pointer || o.table || o.pinned() || !plausibleValue(o.value) {
+		if o.isGone() || o.superseded() || o.pointer || o.table || o.pinned() || !plausibleValue(o.value) || o.u != nil && o.u.doc.closedUnit(o.u) {
 			continue
 		}
 		if o.fresh && o.cand == c {
@@ -501,7 +590,7 @@ func (p *planner) supersede(o *curated, c *candidate) {
 		return
 	}
 	lines := insertMarker(o.u.lines, marker)
-	if o.file == p.memDoc.path {
+	if o.file == p.memDoc.path && !multiFact(o) {
 		// The old line moves to the archive; placeIndex put the new line in
 		// its place.
 		p.archiveLines(o, lines, "superseded")
@@ -533,12 +622,21 @@ func (c *curated) line() int {
 	return 0
 }
 
-// route finds the L2 topic a fact belongs to: an explicit link or tag
-// first ([[gateway]], memory/gateway.md, #gateway), then the vocabulary
-// the topic's entries already use. It never goes by the topic's name
-// alone: two words at least must be shared with what the topic says, and
-// they must be rare enough across curated memory to mean something.
+// route finds the L2 topic a fact is clearly about: an explicit link or
+// tag first ([[gateway]], memory/gateway.md, #gateway), then the topic
+// whose vocabulary holds the fact's most distinctive words. It never
+// files a fact by shared vocabulary alone: the fact must name one of the
+// topic's subjects (see topic.names), share two words at least that are
+// rare enough across curated memory to mean something, and the topic must
+// win clearly (half again the score of the next). Otherwise the index
+// keeps the fact.
 func (p *planner) route(c *candidate) (*topic, string) {
+	if c.byModel {
+		if tp := p.topicByPath[c.modelFile]; tp != nil {
+			return tp, "the LLM filed it in " + tp.path
+		}
+		return nil, "the LLM filed it in the index"
+	}
 	for _, tp := range p.topics {
 		if strings.Contains(c.raw, "[["+tp.slug+"]]") || strings.Contains(c.raw, "[["+tp.slug+"|") ||
 			strings.Contains(c.raw, tp.path) || slices.Contains(c.tags, tp.slug) {
@@ -587,12 +685,13 @@ func (p *planner) route(c *candidate) (*topic, string) {
 		}
 		total += w
 	}
+	keys := nameKeys(c.fact)
 	var best *topic
-	var bestShared []string
-	bestScore := 0.0
+	var bestShared, bestNames []string
+	bestScore, second := 0.0, 0.0
 	for _, tp := range p.topics {
 		score := 0.0
-		var shared []string
+		var shared, named []string
 		for _, w := range c.words {
 			if common[w] || genericWords[w] || tp.words[w] == 0 {
 				continue
@@ -600,17 +699,34 @@ func (p *planner) route(c *candidate) (*topic, string) {
 			score += idf(w)
 			shared = append(shared, w)
 		}
-		if len(shared) >= 2 && score > bestScore {
-			best, bestScore, bestShared = tp, score, shared
+		for _, k := range keys {
+			if tp.names[k] && !common[k] && !slices.Contains(named, k) {
+				named = append(named, k)
+			}
+		}
+		if len(shared) < 2 || len(named) == 0 {
+			continue
+		}
+		switch {
+		case score > bestScore:
+			second = bestScore
+			best, bestScore, bestShared, bestNames = tp, score, shared, named
+		case score > second:
+			second = score
 		}
 	}
-	if best == nil || total == 0 || bestScore/total < minCoverage {
+	switch {
+	case best == nil:
+		return nil, "no topic file names its subject"
+	case total == 0 || bestScore/total < minCoverage:
 		return nil, "no topic shares enough of its words"
+	case bestScore < 1.5*second:
+		return nil, "two topics fit it about as well"
 	}
 	if len(bestShared) > 4 {
 		bestShared = bestShared[:4]
 	}
-	return best, fmt.Sprintf("shares %s with %s (score %.0f%%)", quoteList(bestShared), best.path, min(100, 100*bestScore/total))
+	return best, fmt.Sprintf("names %s and shares %s with %s (score %.0f%%)", quoteList(bestNames), quoteList(bestShared), best.path, min(100, 100*bestScore/total))
 }
 
 // minCoverage is how much of a fact's six most distinctive words, each
@@ -642,181 +758,28 @@ var genericWords = map[string]bool{
 	"went": true, "keep": true, "kept": true, "left": true, "right": true, "today's": true, "there's": true,
 	"it's": true, "that's": true, "asking": true, "without": true, "until": true, "today": true, "tomorrow": true, "yesterday": true, "reason": true,
 	"details": true, "detail": true, "see": true, "also": true, "time": true, "week": true, "days": true, "next": true, "last": true,
+	// The labels entries open with, and the words that mark a statement
+	// as durable, name no subject.
+	"decision": true, "decisions": true, "rule": true, "rules": true, "lesson": true, "lessons": true, "fact": true, "facts": true,
+	"why": true, "how": true, "what": true, "decided": true, "decide": true, "agreed": true, "prefer": true, "prefers": true,
+	"preferred": true, "always": true, "never": true, "don't": true, "switched": true, "changed": true,
 }
 
-// newTopics starts new L2 files for facts no topic took: a word shared by
-// at least NewTopicSupport of them (and rare in curated memory) becomes a
-// topic, most supported first. Facts still without a topic are skipped and
-// reported; the daily log keeps them.
-func (p *planner) newTopics(unrouted []*candidate) {
-	support := max(p.cfg.Dream.NewTopicSupport, 1)
-	remaining := unrouted
-	for len(remaining) >= support {
-		count := map[string]int{}
-		pos := map[string]int{} // summed positions: the subject comes first
-		for _, c := range remaining {
-			for i, w := range c.words {
-				count[w]++
-				pos[w] += i
+// usesTypeTags reports a file that tags its entries with their memory
+// type ("- [user] …"), or a file the dream starts (whose convention it
+// sets).
+func usesTypeTags(d *mdDoc) bool {
+	if !d.exists {
+		return true
+	}
+	for _, u := range d.units {
+		for _, e := range u.entries {
+			if e.TypeTag != "" {
+				return true
 			}
 		}
-		bestW, bestN := "", 0
-		for w, n := range count {
-			if n < support || !topicWord(w) || p.curIndex.df[w] > 2 {
-				continue
-			}
-			if n > bestN || n == bestN && (pos[w] < pos[bestW] || pos[w] == pos[bestW] && w < bestW) {
-				bestW, bestN = w, n
-			}
-		}
-		if bestW == "" {
-			break
-		}
-		s := slug(bestW)
-		path := "memory/" + s + ".md"
-		tp := p.topicByPath[path]
-		if tp == nil && (p.ws.FileByPath(path) != nil || p.docs[path] != nil || !isTopicPath(path)) {
-			// The name is taken by something that is no topic file.
-			for _, c := range remaining {
-				c.words = slices.DeleteFunc(slices.Clone(c.words), func(w string) bool { return w == bestW })
-			}
-			continue
-		}
-		reason := fmt.Sprintf("%d facts without a topic share '%s' (>= %d to start one)", bestN, bestW, support)
-		if tp == nil {
-			tp = &topic{path: path, slug: s, title: titleCase(bestW), words: map[string]int{}, isNew: true}
-			tp.doc = newEmptyDoc(path)
-			tp.doc.lines = []string{"# " + tp.title}
-			tp.doc.sections[0].end = 1
-			p.docs[path] = tp.doc
-			p.topics = append(p.topics, tp)
-			p.topicByPath[path] = tp
-			p.counts.NewTopics++
-			p.action(Action{Kind: "new-topic", File: path, Text: tp.title, Reason: reason})
-		}
-		var rest []*candidate
-		for _, c := range remaining {
-			if !slices.Contains(c.words, bestW) {
-				rest = append(rest, c)
-				continue
-			}
-			decision, _, promotedBefore := p.promotion(c)
-			if dup := p.findDuplicate(c); dup != nil {
-				p.merge(dup, c)
-				p.counts.Merged++
-				p.action(Action{Kind: "merge", File: dup.file, Text: shorten(dup.text, 160), Type: c.typ, Evidence: evidenceStrings(c.evidence),
-					Reason: "near-duplicate of an entry already kept; its evidence was added to that entry"})
-				continue
-			}
-			p.accept(c, tp, reason, nil, decision, promotedBefore, &Scores{Promotion: promotionScores(decision)})
-		}
-		if tp.isNew && len(tp.added) > 0 {
-			p.placeTopicPointer(tp)
-		}
-		remaining = rest
 	}
-	for _, c := range remaining {
-		p.plan.Skipped = append(p.plan.Skipped, Skip{File: c.path, Line: c.line, Text: shorten(c.fact, 80),
-			Reason: fmt.Sprintf("no L2 topic (%s, and fewer than %d similar facts to start one); it stays in the daily log", c.routeNote, support)})
-	}
-}
-
-// placeTopicPointer adds an index line for a new topic file to MEMORY.md.
-func (p *planner) placeTopicPointer(tp *topic) {
-	types := map[string]int{}
-	for _, c := range tp.added {
-		types[c.typ]++
-	}
-	typ := TypeProject
-	for _, t := range []string{TypeFeedback, TypeProject, TypeReference, TypeUser} {
-		if types[t] > types[typ] {
-			typ = t
-		}
-	}
-	first, last := tp.added[0].date, tp.added[0].date
-	for _, c := range tp.added {
-		if c.date.Before(first) {
-			first = c.date
-		}
-		if c.date.After(last) {
-			last = c.date
-		}
-	}
-	span := first.Format(time.DateOnly)
-	if !last.Equal(first) {
-		span += " … " + last.Format(time.DateOnly)
-	}
-	line := fmt.Sprintf("- [%s] %s: %d facts from the daily logs (%s), see %s", typ, tp.title, len(tp.added), span, tp.path)
-	sec := p.memorySection(typ)
-	sec.inserts = append(sec.inserts, newBlock(line))
-}
-
-func topicWord(w string) bool {
-	if len([]rune(w)) < 4 || genericWords[w] || memory.StopWord(w) || numberish(w) || strings.HasSuffix(w, "ed") {
-		return false // a past tense ("migrated") names an event, not a subject
-	}
-	return strings.IndexFunc(w, func(r rune) bool { return r >= 'a' && r <= 'z' || r > 0x2E80 }) >= 0
-}
-
-func titleCase(w string) string {
-	if w == "" {
-		return w
-	}
-	r := []rune(w)
-	if r[0] >= 'a' && r[0] <= 'z' {
-		r[0] -= 'a' - 'A'
-	}
-	return string(r)
-}
-
-// topicSection picks the section of a topic file a new fact goes to: one
-// named for its type, else the one whose entries share most of its words,
-// never a history or archive section; a new "Notes" section when the file
-// has none.
-func (p *planner) topicSection(tp *topic, c *candidate) *mdSection {
-	d := tp.doc
-	var usable []*mdSection
-	for _, s := range append(slices.Clone(d.sections), d.added...) {
-		if s.line == 0 && !s.isNew || historySection(s.heading) {
-			continue
-		}
-		usable = append(usable, s)
-	}
-	for _, s := range usable {
-		if typeHeading(c.typ, s.heading) {
-			return s
-		}
-	}
-	var best *mdSection
-	bestShared := 1
-	for _, s := range usable {
-		words := map[string]bool{}
-		for _, u := range s.units {
-			if u.cur != nil {
-				for _, w := range u.cur.words {
-					words[w] = true
-				}
-			}
-		}
-		shared := 0
-		for _, w := range c.words {
-			if words[w] {
-				shared++
-			}
-		}
-		if shared > bestShared {
-			best, bestShared = s, shared
-		}
-	}
-	if best != nil {
-		return best
-	}
-	for i := len(usable) - 1; i >= 0; i-- {
-		if len(usable[i].units) > 0 || usable[i].isNew {
-			return usable[i]
-		}
-	}
-	return d.addSection("Notes", 2)
+	return false
 }
 
 var reHistory = regexp.MustCompile(`(?i)\b(?:history|archive[sd]?|superseded|old|past|previous|changelog|log)\b|历史|歴史`)
@@ -824,16 +787,25 @@ var reHistory = regexp.MustCompile(`(?i)\b(?:history|archive[sd]?|superseded|old
 func historySection(h string) bool { return reHistory.MatchString(h) }
 
 // typeHeadings are the section names that hold each type.
+// typeHeadings are the section names that hold each type: an English,
+// Spanish or German name opening the heading (after any emoji), or a CJK
+// name anywhere in it ("💡 用户偏好", "📝 重要约定", "알고리즘/투자 선호 및 제약").
 var typeHeadings = map[string]*regexp.Regexp{
-	TypeUser:      regexp.MustCompile(`(?i)^(?:people|persons?|users?|preferences?|profile|about|personal|family)\b`),
-	TypeFeedback:  regexp.MustCompile(`(?i)^(?:feedback|rules?|lessons?(?: learned)?|corrections?)\b`),
-	TypeProject:   regexp.MustCompile(`(?i)^(?:projects?|ongoing|current work|goals?|tasks?|status)\b`),
-	TypeReference: regexp.MustCompile(`(?i)^(?:references?|infrastructure|infra|tools?|tooling|hosts?|links|pointers)\b`),
+	TypeUser: regexp.MustCompile(`(?i)^(?:people|persons?|users?|preferences?|profile|about|personal|family|sobre|preferencias|personas|perfil|familia|vorlieben|personen)\b` +
+		`|偏好|喜好|关于|關於|人物|人员|人員|家人|好み|プロフィール|선호|사람|프로필|가족`),
+	TypeFeedback: regexp.MustCompile(`(?i)^(?:feedback|rules?|lessons?(?: learned)?|corrections?|conventions?|reglas|normas|lecciones|regeln)\b` +
+		`|约定|約定|规则|規則|原则|原則|教训|教訓|ルール|규칙|원칙|교훈`),
+	TypeProject: regexp.MustCompile(`(?i)^(?:projects?|ongoing|current work|goals?|tasks?|status|decisions?|proyectos|decisiones|projekte)\b` +
+		`|项目|項目|专案|專案|决策|決策|プロジェクト|方針|프로젝트|결정`),
+	TypeReference: regexp.MustCompile(`(?i)^(?:references?|infrastructure|infra|tools?|tooling|hosts?|links|pointers|accounts?|herramientas|cuentas|referencias|werkzeuge)\b` +
+		`|技术环境|技術環境|工具|账号|帳號|ツール|環境|도구|인프라|계정`),
 }
 
+// typeHeading reports a heading that names the section for a type.
 func typeHeading(typ, heading string) bool {
 	re := typeHeadings[typ]
-	return re != nil && re.MatchString(strings.TrimSpace(heading))
+	h := strings.TrimLeftFunc(strings.TrimSpace(heading), func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) })
+	return re != nil && re.MatchString(h)
 }
 
 // memorySection is the MEMORY.md section for a type: one named for it,

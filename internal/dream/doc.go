@@ -6,15 +6,28 @@
 // A dream has three phases (DESIGN 5.3). Sense is read-only: the gates
 // (time, new days, lock), the watermark from memory/dream-log.md, the
 // batch of logs (oldest first, 32 logs or 192 KiB, cut on dates), and the
-// candidate facts with relative dates made absolute, types, topics,
-// promotion scores (DESIGN 5.2) and the secret guard. Consolidate writes
-// distilled lines into L2 files: one line per fact, a date, a Source
-// pointer; near-duplicates merge their evidence, contradictions become
-// supersessions with both dates, closed work stays closed. Settle keeps
-// MEMORY.md an index within its character budget (detail sinks into L2
-// files behind pointers), archives decayed entries (DESIGN 5.1), updates
-// memory-meta.json, the recall store and the heartbeat, and appends a
-// Markdown entry to the dream log.
+// candidate facts: lines whose shape is no fact (status, counters, cron
+// and health-check output, paths, hashes, transcripts, questions; see
+// shapes.go) are left out, relative dates made absolute, types, promotion
+// scores (DESIGN 5.2) and the secret guard. Consolidate is conservative: a
+// line is promoted only when it is durable (durable.go: it passed the
+// promotion gates, or the logs state it on several days, or it is stated
+// as a decision, preference, rule, change, role, location, schedule or
+// milestone; never an open to-do), near-duplicates and restatements merge
+// into one entry with all their sources, and a fact replaces a curated one
+// only when the log names the old value or changes its labelled subject
+// (supersede.go). A fact goes to the L2 file that names its subject and
+// wins clearly, else to the index (found where the workspace keeps it:
+// MEMORY.md or memory/**/MEMORY.md; index.go), written as it was (Markdown
+// and code spans verbatim, Rule/Why/How when it gives a reason, a date, a
+// Source pointer), at the end of an open list of a section about it or in
+// a section the dream owns, never inside a numbered or counted list, a
+// table or code (place.go). Optionally the distil step runs through an
+// LLM, every answer checked (llm.go). Settle keeps the index within its
+// character budget (detail sinks into L2 files behind pointers), archives
+// decayed entries (DESIGN 5.1), updates memory-meta.json (undated entries
+// stay undated), the recall store, the event log (in the shape it already
+// has) and the heartbeat, and appends a Markdown entry to the dream log.
 //
 // A plan (NewPlan, PlanWorkspace) is the whole dream worked out, with the
 // reason and scores of every action and the new bytes of every file; it
@@ -23,6 +36,7 @@
 //
 // A dream never modifies, moves or deletes a daily log, never writes
 // outside MEMORY.md and memory/ (daily logs, memory/dreaming/ excluded),
+// never creates a second index beside the one the workspace keeps,
 // never writes a new secret into curated memory and never rewrites a line
 // that holds one (it reports it; published outputs redact it), and never
 // deletes a fact: each one is still present, superseded with a link to its

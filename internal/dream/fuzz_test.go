@@ -49,7 +49,7 @@ func FuzzCandidate(f *testing.F) {
 			if secrets.Contains(c.fact) {
 				t.Errorf("fact holds a secret: %q", c.fact)
 			}
-			for _, l := range c.lines(true, true) {
+			for _, l := range c.lines(true) {
 				if utf8.RuneCountInString(l) > MaxLine {
 					t.Errorf("line of %d characters: %q", utf8.RuneCountInString(l), l)
 				}

@@ -50,36 +50,40 @@ func (c *candidate) annotatePermission(now time.Time) {
 	}
 }
 
-// lines writes a new fact: a list item ("- [type] fact" in MEMORY.md,
-// "- fact" in an L2 file) or, for feedback that gave its reason, a
-// Rule/Why/How block; then its Source pointers. No line is longer than
-// MaxLine: the fact is shortened, or the sources go on their own lines.
-func (c *candidate) lines(index, tag bool) []string {
+// lines writes a new fact as one list item ("- [type] fact" where the
+// file tags its entries, "- fact" elsewhere); a fact that gave its reason
+// gets its Why (and How) on that line, as Rule/Why/How for feedback
+// (DESIGN 5.3), which the workspace reads back as one Rule/Why entry. Then come its Source
+// pointers. No line is longer than MaxLine: the fact is shortened, or the
+// sources go on their own lines, indented under the item.
+func (c *candidate) lines(tag bool) []string {
 	notes := c.notesText()
 	srcs := evidenceStrings(c.evidence)
-	fit := func(prefix string) string {
-		suffix := ""
-		if len(notes) > 0 {
-			suffix = " " + strings.Join(notes, " ")
-		}
-		room := MaxLine - utf8.RuneCountInString(prefix) - utf8.RuneCountInString(suffix)
-		return prefix + shorten(c.fact, max(room, 40)) + suffix
-	}
-	if !index && c.why != "" {
-		out := []string{fit("**Rule:** "), "**Why:** " + c.why}
-		if c.how != "" {
-			out = append(out, "**How to apply:** "+c.how)
-		}
-		if len(srcs) == 0 {
-			return out
-		}
-		return append(out, sourceLines("", srcs)...)
-	}
 	prefix := "- "
 	if tag {
 		prefix = "- [" + c.typ + "] "
 	}
-	first := fit(prefix)
+	fact, rest := c.fact, ""
+	if c.why != "" {
+		if c.typ == TypeFeedback {
+			prefix += "**Rule:** "
+		}
+		fact = strings.TrimSuffix(fact, ".")
+		rest = ". **Why:** " + c.why + "."
+		if c.how != "" {
+			rest += " **How to apply:** " + c.how + "."
+		}
+	}
+	suffix := ""
+	if len(notes) > 0 {
+		suffix = " " + strings.Join(notes, " ")
+	}
+	room := MaxLine - utf8.RuneCountInString(prefix+rest+suffix)
+	first := prefix + shorten(fact, max(room, 40)) + suffix + rest
+	if utf8.RuneCountInString(first) > MaxLine {
+		first = prefix + shorten(fact, max(room, 40)) + suffix
+		first += shorten(rest, max(MaxLine-utf8.RuneCountInString(first), 20))
+	}
 	if len(srcs) == 0 {
 		return []string{first}
 	}
@@ -235,18 +239,20 @@ func addEvidence(lines []string, evs []evidence) []string {
 	return append(out, sourceLines(continuationIndent(out[textLine(out)]), add)...)
 }
 
-// withDate anchors a fact to its day: "X." becomes "X (2026-11-20)." and
-// "X" becomes "X (2026-11-20)".
+// withDate anchors a fact to its day: "X." becomes "X (2026-11-20).",
+// "X。" becomes "X (2026-11-20)。" and "X" becomes "X (2026-11-20)".
 func withDate(fact string, day time.Time) string {
 	d := " (" + day.Format(time.DateOnly) + ")"
 	t := strings.TrimRight(fact, " ")
-	if strings.HasSuffix(t, ".") && !strings.HasSuffix(t, "..") {
-		return strings.TrimSuffix(t, ".") + d + "."
+	for _, stop := range []string{".", "。"} {
+		if strings.HasSuffix(t, stop) && !strings.HasSuffix(t, "..") {
+			return strings.TrimSuffix(t, stop) + d + stop
+		}
 	}
 	return t + d
 }
 
-var reDateSuffix = regexp.MustCompile(` \(\d{4}-\d{2}-\d{2}\)(\.?)$`)
+var reDateSuffix = regexp.MustCompile(` \(\d{4}-\d{2}-\d{2}\)(\.?|。?)$`)
 
 // stripDateSuffix drops the " (2026-11-20)" withDate added, for quoting a
 // fact inside a marker.

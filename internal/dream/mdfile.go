@@ -26,6 +26,8 @@ type mdDoc struct {
 	lineRepl map[int]string
 	added    []*mdSection // sections the dream adds, in order
 	tail     []*block     // blocks appended at the very end
+	// lineKinds is the structure of lines (see place.go), read on first use.
+	lineKinds []lineKind
 }
 
 // block is lines the dream adds. A block can be dropped again (a new

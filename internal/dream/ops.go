@@ -178,12 +178,16 @@ func (p *planner) recordRecall(query, matches string) (*RecallResult, error) {
 	if f := p.ws.FileByPath(eventsPath); f != nil {
 		events = p.rawOf(eventsPath, f.Content)
 		p.before[eventsPath] = fileState{hash: f.Hash, data: events}
+	}
+	// The record takes the log's shape; a log whose records all carry keys
+	// a recall has no value for gets none (the recall store has it).
+	if rec, ok := memory.ReadEventLog(events).RecallEvent(query, found, p.now); ok {
 		events = slices.Clone(events)
 		if len(events) > 0 && events[len(events)-1] != '\n' {
 			events = append(events, '\n')
 		}
+		out[eventsPath] = append(events, rec...)
 	}
-	out[eventsPath] = append(events, memory.RecallEvent(query, found, p.now)...)
 
 	// Curated entries: recall counts and decay in memory-meta.json.
 	if p.meta != nil {
@@ -203,7 +207,7 @@ func (p *planner) recordRecall(query, matches string) (*RecallResult, error) {
 			if !r.Structural && memory.IsStructural(r.Text) {
 				r.Structural = true
 			}
-			ev := memory.Evaluate(memory.Input{Created: r.Created, LastRecalled: r.LastRecalled, RecallCount: r.RecallCount, Structural: r.Structural}, p.now, memory.DefaultParams())
+			ev := memory.Evaluate(memory.Input{Created: r.Since(), LastRecalled: r.LastRecalled, RecallCount: r.RecallCount, Structural: r.Structural}, p.now, memory.DefaultParams())
 			r.Tier, r.Score = string(ev.Tier), ev.Score
 			res.Entries = append(res.Entries, memory.TierRow{ID: r.ID, Text: r.Text, File: c.file, Tier: ev.Tier, Score: r3(ev.Score),
 				Recalls: r.RecallCount, Created: r.Created, Structural: r.Structural, Parts: ev})

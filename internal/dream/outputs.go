@@ -133,15 +133,27 @@ func (p *planner) stateOutputs(out map[string][]byte) {
 		if len(b) > 0 && b[len(b)-1] != '\n' {
 			b = append(b, '\n')
 		}
+		// Records take the shape the log already uses (its time key, the
+		// keys all its records carry); a kind of record the log could not
+		// hold is left out.
+		log := memory.ReadEventLog(raw)
+		added := false
+		add := func(typ string, fields map[string]any) {
+			if rec, ok := log.Record(typ, p.now, fields); ok {
+				b, added = append(b, rec...), true
+			}
+		}
 		for _, c := range promoted {
 			ev := c.evidence[0]
-			b = append(b, memory.Event("memory.promotion.applied", p.now, map[string]any{
-				"path": ev.Path, "startLine": ev.Line, "endLine": ev.EndLine, "target": p.memDoc.path, "engine": "dreamwiki"})...)
+			add("memory.promotion.applied", map[string]any{
+				"path": ev.Path, "startLine": ev.Line, "endLine": ev.EndLine, "target": p.memDoc.path, "engine": "dreamwiki"})
 		}
-		b = append(b, memory.Event("memory.dream.completed", p.now, map[string]any{
+		add("memory.dream.completed", map[string]any{
 			"engine": "dreamwiki", "consolidatedThrough": dateOr(p.sel.through, ""), "promoted": p.counts.Promoted,
-			"merged": p.counts.Merged, "superseded": p.counts.Superseded, "archived": p.counts.Archived})...)
-		out[eventsPath] = b
+			"merged": p.counts.Merged, "superseded": p.counts.Superseded, "archived": p.counts.Archived})
+		if added {
+			out[eventsPath] = b
+		}
 	}
 	var src []byte
 	if f := p.ws.FileByPath(heartbeatPath); f != nil {

@@ -10,6 +10,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"runtime"
+	"runtime/debug"
 	"strings"
 	"syscall"
 	"testing"
@@ -30,8 +31,12 @@ func TestFaultHelper(t *testing.T) {
 		t.Skip("run by the fault and pause tests")
 	}
 	// strace counts a syscall per thread: keep every write of the dream on
-	// this goroutine's thread, so "the Nth write" is the dream's Nth.
+	// this goroutine's thread, so "the Nth write" is the dream's Nth. The
+	// collector's workers wake the runtime's poller from other threads (an
+	// 8-byte eventfd write each time); this short-lived child runs without
+	// it, so those stay rare.
 	runtime.LockOSThread()
+	debug.SetGCPercent(-1)
 	opts := Options{Now: at(os.Getenv("DREAM_FAULT_NOW")), Force: true}
 	if stop := os.Getenv("DREAM_FAULT_STOP_AT"); stop != "" {
 		opts.hook = func(step string) {

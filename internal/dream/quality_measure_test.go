@@ -84,6 +84,7 @@ type qWorkspace struct {
 	dir    string
 	before map[string]string
 	ws     *workspace.Workspace
+	llm    *LLM // the dream's distiller; nil for the rule-based path
 }
 
 // checkLabels is the harness's own sanity: each label must make sense for
@@ -374,9 +375,16 @@ func qArchiveEntries(ws *workspace.Workspace) []*workspace.Entry {
 // measureDream runs the dream and measures what it wrote.
 func (q *qWorkspace) measureDream(t *testing.T, f *qFigures) {
 	l := q.labels
-	res, err := Run(context.Background(), q.dir, Options{Now: func() time.Time { return l.now }, Force: true}, false, nil)
+	res, err := Run(context.Background(), q.dir, Options{Now: func() time.Time { return l.now }, Force: true, LLM: q.llm}, false, nil)
 	if err != nil {
 		t.Fatalf("%s: dream: %v", l.name, err)
+	}
+	if q.llm != nil {
+		for _, d := range res.Plan.Diagnostics {
+			if strings.Contains(d.Message, "LLM") {
+				t.Errorf("%s: the model path was not taken: %s", l.name, d.Error())
+			}
+		}
 	}
 	if !res.Applied {
 		t.Fatalf("%s: the forced dream was not applied: %+v", l.name, res.Plan.Gates)

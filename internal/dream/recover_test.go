@@ -3,6 +3,7 @@ package dream
 import (
 	"context"
 	"errors"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -20,11 +21,23 @@ func TestRecover_LeavesEditedFilesAndKeepsTheDreamsVersion(t *testing.T) {
 	dir := demoCopy(t)
 	pl := forcedPlan(t, dir, crashNow)
 	before := snapshot(t, dir)
-	var md []FileChange // the Markdown files the plan modifies, in rename order
-	for _, f := range pl.Files {
-		if f.Change == "modify" && strings.HasSuffix(f.Path, ".md") {
+	// The Markdown files the plan modifies, in rename order (the plan's
+	// order), but the very first file: the crash comes after at least one
+	// rename, which recovery must put back.
+	var md []FileChange
+	var renamed []string // the files renamed before the first of md
+	for i, f := range pl.Files {
+		if i > 0 && f.Change == "modify" && strings.HasSuffix(f.Path, ".md") {
+			if len(md) == 0 {
+				for _, g := range pl.Files[:i] {
+					renamed = append(renamed, g.Path)
+				}
+			}
 			md = append(md, f)
 		}
+	}
+	if len(md) < 2 {
+		t.Fatalf("the plan modifies too few Markdown files: %+v", pl.Files)
 	}
 	replaced, unreached := md[0], md[len(md)-1]
 	cmd := exec.Command(os.Args[0], "-test.run=^TestCrashHelper$", "-test.count=1")
@@ -68,7 +81,7 @@ func TestRecover_LeavesEditedFilesAndKeepsTheDreamsVersion(t *testing.T) {
 	var out strings.Builder
 	res.WriteText(&out)
 	for _, want := range []string{
-		"put back 1 file an interrupted dream (20261121-0800) was writing: memory/.dreams/events.jsonl\n",
+		fmt.Sprintf("put back %d %s an interrupted dream (20261121-0800) was writing: %s\n", len(renamed), plural(len(renamed), "file", "files"), strings.Join(renamed, ", ")),
 		"  " + replaced.Path + " changed after the dream read it and was left as it is; the dream's version is .backup/memory-dreams/20261121-0800/" + replaced.Path + ".dream; the version before the dream is .backup/memory-dreams/20261121-0800/" + replaced.Path + ".bak",
 	} {
 		if !strings.Contains(out.String(), want) {

@@ -16,7 +16,7 @@ import (
 // candidate's final state (merged evidence, closing, superseding) is known.
 func (p *planner) materialize() {
 	for _, pl := range p.placements {
-		b := newBlock(pl.c.lines(pl.index, pl.index && pl.tag)...)
+		b := newBlock(pl.c.lines(pl.tag)...)
 		pl.block = b
 		switch {
 		case pl.replaceU != nil:
@@ -326,9 +326,12 @@ func (p *planner) sink(u *unit) string {
 		}
 	}
 	if !dup {
-		pseudo := &candidate{words: u.cur.words, typ: u.cur.typ}
-		sec := p.sinkSection(tp, u, pseudo)
-		sec.inserts = append(sec.inserts, newBlock(stripComments(u.lines)...))
+		b := newBlock(stripComments(u.lines)...)
+		if sec, after := p.sinkSection(tp, u); after != nil {
+			after.after = append(after.after, b)
+		} else {
+			sec.inserts = append(sec.inserts, b)
+		}
 		for _, w := range u.cur.words {
 			tp.words[w]++
 		}
@@ -406,7 +409,8 @@ func (p *planner) sinkTarget(u *unit) (*topic, string) {
 	if title == "" || u.sec.level == 1 {
 		title = "Notes"
 	}
-	tp := &topic{path: path, slug: strings.TrimSuffix(strings.TrimPrefix(path, "memory/"), ".md"), title: title, words: map[string]int{}, isNew: true}
+	tp := &topic{path: path, slug: strings.TrimSuffix(strings.TrimPrefix(path, "memory/"), ".md"), title: title, words: map[string]int{}, names: map[string]bool{}, isNew: true}
+	tp.name(title)
 	tp.doc = newEmptyDoc(path)
 	tp.doc.lines = []string{"# " + title}
 	tp.doc.sections[0].end = 1
@@ -419,11 +423,17 @@ func (p *planner) sinkTarget(u *unit) (*topic, string) {
 }
 
 // sinkSection is where a sunk entry goes in its L2 file: a section with
-// the MEMORY.md section's name, else one for its type or words.
-func (p *planner) sinkSection(tp *topic, u *unit, pseudo *candidate) *mdSection {
+// the MEMORY.md section's name, else where spot puts a fact of its type
+// and words (after is set when it goes right after that entry).
+func (p *planner) sinkSection(tp *topic, u *unit) (sec *mdSection, after *unit) {
 	if u.sec.heading != "" && u.sec.level > 1 {
 		if s := tp.doc.section(u.sec.heading); s != nil {
-			return s
+			if s.isNew {
+				return s, nil
+			}
+			if after := tp.doc.openListEnd(s); after != nil {
+				return s, after
+			}
 		}
 	}
 	if tp.isNew {
@@ -431,9 +441,9 @@ func (p *planner) sinkSection(tp *topic, u *unit, pseudo *candidate) *mdSection 
 		if h == "" || u.sec.level == 1 {
 			h = "Notes"
 		}
-		return tp.doc.addSection(h, 2)
+		return tp.doc.addSection(h, 2), nil
 	}
-	return p.topicSection(tp, pseudo)
+	return tp.doc.spot(u.cur.typ, u.cur.words)
 }
 
 // topicHolds reports whether an L2 file already has an entry containing

@@ -7,6 +7,8 @@ import (
 	"github.com/yuin/goldmark/parser"
 	"github.com/yuin/goldmark/text"
 	"github.com/yuin/goldmark/util"
+
+	"github.com/dreamwiki/dreamwiki/internal/mdline"
 )
 
 // Block ids: "^id" at the end of a paragraph, list item or line, or alone
@@ -85,7 +87,7 @@ func blockIDsIn(p ast.Node, src []byte, found []foundBlockID) []foundBlockID {
 	// A paragraph that is only "^id" names the block before it.
 	if t, ok := p.FirstChild().(*ast.Text); ok && t.NextSibling() == nil {
 		v := t.Segment.Value(src)
-		if id, k := trailingBlockID(v); k == 0 && t.Segment.Padding == 0 {
+		if id, k := mdline.BlockID(v); k == 0 && t.Segment.Padding == 0 {
 			parent := p.Parent()
 			target := p.PreviousSibling()
 			if target == nil && parent != nil && parent.Kind() != ast.KindDocument {
@@ -106,7 +108,7 @@ func blockIDsIn(p ast.Node, src []byte, found []foundBlockID) []foundBlockID {
 			continue
 		}
 		v := t.Segment.Value(src)
-		id, k := trailingBlockID(v)
+		id, k := mdline.BlockID(v)
 		caret := t.Segment.Start + k
 		if k < 0 || (k == 0 && caret > 0 && !isSpaceByte(src[caret-1])) {
 			c = next
@@ -164,32 +166,6 @@ func attachBlockID(n ast.Node, id string) ast.Node {
 		parent.InsertBefore(parent, n, &BlockAnchor{ID: id})
 	}
 	return n
-}
-
-// trailingBlockID finds "^id" at the end of v (after optional trailing
-// spaces) and returns the id and the index of '^', or k = -1. The '^' must
-// start v or follow a space.
-func trailingBlockID(v []byte) (id string, k int) {
-	end := len(v)
-	for end > 0 && isSpaceByte(v[end-1]) {
-		end--
-	}
-	i := end
-	for i > 0 && isBlockIDByte(v[i-1]) {
-		i--
-	}
-	if i == end || i == 0 || v[i-1] != '^' {
-		return "", -1
-	}
-	k = i - 1
-	if k > 0 && !isSpaceByte(v[k-1]) {
-		return "", -1
-	}
-	return string(v[i:end]), k
-}
-
-func isBlockIDByte(b byte) bool {
-	return b >= 'a' && b <= 'z' || b >= 'A' && b <= 'Z' || b >= '0' && b <= '9' || b == '-'
 }
 
 func isSpaceByte(b byte) bool { return b == ' ' || b == '\t' || b == '\n' }

@@ -1,6 +1,10 @@
 package markdown
 
-import "bytes"
+import (
+	"bytes"
+
+	"github.com/dreamwiki/dreamwiki/internal/mdline"
+)
 
 // Obsidian comments: %%hidden%% inline, or
 //
@@ -18,15 +22,17 @@ import "bytes"
 // An unclosed %% is text too: one stray %% must not hide the rest of a
 // published note.
 
-const commentMarkText = "%%"
+var commentMark = []byte("%%")
 
-var commentMark = []byte(commentMarkText)
-
-// stripComments removes comments from src in place and returns the
-// shortened slice. src must use "\n" line endings.
-func stripComments(src []byte) []byte {
+// stripComments removes comments from src in place (in a copy when src
+// is shared) and returns the shortened slice. src must use "\n" line
+// endings.
+func stripComments(src []byte, shared bool) []byte {
 	if bytes.Index(src, commentMark) < 0 {
 		return src
+	}
+	if shared {
+		src = bytes.Clone(src)
 	}
 	s := commentScanner{src: src, prevBlank: true}
 	return s.run()
@@ -86,7 +92,7 @@ func (s *commentScanner) run() []byte {
 			} else if s.prevBlank && indentWidth(line) == 0 {
 				s.inList = false
 			}
-			if c, n := fenceOpen(content); n > 0 {
+			if c, n := mdline.FenceOpen(content); n > 0 {
 				s.inFence, s.fenceChar, s.fenceLen = true, c, n
 				s.emit(src[i:next])
 				i = next
@@ -197,28 +203,7 @@ func (s *commentScanner) remember(n, p int) {
 
 func (s *commentScanner) closesFence(line []byte) bool {
 	content, _ := stripContainerPrefix(line)
-	n := 0
-	for n < len(content) && content[n] == s.fenceChar {
-		n++
-	}
-	return n >= s.fenceLen && isBlankLine(content[n:])
-}
-
-// fenceOpen reports the fence character and length when content opens a
-// fenced code block.
-func fenceOpen(content []byte) (byte, int) {
-	if len(content) < 3 || (content[0] != '`' && content[0] != '~') {
-		return 0, 0
-	}
-	c := content[0]
-	n := 0
-	for n < len(content) && content[n] == c {
-		n++
-	}
-	if n < 3 || (c == '`' && bytes.IndexByte(content[n:], '`') >= 0) {
-		return 0, 0
-	}
-	return c, n
+	return mdline.FenceCloses(content, s.fenceChar, s.fenceLen)
 }
 
 // stripContainerPrefix drops indentation, blockquote markers and list

@@ -342,7 +342,7 @@ func TestStripComments(t *testing.T) {
 		{"%%\n\n%%after", "\n\nafter"},
 	}
 	for _, tt := range tests {
-		if got := string(stripComments([]byte(tt.in))); got != tt.want {
+		if got := string(stripComments([]byte(tt.in), false)); got != tt.want {
 			t.Errorf("stripComments(%q) = %q; want %q", tt.in, got, tt.want)
 		}
 	}

@@ -10,6 +10,7 @@ import (
 	"go.yaml.in/yaml/v3"
 
 	"github.com/dreamwiki/dreamwiki/internal/diag"
+	"github.com/dreamwiki/dreamwiki/internal/mdline"
 )
 
 type frontMatterState int
@@ -33,14 +34,14 @@ type frontMatterBlock struct {
 // fence lines are tolerated, as Obsidian does. src has "\n" line endings.
 func splitFrontMatter(src []byte) frontMatterBlock {
 	first, rest, ok := cutLine(src)
-	if !ok || !isFence(first, "---") {
+	if !ok || !mdline.FrontMatterOpens(first) {
 		return frontMatterBlock{}
 	}
 	off := len(src) - len(rest)
 	line := 2
 	for len(rest) > 0 {
 		l, next, _ := cutLine(rest)
-		if isFence(l, "---") || isFence(l, "...") {
+		if mdline.FrontMatterCloses(l) {
 			start := len(src) - len(next)
 			return frontMatterBlock{state: frontMatterClosed, yaml: src[off : len(src)-len(rest)], bodyStart: start, bodyLine: line + 1}
 		}
@@ -58,18 +59,6 @@ func cutLine(b []byte) (line, rest []byte, hadNewline bool) {
 		}
 	}
 	return b, nil, false
-}
-
-func isFence(line []byte, fence string) bool {
-	if len(line) < len(fence) || string(line[:len(fence)]) != fence {
-		return false
-	}
-	for _, c := range line[len(fence):] {
-		if c != ' ' && c != '\t' {
-			return false
-		}
-	}
-	return true
 }
 
 // ReadFrontMatter decodes the front matter of a note's text exactly as

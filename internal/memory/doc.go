@@ -7,9 +7,11 @@
 // It also holds the formats of the memory state files as editable values:
 // MetaDoc (memory-meta.json), RecallDoc (short-term-recall.json), recall
 // and dream events (events.jsonl lines) and UpdateObject (small JSON state
-// files such as heartbeat-state.json). They read bytes and give bytes back,
-// keeping key order and unknown fields, so a rewrite shows only what
-// changed; MatchRecall finds the lines a recall refers to, and Recompute
+// files such as heartbeat-state.json). They read bytes and give bytes
+// back, keeping key order and unknown fields, so a rewrite shows only what
+// changed. ReadMeta and ReadRecall are the same readings for a reader that
+// only looks (the workspace), which leave out an entry they cannot read
+// instead of failing the file. MatchRecall finds the lines a recall refers to, and Recompute
 // applies decay to a whole MetaDoc. The texts they write (entry texts,
 // snippets, queries) never hold a secret: each encoder redacts them, so
 // every writer is covered.

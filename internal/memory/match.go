@@ -4,6 +4,8 @@ import (
 	"cmp"
 	"slices"
 	"strings"
+
+	"github.com/dreamwiki/dreamwiki/internal/analysis"
 )
 
 // Line is a range of lines of a workspace file that a recall may match: an
@@ -31,21 +33,21 @@ type Match struct {
 const MinOverlap = 0.5
 
 // MatchRecall finds the lines a recalled text refers to, as the seed's
-// recall logger does: the same text first (compared lower-case with blanks
-// collapsed), else lines containing it or contained in it, else lines
+// recall logger does: the same text first (compared as analysis.Normalize
+// gives them), else lines containing it or contained in it, else lines
 // sharing at least half their words with it. Only the first stage that
 // finds anything counts, so an exact hit is never diluted by loose ones.
 // At most limit matches are returned (limit <= 0: all), best first, then
 // by path and line.
 func MatchRecall(text string, lines []Line, limit int) []Match {
-	q := normalise(text)
+	q := analysis.Normalize(text)
 	if q == "" {
 		return nil
 	}
 	var exact, sub, over []Match
-	qw := wordSet(text)
+	qw := contentWords(text)
 	for _, l := range lines {
-		t := normalise(l.Text)
+		t := analysis.Normalize(l.Text)
 		if t == "" {
 			continue
 		}
@@ -59,7 +61,7 @@ func MatchRecall(text string, lines []Line, limit int) []Match {
 			}
 			sub = append(sub, Match{Line: l, Score: round3(0.6 + 0.4*float64(short)/float64(long)), How: "substring"})
 		case len(exact) == 0 && len(sub) == 0:
-			if j := jaccard(qw, wordSet(l.Text)); j >= MinOverlap {
+			if j := analysis.Jaccard(qw, contentWords(l.Text)); j >= MinOverlap {
 				over = append(over, Match{Line: l, Score: round3(j), How: "overlap"})
 			}
 		}
@@ -87,33 +89,13 @@ func MatchRecall(text string, lines []Line, limit int) []Match {
 	return out
 }
 
-// normalise lower-cases text and collapses blanks and surrounding
-// punctuation, so trivial differences do not stop an exact match.
-func normalise(s string) string {
-	s = strings.ToLower(strings.Join(strings.Fields(s), " "))
-	return strings.Trim(s, " .;,!?:-—*_`\"'")
-}
-
-// wordSet is the set of content words of s.
-func wordSet(s string) map[string]bool {
-	m := map[string]bool{}
-	for _, w := range Words(s) {
-		if !stopWords[w] {
-			m[w] = true
+// contentWords is the set of words of s that say what it is about.
+func contentWords(s string) map[string]bool {
+	set := analysis.WordSet(s)
+	for w := range set {
+		if StopWord(w) {
+			delete(set, w)
 		}
 	}
-	return m
-}
-
-func jaccard(a, b map[string]bool) float64 {
-	if len(a) == 0 || len(b) == 0 {
-		return 0
-	}
-	inter := 0
-	for w := range a {
-		if b[w] {
-			inter++
-		}
-	}
-	return float64(inter) / float64(len(a)+len(b)-inter)
+	return set
 }

@@ -10,6 +10,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/dreamwiki/dreamwiki/internal/dates"
 )
 
 // MetaDoc is memory/memory-meta.json held for editing. It reads every shape
@@ -47,12 +49,16 @@ type MetaRecord struct {
 // MetaFields are the fields of a memory-meta.json entry dreamwiki reads and
 // writes; any other field is carried over untouched.
 type MetaFields struct {
-	ID           string
-	Text         string
-	Section      string
-	Type         string
-	File         string // the workspace file that holds the entry ("MEMORY.md", "memory/gateway.md")
-	Created      time.Time
+	ID      string
+	Text    string
+	Section string
+	Type    string
+	File    string // the workspace file that holds the entry ("MEMORY.md", "memory/gateway.md")
+	Created time.Time
+	// FirstSeen is when a record was made for an entry nothing dates (no
+	// date of its own, no source): the entry is at least that old. Created
+	// stays unknown rather than take a made-up date.
+	FirstSeen    time.Time
 	LastRecalled time.Time
 	RecallCount  int
 	Structural   bool
@@ -71,6 +77,7 @@ var (
 	metaType         = []string{"type", "memoryType", "memory_type"}
 	metaFile         = []string{"file", "path"}
 	metaCreated      = []string{"created", "createdAt", "created_at"}
+	metaFirstSeen    = []string{"firstSeen", "first_seen"}
 	metaLastRecalled = []string{"lastRecalled", "lastRecalledAt", "last_recalled"}
 	metaRecalls      = []string{"recallCount", "recalls", "recall_count"}
 	metaStructural   = []string{"structural"}
@@ -91,7 +98,25 @@ func NewMetaDoc() *MetaDoc {
 // ParseMetaDoc reads memory-meta.json. An error means the file is not JSON
 // in any shape it understands; callers must then leave the file alone
 // rather than overwrite what they cannot read.
-func ParseMetaDoc(src []byte) (*MetaDoc, error) {
+func ParseMetaDoc(src []byte) (*MetaDoc, error) { return parseMetaDoc(src, nil) }
+
+// ReadMeta reads the entries of memory-meta.json, in file order, for a
+// reader that only looks at them (the workspace). Unlike ParseMetaDoc it
+// leaves out what is not an entry (an item that is not an object, an
+// "entries" that is neither list nor object) and says what in skipped,
+// rather than failing the file: a writer must fail, since writing back
+// what it read would drop that part, but a reader can go on with the rest.
+func ReadMeta(src []byte) (entries []*MetaRecord, skipped []string, err error) {
+	d, err := parseMetaDoc(src, func(what string) { skipped = append(skipped, what) })
+	if err != nil {
+		return nil, nil, err
+	}
+	return d.Entries, skipped, nil
+}
+
+// parseMetaDoc is ParseMetaDoc, or ReadMeta when skip is set: it is then
+// called for each part left out instead of failing.
+func parseMetaDoc(src []byte, skip func(what string)) (*MetaDoc, error) {
 	d := &MetaDoc{ids: map[string]*MetaRecord{}, bare: len(src) > 0 && !strings.HasSuffix(string(src), "\n")}
 	trim := strings.TrimSpace(string(src))
 	if trim == "" {
@@ -103,7 +128,7 @@ func ParseMetaDoc(src []byte) (*MetaDoc, error) {
 			return nil, err
 		}
 		d.shape = "array"
-		return d, d.addList(items)
+		return d, d.addList(items, skip)
 	}
 	top, err := parseObject([]byte(trim))
 	if err != nil {
@@ -120,24 +145,29 @@ func ParseMetaDoc(src []byte) (*MetaDoc, error) {
 				if err != nil {
 					return nil, err
 				}
-				return d, d.addList(items)
+				return d, d.addList(items, skip)
 			case strings.HasPrefix(t, "{"):
 				d.shape = "entries-map"
 				m, err := parseObject(v)
 				if err != nil {
 					return nil, err
 				}
-				return d, d.addMap(m)
+				return d, d.addMap(m, skip)
 			case t == "null":
 				d.shape = "entries-array"
 				return d, nil
 			}
-			return nil, fmt.Errorf("%q is neither an array nor an object", k)
+			err := fmt.Errorf("%q is neither an array nor an object", k)
+			if skip == nil {
+				return nil, err
+			}
+			skip(err.Error())
+			return d, nil
 		}
 	}
 	if looksLikeMap(top) {
 		d.shape, d.top = "map", nil
-		return d, d.addMap(top)
+		return d, d.addMap(top, skip)
 	}
 	// An object without entries: keep its fields, add an entries list.
 	d.shape, d.listKey = "entries-array", "entries"
@@ -157,25 +187,42 @@ func looksLikeMap(o *object) bool {
 	return true
 }
 
-func (d *MetaDoc) addList(items []json.RawMessage) error {
+func (d *MetaDoc) addList(items []json.RawMessage, skip func(string)) error {
 	for i, raw := range items {
 		o, err := parseObject(raw)
 		if err != nil {
-			return fmt.Errorf("entry %d is not an object", i+1)
+			if err := notAnEntry(fmt.Sprintf("entry %d", i+1), skip); err != nil {
+				return err
+			}
+			continue
 		}
 		d.add(readRecord(o, ""))
 	}
 	return nil
 }
 
-func (d *MetaDoc) addMap(m *object) error {
+func (d *MetaDoc) addMap(m *object, skip func(string)) error {
 	for _, k := range m.keys {
 		o, err := parseObject(m.vals[k])
 		if err != nil {
-			return fmt.Errorf("entry %q is not an object", k)
+			if err := notAnEntry(fmt.Sprintf("entry %q", k), skip); err != nil {
+				return err
+			}
+			continue
 		}
 		d.add(readRecord(o, k))
 	}
+	return nil
+}
+
+// notAnEntry reports an entry that is not an object: an error for a
+// writer, a skipped entry for a reader (skip set).
+func notAnEntry(entry string, skip func(string)) error {
+	what := entry + " is not an object"
+	if skip == nil {
+		return errors.New(what)
+	}
+	skip(what)
 	return nil
 }
 
@@ -199,6 +246,7 @@ func readRecord(o *object, mapKey string) *MetaRecord {
 	r.Type = rawString(get(metaType))
 	r.File = rawString(get(metaFile))
 	r.Created = rawTime(get(metaCreated))
+	r.FirstSeen = rawTime(get(metaFirstSeen))
 	r.LastRecalled = rawTime(get(metaLastRecalled))
 	r.RecallCount = int(rawFloat(get(metaRecalls)))
 	r.Structural = rawBool(get(metaStructural))
@@ -213,6 +261,15 @@ func readRecord(o *object, mapKey string) *MetaRecord {
 	r.orig = r.typed()
 	r.orig.Text = raw // a secret in it is written over at the next write
 	return r
+}
+
+// Since is when the entry is known to exist: Created, else FirstSeen.
+// Decay counts age from it.
+func (f MetaFields) Since() time.Time {
+	if f.Created.IsZero() {
+		return f.FirstSeen
+	}
+	return f.Created
 }
 
 // typed is a copy of the typed fields only.
@@ -349,6 +406,9 @@ func (r *MetaRecord) write() {
 	str(metaType, r.Type, was.Type)
 	str(metaFile, r.File, was.File)
 	put(metaCreated, !r.Created.Equal(was.Created), timeValue(r.Created))
+	if !r.FirstSeen.IsZero() || o.present(metaFirstSeen...) != "" {
+		put(metaFirstSeen, !r.FirstSeen.Equal(was.FirstSeen), timeValue(r.FirstSeen))
+	}
 	put(metaLastRecalled, !r.LastRecalled.Equal(was.LastRecalled), timeValue(r.LastRecalled))
 	put(metaRecalls, r.RecallCount != was.RecallCount, r.RecallCount)
 	put(metaStructural, r.Structural != was.Structural, r.Structural)
@@ -381,8 +441,8 @@ func round3(f float64) float64 {
 	return math.Round(f*1000) / 1000
 }
 
-// rawTime decodes a date or timestamp: ISO dates, RFC 3339 with or without
-// zone, "2006-01-02 15:04:05", or Unix seconds / milliseconds.
+// rawTime decodes a date or timestamp as dates.Timestamp reads one, or a
+// number of Unix seconds or milliseconds, in UTC.
 func rawTime(v json.RawMessage) time.Time {
 	if len(v) == 0 || isNull(v) {
 		return time.Time{}
@@ -393,25 +453,10 @@ func rawTime(v json.RawMessage) time.Time {
 		if f == 0 {
 			return time.Time{}
 		}
-		if f > 1e11 {
-			return time.UnixMilli(int64(f)).UTC()
-		}
-		return time.Unix(int64(f), 0).UTC()
+		return dates.Unix(f)
 	}
-	t, _ := ParseTime(s)
-	return t
-}
-
-// ParseTime reads the timestamps found in memory state files: RFC 3339 with
-// or without zone or fraction, "2006-01-02 15:04:05", or a bare date (UTC
-// midnight).
-func ParseTime(s string) (time.Time, error) {
-	s = strings.TrimSpace(s)
-	for _, layout := range []string{time.RFC3339Nano, "2006-01-02T15:04:05.999999999", "2006-01-02T15:04",
-		"2006-01-02 15:04:05Z07:00", "2006-01-02 15:04:05", "2006-01-02 15:04", time.DateOnly} {
-		if t, err := time.Parse(layout, s); err == nil {
-			return t.UTC(), nil
-		}
+	if t, ok := dates.Timestamp(s); ok {
+		return t.UTC()
 	}
-	return time.Time{}, errors.New("not a date or timestamp")
+	return time.Time{}
 }

@@ -170,3 +170,35 @@ func TestUpdateObject_KeepsTheFilesIndentation(t *testing.T) {
 		t.Errorf("got %q, %v", got, err)
 	}
 }
+
+// A writer must refuse a file it cannot write back whole; a reader takes
+// what it can and is told what it left out.
+func TestReadMeta_LeavesOutWhatIsNoEntryWhereParseFails(t *testing.T) {
+	src := []byte(`{"entries": [{"id": "a", "text": "A", "structural": "1", "created": "2026-04-02 07:00:00 UTC"}, 7, {"id": "b"}]}`)
+	if _, err := ParseMetaDoc(src); err == nil {
+		t.Error("ParseMetaDoc took a file with an entry that is no object")
+	}
+	entries, skipped, err := ReadMeta(src)
+	if err != nil || len(entries) != 2 || len(skipped) != 1 || skipped[0] != "entry 2 is not an object" {
+		t.Fatalf("ReadMeta = %+v %q %v", entries, skipped, err)
+	}
+	if a := entries[0]; !a.Structural || !a.Created.Equal(time.Date(2026, 4, 2, 7, 0, 0, 0, time.UTC)) {
+		t.Errorf("entry = %+v", a)
+	}
+}
+
+func TestReadRecall_BareArrayAndSkippedEntries(t *testing.T) {
+	entries, skipped, err := ReadRecall([]byte(`[{"key": "memory:MEMORY.md:3:4", "recallCount": "2"}, "junk", {"key": "memory:notes.md"}]`))
+	if err != nil || len(entries) != 2 || len(skipped) != 1 {
+		t.Fatalf("ReadRecall = %+v %q %v", entries, skipped, err)
+	}
+	if a := entries[0]; a.Path != "MEMORY.md" || a.StartLine != 3 || a.EndLine != 4 || a.RecallCount != 2 {
+		t.Errorf("entry = %+v", a)
+	}
+	if b := entries[1]; b.Path != "notes.md" || b.StartLine != 0 {
+		t.Errorf("whole-file entry = %+v", b)
+	}
+	if _, err := ParseRecallDoc([]byte(`{"entries": {"k": "junk"}}`)); err == nil {
+		t.Error("ParseRecallDoc took an entry that is no object")
+	}
+}

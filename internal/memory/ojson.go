@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
+	"strconv"
 	"strings"
 )
 
@@ -159,6 +160,9 @@ func rawString(v json.RawMessage) string {
 	if len(v) == 0 || isNull(v) {
 		return ""
 	}
+	if s, ok := plainString(v); ok {
+		return s
+	}
 	var s string
 	if json.Unmarshal(v, &s) == nil {
 		return s
@@ -170,10 +174,27 @@ func rawString(v json.RawMessage) string {
 	return ""
 }
 
+// plainString reads a JSON string without escapes, the common case,
+// without decoding it.
+func plainString(v json.RawMessage) (string, bool) {
+	if len(v) < 2 || v[0] != '"' || v[len(v)-1] != '"' {
+		return "", false
+	}
+	for _, c := range v[1 : len(v)-1] {
+		if c == '\\' || c == '"' || c < 0x20 {
+			return "", false
+		}
+	}
+	return string(v[1 : len(v)-1]), true
+}
+
 // rawFloat decodes a number (or a numeric string); anything else is 0.
 func rawFloat(v json.RawMessage) float64 {
 	if len(v) == 0 || isNull(v) {
 		return 0
+	}
+	if f, err := strconv.ParseFloat(string(v), 64); err == nil {
+		return f // a JSON number, read without the decoder
 	}
 	var f float64
 	if json.Unmarshal(v, &f) == nil {
@@ -189,24 +210,31 @@ func rawFloat(v json.RawMessage) float64 {
 	return 0
 }
 
+// rawBool decodes a boolean, or a string strconv.ParseBool reads ("true",
+// "1", "T"), or a number (true unless 0).
 func rawBool(v json.RawMessage) bool {
-	switch strings.TrimSpace(string(v)) {
-	case "true", `"true"`, "1":
-		return true
+	if len(v) == 0 || isNull(v) {
+		return false
 	}
-	return false
+	var s string
+	if json.Unmarshal(v, &s) == nil {
+		b, _ := strconv.ParseBool(strings.TrimSpace(s))
+		return b
+	}
+	return strings.TrimSpace(string(v)) == "true" || rawFloat(v) != 0
 }
 
-// rawStrings decodes an array of strings (a single string counts as one).
+// rawStrings decodes an array of strings, numbers written as their text
+// (a single string counts as one).
 func rawStrings(v json.RawMessage) []string {
 	if len(v) == 0 || isNull(v) {
 		return nil
 	}
-	var ss []any
+	var ss []json.RawMessage
 	if json.Unmarshal(v, &ss) == nil {
 		out := make([]string, 0, len(ss))
 		for _, e := range ss {
-			if s, ok := e.(string); ok && s != "" {
+			if s := rawString(e); s != "" {
 				out = append(out, s)
 			}
 		}

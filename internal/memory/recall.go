@@ -10,6 +10,9 @@ import (
 	"strings"
 	"time"
 	"unicode"
+	"unicode/utf8"
+
+	"github.com/dreamwiki/dreamwiki/internal/analysis"
 )
 
 // RecallDoc is memory/.dreams/short-term-recall.json held for editing:
@@ -58,7 +61,29 @@ func NewRecallDoc() *RecallDoc {
 
 // ParseRecallDoc reads short-term-recall.json. An error means the caller
 // must leave the file alone.
-func ParseRecallDoc(src []byte) (*RecallDoc, error) {
+func ParseRecallDoc(src []byte) (*RecallDoc, error) { return parseRecallDoc(src, nil) }
+
+// ReadRecall reads the entries of short-term-recall.json, in file order,
+// for a reader that only looks at them (the workspace). Like ReadMeta, it
+// leaves out what is not an entry and says what in skipped, and it also
+// takes a bare array of entries.
+func ReadRecall(src []byte) (entries []*RecallRecord, skipped []string, err error) {
+	skip := func(what string) { skipped = append(skipped, what) }
+	if t := strings.TrimSpace(string(src)); strings.HasPrefix(t, "[") {
+		d := NewRecallDoc()
+		err = d.addEntries(json.RawMessage(t), skip)
+		return d.Entries, skipped, err
+	}
+	d, err := parseRecallDoc(src, skip)
+	if err != nil {
+		return nil, nil, err
+	}
+	return d.Entries, skipped, nil
+}
+
+// parseRecallDoc is ParseRecallDoc, or ReadRecall when skip is set: it is
+// then called for each part left out instead of failing.
+func parseRecallDoc(src []byte, skip func(what string)) (*RecallDoc, error) {
 	if strings.TrimSpace(string(src)) == "" {
 		return NewRecallDoc(), nil
 	}
@@ -72,16 +97,25 @@ func ParseRecallDoc(src []byte) (*RecallDoc, error) {
 		top.setRaw("entries", json.RawMessage("{}"))
 		return d, nil
 	}
+	return d, d.addEntries(raw, skip)
+}
+
+// addEntries adds the entries of an "entries" value: an object of key ->
+// entry, or a list of entries with their keys inside.
+func (d *RecallDoc) addEntries(raw json.RawMessage, skip func(what string)) error {
 	switch t := strings.TrimSpace(string(raw)); {
 	case strings.HasPrefix(t, "{"):
 		m, err := parseObject(raw)
 		if err != nil {
-			return nil, err
+			return err
 		}
 		for _, k := range m.keys {
 			o, err := parseObject(m.vals[k])
 			if err != nil {
-				return nil, fmt.Errorf("recall entry %q is not an object", k)
+				if err := notAnEntry(fmt.Sprintf("recall entry %q", k), skip); err != nil {
+					return err
+				}
+				continue
 			}
 			d.add(readRecall(o, k))
 		}
@@ -89,19 +123,26 @@ func ParseRecallDoc(src []byte) (*RecallDoc, error) {
 		d.list = true
 		items, err := parseArray(raw)
 		if err != nil {
-			return nil, err
+			return err
 		}
 		for i, it := range items {
 			o, err := parseObject(it)
 			if err != nil {
-				return nil, fmt.Errorf("recall entry %d is not an object", i+1)
+				if err := notAnEntry(fmt.Sprintf("recall entry %d", i+1), skip); err != nil {
+					return err
+				}
+				continue
 			}
 			d.add(readRecall(o, rawString(o.vals["key"])))
 		}
 	default:
-		return nil, errors.New(`"entries" is neither an object nor an array`)
+		err := errors.New(`"entries" is neither an object nor an array`)
+		if skip == nil {
+			return err
+		}
+		skip(err.Error())
 	}
-	return d, nil
+	return nil
 }
 
 func (d *RecallDoc) add(r *RecallRecord) {
@@ -158,6 +199,9 @@ func splitRecallKey(key string) (path string, start, end int, ok bool) {
 		if ok1 && ok2 && cut-2 >= 2 {
 			return strings.Join(parts[1:cut-2], ":"), a, b, true
 		}
+	}
+	if len(parts) == 2 { // "source:path", a whole file
+		return parts[1], 0, 0, true
 	}
 	return "", 0, 0, false
 }
@@ -312,54 +356,10 @@ func QueryHash(q string) string {
 	return hex.EncodeToString(sum[:])[:12]
 }
 
-// RecallEvent returns the events.jsonl line (with its newline) of a
-// memory.recall.recorded event. The query is written redacted.
-func RecallEvent(query string, results []Match, at time.Time) []byte {
-	type result struct {
-		Path      string  `json:"path"`
-		StartLine int     `json:"startLine"`
-		EndLine   int     `json:"endLine"`
-		Score     float64 `json:"score"`
-	}
-	ev := struct {
-		Type        string   `json:"type"`
-		TS          string   `json:"ts"`
-		Query       string   `json:"query"`
-		ResultCount int      `json:"resultCount"`
-		Results     []result `json:"results"`
-	}{Type: "memory.recall.recorded", TS: stamp(at), Query: scrub(query), ResultCount: len(results), Results: []result{}}
-	for _, m := range results {
-		ev.Results = append(ev.Results, result{m.Path, m.StartLine, m.EndLine, round3(m.Score)})
-	}
-	return append(marshal(ev), '\n')
-}
-
-// Event returns an events.jsonl line (with its newline) of any other type,
-// such as "memory.promotion.applied" or "memory.dream.completed"; fields
-// are written in sorted order after type and ts, strings redacted.
-func Event(typ string, at time.Time, fields map[string]any) []byte {
-	o := newObject()
-	o.set("type", typ)
-	o.set("ts", stamp(at))
-	keys := make([]string, 0, len(fields))
-	for k := range fields {
-		keys = append(keys, k)
-	}
-	slices.Sort(keys)
-	for _, k := range keys {
-		v := fields[k]
-		if s, ok := v.(string); ok {
-			v = scrub(s)
-		}
-		o.set(k, v)
-	}
-	raw, _ := o.MarshalJSON()
-	return append(raw, '\n')
-}
-
 // ConceptTags derives up to max concept tags from a text: its distinct
-// content words of four letters or more (lower-case, stop words left out),
-// in order of first appearance. Explicit #tags come first.
+// content words of four letters or more (words as analysis.Words gives
+// them, StopWord and numbers left out), in order of first appearance.
+// Explicit #tags come first.
 func ConceptTags(text string, max int) []string {
 	var out []string
 	seen := map[string]bool{}
@@ -374,8 +374,8 @@ func ConceptTags(text string, max int) []string {
 			addTag(strings.ToLower(strings.TrimRight(f[1:], ".,;:!?)")))
 		}
 	}
-	for _, w := range Words(text) {
-		if len([]rune(w)) >= 4 && !stopWords[w] && !isNumberish(w) {
+	for _, w := range analysis.Words(text) {
+		if utf8.RuneCountInString(w) >= 4 && !StopWord(w) && !isNumberish(w) {
 			addTag(w)
 		}
 	}
@@ -385,6 +385,9 @@ func ConceptTags(text string, max int) []string {
 // Words splits text into lower-case words: runs of letters and digits
 // (with inner hyphens, underscores, dots and apostrophes kept, so "sqlite-vec", "10.0.0.12" and
 // "don't" stay whole); each CJK character is a word of its own.
+//
+// Deprecated: Words is a second tokeniser, kept only while the dream
+// package still calls it; use analysis.Words.
 func Words(text string) []string {
 	var out []string
 	var cur []rune
@@ -399,7 +402,7 @@ func Words(text string) []string {
 	}
 	for _, r := range strings.ToLower(text) {
 		switch {
-		case isCJK(r):
+		case unicode.In(r, unicode.Han, unicode.Hiragana, unicode.Katakana, unicode.Hangul):
 			flush()
 			out = append(out, string(r))
 		case unicode.IsLetter(r) || unicode.IsDigit(r):
@@ -414,10 +417,6 @@ func Words(text string) []string {
 	return out
 }
 
-func isCJK(r rune) bool {
-	return unicode.In(r, unicode.Han, unicode.Hiragana, unicode.Katakana, unicode.Hangul)
-}
-
 func isNumberish(w string) bool {
 	for _, r := range w {
 		if unicode.IsLetter(r) {
@@ -427,24 +426,18 @@ func isNumberish(w string) bool {
 	return true
 }
 
-// StopWord reports a word (lower-case, as Words returns it) that says
-// nothing about what a line is about: articles, pronouns, auxiliaries,
-// relative day words and the like, in English and Chinese.
-func StopWord(w string) bool { return stopWords[w] }
+// StopWord reports a word that says nothing about what a memory entry is
+// about: a stop word of the analysis (analysis.StopWord), or a word an
+// agent's log uses of every exchange and every day (user, asked, today,
+// numbers written out), which makes no concept tag and tells one recalled
+// line from another poorly.
+func StopWord(w string) bool { return analysis.StopWord(w) || logWords[w] }
 
-// stopWords are left out of concept tags and word overlap: they say
-// nothing about what a line is about.
-var stopWords = func() map[string]bool {
+var logWords = func() map[string]bool {
 	m := map[string]bool{}
-	for _, w := range strings.Fields(`a an the and or but if then else of to in on at by for with from into onto over under
-	about after before since until than that this these those there here it its is are was were be been being
-	do does did done has have had having will would shall should can could may might must not no yes so too very
-	just also only even still again now new old more most less least some any all each every both either neither
-	i me my mine we us our you your he him his she her they them their what which who whom whose when where why how
-	as up out off down per via vs etc one two three four five six seven eight nine ten first last next
-	today yesterday tomorrow week weeks month months year years day days time times
-	user agent please thanks ok okay said says say asked ask told tell wants want need needs get got make made
-	的 了 是 在 和 也 就 都 而 及 与 着 或 一 个 我 你 他 她 它 们 这 那 有 不 没 会 要 说`) {
+	for _, w := range strings.Fields(`even still now new old vs one two three four five six seven eight nine ten
+		first last next today yesterday tomorrow week weeks month months year years day days time times
+		user agent please thanks ok okay said says say asked ask told tell wants want need needs get got make made`) {
 		m[w] = true
 	}
 	return m

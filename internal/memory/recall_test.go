@@ -47,12 +47,51 @@ func TestRecallDoc_RecordCountsRecallsQueriesAndDays(t *testing.T) {
 	}
 }
 
+// Recall matching compares texts as evidence matching does (one
+// analysis): case, diacritics and the joiners of an identifier do not stop
+// an exact match.
+func TestMatchRecall_ComparesTextsAsTheAnalysisDoes(t *testing.T) {
+	lines := []Line{{Path: "MEMORY.md", StartLine: 7, EndLine: 7, Text: "Tomás runs the mac-mini gateway."}}
+	if m := MatchRecall("tomas runs the Mac mini gateway", lines, 0); len(m) != 1 || m[0].How != "exact" {
+		t.Errorf("exact: %+v", m)
+	}
+}
+
+func TestConceptTags_ContentWordsOfTheAnalysis(t *testing.T) {
+	got := strings.Join(ConceptTags("#homelab The user asked: Café backups on sqlite-vec, twice today", 6), ",")
+	if want := "homelab,cafe,backups,sqlite,twice"; got != want {
+		t.Errorf("ConceptTags = %q, want %q", got, want)
+	}
+}
+
 func TestRecallEvent_IsOneJSONLine(t *testing.T) {
 	at := time.Date(2026, 11, 20, 17, 40, 6, 0, time.UTC)
-	got := string(RecallEvent("dev server IP", []Match{{Line: Line{Path: "MEMORY.md", StartLine: 4, EndLine: 4}, Score: 1}}, at))
-	want := `{"type":"memory.recall.recorded","ts":"2026-11-20T17:40:06.000Z","query":"dev server IP","resultCount":1,"results":[{"path":"MEMORY.md","startLine":4,"endLine":4,"score":1}]}` + "\n"
-	if got != want {
+	got, ok := ReadEventLog(nil).RecallEvent("dev server IP", []Match{{Line: Line{Path: "MEMORY.md", StartLine: 4, EndLine: 4}, Score: 1}}, at)
+	want := `{"type":"memory.recall.recorded","timestamp":"2026-11-20T17:40:06.000Z","query":"dev server IP","resultCount":1,"results":[{"path":"MEMORY.md","startLine":4,"endLine":4,"score":1}]}` + "\n"
+	if !ok || string(got) != want {
 		t.Errorf("got  %s want %s", got, want)
+	}
+}
+
+// An event log is OpenClaw's file: a record dreamwiki adds takes the time
+// key the log uses, and is not written at all when every record of the log
+// carries a key the event has no value for.
+func TestEventLog_WritesInTheShapeTheLogUses(t *testing.T) {
+	at := time.Date(2026, 11, 20, 17, 40, 6, 0, time.UTC)
+	for _, c := range []struct {
+		name, log, want string
+		ok              bool
+	}{
+		{"a new log takes OpenClaw's shape", "", `{"type":"memory.dream.completed","timestamp":"2026-11-20T17:40:06.000Z","promoted":2}`, true},
+		{"an older log keeps ts", `{"type":"memory.recall.recorded","ts":"2026-11-01T10:00:00Z","query":"q"}` + "\n" +
+			`{"type":"memory.dream.completed","ts":"2026-11-02T10:00:00Z"}`, `{"type":"memory.dream.completed","ts":"2026-11-20T17:40:06.000Z","promoted":2}`, true},
+		{"a log of recall records only gets no other kind", `{"type":"memory.recall.recorded","timestamp":"2026-11-01T10:00:00Z","query":"q","resultCount":0,"results":[]}`, "", false},
+		{"lines that are not JSON are left out", "not json\n" + `{"type":"x","timestamp":"2026-11-01T10:00:00Z"}`, `{"type":"memory.dream.completed","timestamp":"2026-11-20T17:40:06.000Z","promoted":2}`, true},
+	} {
+		got, ok := ReadEventLog([]byte(c.log)).Record("memory.dream.completed", at, map[string]any{"promoted": 2})
+		if ok != c.ok || ok && string(got) != c.want+"\n" {
+			t.Errorf("%s: got %q, %v; want %q, %v", c.name, got, ok, c.want, c.ok)
+		}
 	}
 }
 

@@ -37,7 +37,7 @@ func (d *MetaDoc) Recompute(now time.Time, p Params) []TierRow {
 		if !r.Structural && IsStructural(r.Text) {
 			r.Structural = true
 		}
-		res := Evaluate(Input{Created: r.Created, LastRecalled: r.LastRecalled, RecallCount: r.RecallCount, Structural: r.Structural}, now, p)
+		res := Evaluate(Input{Created: r.Since(), LastRecalled: r.LastRecalled, RecallCount: r.RecallCount, Structural: r.Structural}, now, p)
 		r.Tier = string(res.Tier)
 		r.Score = round3(res.Score)
 		rows = append(rows, TierRow{ID: r.ID, Text: r.Text, File: r.File, Was: was, Tier: res.Tier,

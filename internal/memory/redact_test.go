@@ -45,6 +45,8 @@ func TestStateFiles_NeverHoldARawSecret(t *testing.T) {
 	}
 	check("short-term-recall.json with a new snippet", store.Bytes())
 
-	check("a recall event", RecallEvent("what is the password: "+secret, nil, at))
-	check("an event", Event("memory.promotion.applied", at, map[string]any{"note": "password: " + secret}))
+	ev, _ := ReadEventLog(nil).RecallEvent("what is the password: "+secret, nil, at)
+	check("a recall event", ev)
+	ev, _ = ReadEventLog(nil).Record("memory.promotion.applied", at, map[string]any{"note": "password: " + secret})
+	check("an event", ev)
 }

@@ -1,13 +1,16 @@
 // Package output is where builds write: a directory on disk, swapped into
-// place atomically when the build succeeds, or memory (serve mode).
+// place atomically when the build succeeds, or memory (serve mode). A Dir
+// never writes outside its root, and a build writes only into a folder
+// that is new, empty or marked as an earlier build's (CheckOwned).
 package output
 
 import (
 	"fmt"
+	"maps"
 	"os"
 	"path"
 	"path/filepath"
-	"sort"
+	"slices"
 	"strings"
 	"sync"
 )
@@ -116,12 +119,7 @@ func (m *Memory) Get(name string) ([]byte, bool) {
 func (m *Memory) Names() []string {
 	m.mu.RLock()
 	defer m.mu.RUnlock()
-	out := make([]string, 0, len(m.files))
-	for k := range m.files {
-		out = append(out, k)
-	}
-	sort.Strings(out)
-	return out
+	return slices.Sorted(maps.Keys(m.files))
 }
 
 // Replace swaps the freshly built folder tmp into place as final: the old

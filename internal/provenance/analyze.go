@@ -2,12 +2,14 @@ package provenance
 
 import (
 	"runtime"
-	"sort"
 	"strings"
 	"time"
 
+	"github.com/dreamwiki/dreamwiki/internal/analysis"
+	"github.com/dreamwiki/dreamwiki/internal/dates"
 	"github.com/dreamwiki/dreamwiki/internal/diag"
 	"github.com/dreamwiki/dreamwiki/internal/markdown"
+	"github.com/dreamwiki/dreamwiki/internal/mdline"
 	"github.com/dreamwiki/dreamwiki/internal/memory"
 	"github.com/dreamwiki/dreamwiki/internal/parallel"
 	"github.com/dreamwiki/dreamwiki/internal/workspace"
@@ -22,9 +24,9 @@ type analyzer struct {
 
 	claims []*Claim
 	// meta is the memory-meta.json entry of each claim that has one.
-	meta       map[*Claim]*workspace.MetaEntry
+	meta       map[*Claim]*memory.MetaRecord
 	claimOfMID map[string]*Claim
-	metaByID   map[string]*workspace.MetaEntry
+	metaByID   map[string]*memory.MetaRecord
 	prior      map[*Claim]*PriorClaim
 
 	sources map[string]*source
@@ -68,7 +70,7 @@ func Analyze(ws *workspace.Workspace, opts Options) *Result {
 	if ws == nil {
 		ws = &workspace.Workspace{}
 	}
-	asOf := day(opts.AsOf)
+	asOf := dates.Day(opts.AsOf)
 	if asOf.IsZero() {
 		asOf = NewestDate(ws)
 	}
@@ -77,9 +79,9 @@ func Analyze(ws *workspace.Workspace, opts Options) *Result {
 		opts:         opts,
 		now:          asOf.Add(24*time.Hour - time.Second),
 		res:          &Result{AsOf: asOf, byID: map[string]*Claim{}, byEntry: map[*workspace.Entry]*Claim{}, anchors: map[string][]Anchor{}},
-		meta:         map[*Claim]*workspace.MetaEntry{},
+		meta:         map[*Claim]*memory.MetaRecord{},
 		claimOfMID:   map[string]*Claim{},
-		metaByID:     map[string]*workspace.MetaEntry{},
+		metaByID:     map[string]*memory.MetaRecord{},
 		prior:        map[*Claim]*PriorClaim{},
 		sources:      map[string]*source{},
 		recallOf:     map[*Claim]*recallStats{},
@@ -120,7 +122,7 @@ func Analyze(ws *workspace.Workspace, opts Options) *Result {
 func NewestDate(ws *workspace.Workspace) time.Time {
 	var newest time.Time
 	see := func(t time.Time) {
-		if t = day(t); t.After(newest) {
+		if t = dates.Day(t); t.After(newest) {
 			newest = t
 		}
 	}
@@ -365,32 +367,13 @@ func (a *analyzer) wordIndex() {
 	}
 }
 
-// contentWords is wordSet without stop words.
-func contentWords(text string) map[string]bool {
-	set := wordSet(text)
-	for w := range set {
-		if stopWords[w] {
-			delete(set, w)
-		}
-	}
-	return set
-}
-
-// dice is 2|a∩b| / (|a|+|b|).
-func dice(a, b map[string]bool) float64 {
-	if len(a) == 0 || len(b) == 0 {
-		return 0
-	}
-	return 2 * float64(commonWords(a, b)) / float64(len(a)+len(b))
-}
-
 // findClaim returns the claim whose content words best match text (Dice
 // overlap, stop words aside): a dream item or a USER.md observation
 // restates a claim in other words, with more or less around it. ok is
 // false below minScore.
 func (a *analyzer) findClaim(text string, minScore float64, accept func(*Claim) bool) (*Claim, float64, bool) {
 	a.wordIndex()
-	set := contentWords(text)
+	set := analysis.ContentWordSet(text)
 	counts := map[int]int{}
 	for w := range set {
 		for _, i := range a.claimWords[w] {
@@ -402,7 +385,7 @@ func (a *analyzer) findClaim(text string, minScore float64, accept func(*Claim) 
 		if accept != nil && !accept(a.claims[i]) {
 			continue
 		}
-		s := dice(set, a.claimSets[i])
+		s := analysis.Dice(set, a.claimSets[i])
 		if s > bestScore || (s == bestScore && best >= 0 && i < best) {
 			best, bestScore = i, s
 		}
@@ -439,7 +422,7 @@ func (a *analyzer) sourceOf(p string) *source {
 
 // newSource splits a file into blocks and pieces.
 func newSource(f *workspace.File) *source {
-	s := &source{path: f.Path, kind: kindOfFile(f.Kind), lines: splitLines(f.Content), private: f.Private}
+	s := &source{path: f.Path, kind: kindOfFile(f.Kind), lines: mdline.Split(f.Content), private: f.Private}
 	s.blocks = fileBlocks(s.lines, nil)
 	if !isMarkdownPath(f.Path) {
 		// A plain text file is shown as written: no block can carry an id.
@@ -500,7 +483,7 @@ func (a *analyzer) buildCorpus() {
 		var s *source
 		if d := cf.daily; d != nil {
 			skip := skipper(d)
-			s = &source{path: d.File.Path, kind: SourceDaily, date: d.Date, lines: splitLines(d.File.Content), private: d.File.Private}
+			s = &source{path: d.File.Path, kind: SourceDaily, date: d.Date, lines: mdline.Split(d.File.Content), private: d.File.Private}
 			s.blocks = fileBlocks(s.lines, skip)
 			s.pieces = piecesOf(s.blocks)
 		} else {
@@ -691,7 +674,7 @@ func (a *analyzer) score() {
 		}
 		if in.Created.IsZero() {
 			// "## Archived 2026-10-18", "## Promoted From Short-Term Memory (2026-10-24)"
-			in.Created = earliest(findDates(c.Section, time.Time{}))
+			in.Created = earliest(dates.Find(c.Section, time.Time{}))
 		}
 		if in.Created.IsZero() {
 			// Nothing dates the entry itself: its file was last written
@@ -705,7 +688,7 @@ func (a *analyzer) score() {
 			}
 		}
 		r := memory.Evaluate(in, a.now, params)
-		c.Created, c.LastRecall, c.Recalls, c.Structural = day(in.Created), day(in.LastRecalled), in.RecallCount, in.Structural
+		c.Created, c.LastRecall, c.Recalls, c.Structural = dates.Day(in.Created), dates.Day(in.LastRecalled), in.RecallCount, in.Structural
 		c.Tier = r.Tier
 		c.Scores = Scores{Decay: round3(r.Score), Base: round3(r.Base), Recall: round3(r.Recall), Recency: round3(r.Recency)}
 		if e := c.Entry; e != nil {
@@ -739,7 +722,7 @@ func (a *analyzer) recallStoreStats() {
 		path string
 		line int
 	}
-	byLine := map[key]*workspace.RecallEntry{}
+	byLine := map[key]*memory.RecallRecord{}
 	for _, r := range a.ws.Recall.Entries {
 		for ln := r.StartLine; ln <= max(r.EndLine, r.StartLine) && ln-r.StartLine < 200; ln++ {
 			if byLine[key{r.Path, ln}] == nil {
@@ -819,10 +802,8 @@ func (a *analyzer) memoryType(c *Claim) (MemoryType, string) {
 		}
 	}
 	if m := a.meta[c]; m != nil {
-		if s, ok := m.Extra["type"].(string); ok {
-			if t, ok := parseType(s); ok {
-				return t, "meta"
-			}
+		if t, ok := parseType(m.Type); ok {
+			return t, "meta"
 		}
 	}
 	if e != nil {
@@ -915,7 +896,7 @@ func (a *analyzer) budget() {
 	b := &Budget{
 		File:        m.File.Path,
 		Chars:       runeCount(content),
-		Lines:       len(splitLines(content)),
+		Lines:       len(mdline.Split(content)),
 		Bytes:       len(content),
 		MaxChars:    cfg.MaxChars,
 		TargetChars: cfg.TargetChars(),
@@ -934,14 +915,4 @@ func (a *analyzer) budget() {
 		}
 	}
 	a.res.Budget = b
-}
-
-// sortedKeys returns m's keys sorted.
-func sortedKeys[V any](m map[string]V) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	return keys
 }

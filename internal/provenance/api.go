@@ -2,6 +2,8 @@ package provenance
 
 import (
 	"fmt"
+	"maps"
+	"slices"
 	"strings"
 	"time"
 
@@ -406,7 +408,7 @@ func (r *Result) AnchoredFiles() []string {
 	if r == nil {
 		return nil
 	}
-	return sortedKeys(r.anchors)
+	return slices.Sorted(maps.Keys(r.anchors))
 }
 
 // Prior returns the claims as the next build should see them in

@@ -2,6 +2,8 @@ package provenance
 
 import (
 	"strings"
+
+	"github.com/dreamwiki/dreamwiki/internal/mdline"
 )
 
 // block is a run of lines Obsidian treats as one block: a list item (with
@@ -76,7 +78,7 @@ func fileBlocks(lines []string, skip func(line int) bool) []block {
 			}
 			cur.Anchorable = kind != bkTable
 			if cur.Anchorable {
-				cur.ID = trailingID(lines[cur.End-1])
+				cur.ID, _ = mdline.BlockID(lines[cur.End-1])
 			}
 			out = append(out, cur)
 		}
@@ -99,25 +101,14 @@ func fileBlocks(lines []string, skip func(line int) bool) []block {
 		}
 		parts = append(parts, t)
 	}
-	fence := ""
+	var code mdline.Fence
 	inComment := false
-	i0 := 0
-	if len(lines) > 0 && strings.TrimSpace(lines[0]) == "---" {
-		for j := 1; j < len(lines); j++ {
-			if t := strings.TrimSpace(lines[j]); t == "---" || t == "..." {
-				i0 = j + 1
-				break
-			}
-		}
-	}
-	for i := i0; i < len(lines); i++ {
+	for i := mdline.FrontMatterEnd(lines); i < len(lines); i++ {
 		ln := i + 1
 		raw := lines[i]
 		t := strings.TrimSpace(raw)
-		if fence != "" {
-			if strings.HasPrefix(t, fence) && strings.Trim(t, fence[:1]) == "" {
-				fence = ""
-			}
+		if code.Open() {
+			code.Code(t) // closes the block at its closing fence
 			continue
 		}
 		if inComment {
@@ -133,17 +124,16 @@ func fileBlocks(lines []string, skip func(line int) bool) []block {
 		switch {
 		case t == "":
 			flush()
-		case strings.HasPrefix(t, "```") || strings.HasPrefix(t, "~~~"):
+		case code.Code(t): // a fence line opens a code block
 			flush()
-			fence = t[:3]
 		case strings.HasPrefix(t, "<!--") && !strings.Contains(t, "-->"):
 			flush()
 			inComment = true
 		case strings.HasPrefix(t, "<!--") && strings.HasSuffix(t, "-->"):
 			flush()
-		case isHeading(t), isRule(t):
+		case headingLevel(t) > 0, mdline.ThematicBreak(t):
 			flush()
-		case strings.HasPrefix(t, "|"):
+		case mdline.TableRow(t):
 			// A table row is its own evidence unit: one row, one fact.
 			if txt := tableText(t); txt != "" {
 				start(bkTable, ln, txt)
@@ -157,7 +147,8 @@ func fileBlocks(lines []string, skip func(line int) bool) []block {
 				start(bkQuote, ln, q)
 			}
 		case isListItem(t):
-			start(bkItem, ln, stripListMarker(t))
+			it, _ := mdline.ListItem(t)
+			start(bkItem, ln, it.Text)
 		default:
 			if kind == bkItem || kind == bkPara || kind == bkQuote {
 				extend(ln, t)
@@ -170,96 +161,26 @@ func fileBlocks(lines []string, skip func(line int) bool) []block {
 	return out
 }
 
-func isHeading(t string) bool {
-	n := 0
-	for n < len(t) && t[n] == '#' {
-		n++
-	}
-	return n > 0 && n <= 6 && (n == len(t) || t[n] == ' ' || t[n] == '\t')
+func headingLevel(t string) int {
+	level, _ := mdline.Heading(t)
+	return level
 }
 
-func isRule(t string) bool {
-	if len(t) < 3 {
-		return false
-	}
-	c := t[0]
-	if c != '-' && c != '*' && c != '_' {
-		return false
-	}
-	for i := 0; i < len(t); i++ {
-		if t[i] != c && t[i] != ' ' {
-			return false
-		}
-	}
-	return true
-}
-
-// isListItem reports "- x", "* x", "+ x", "1. x", "1) x".
+// isListItem reports a list item with text: a marker alone on its line
+// starts no evidence.
 func isListItem(t string) bool {
-	if len(t) >= 2 && (t[0] == '-' || t[0] == '*' || t[0] == '+') && (t[1] == ' ' || t[1] == '\t') {
-		return true
-	}
-	i := 0
-	for i < len(t) && i < 9 && isDigit(t[i]) {
-		i++
-	}
-	return i > 0 && i+1 < len(t) && (t[i] == '.' || t[i] == ')') && (t[i+1] == ' ' || t[i+1] == '\t')
+	it, ok := mdline.ListItem(t)
+	return ok && it.Text != ""
 }
 
-// stripListMarker removes the list marker and a task checkbox.
-func stripListMarker(t string) string {
-	if t[0] == '-' || t[0] == '*' || t[0] == '+' {
-		t = t[1:]
-	} else {
-		i := strings.IndexAny(t, ".)")
-		t = t[i+1:]
-	}
-	t = strings.TrimSpace(t)
-	if len(t) >= 3 && t[0] == '[' && t[2] == ']' && strings.ContainsRune(" xX", rune(t[1])) {
-		t = strings.TrimSpace(t[3:])
-	}
-	return t
-}
-
+// tableText is a table row's cells joined by " | ", without the empty
+// cells and the alignment row's dashes.
 func tableText(t string) string {
-	cells := strings.Split(strings.Trim(t, "|"), "|")
 	var keep []string
-	for _, c := range cells {
-		c = strings.TrimSpace(c)
+	for _, c := range mdline.TableCells(t) {
 		if c != "" && strings.Trim(c, ":- ") != "" {
 			keep = append(keep, c)
 		}
 	}
 	return strings.Join(keep, " | ")
-}
-
-// trailingID returns the "^id" at the end of a line, "" when none. It
-// follows the rule of the markdown package: the caret starts the line or
-// follows a blank, and the id is letters, digits and dashes.
-func trailingID(line string) string {
-	t := strings.TrimRight(line, " \t")
-	i := len(t)
-	for i > 0 && isIDByte(t[i-1]) {
-		i--
-	}
-	if i == len(t) || i == 0 || t[i-1] != '^' {
-		return ""
-	}
-	if i-1 > 0 && t[i-2] != ' ' && t[i-2] != '\t' {
-		return ""
-	}
-	return t[i:]
-}
-
-func isIDByte(b byte) bool {
-	return b >= 'a' && b <= 'z' || b >= 'A' && b <= 'Z' || b >= '0' && b <= '9' || b == '-'
-}
-
-// splitLines splits content into lines without their "\n".
-func splitLines(s string) []string {
-	if s == "" {
-		return nil
-	}
-	s = strings.TrimSuffix(s, "\n")
-	return strings.Split(s, "\n")
 }

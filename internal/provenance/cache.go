@@ -7,6 +7,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/dreamwiki/dreamwiki/internal/analysis"
 	"github.com/dreamwiki/dreamwiki/internal/diag"
 	"github.com/dreamwiki/dreamwiki/internal/markdown"
 	"github.com/dreamwiki/dreamwiki/internal/memory"
@@ -202,9 +203,9 @@ func (m *memo) text(t string) *textFacts {
 }
 
 func newTextFacts(t string) *textFacts {
-	f := &textFacts{norm: normalise(t), content: contentWords(t), structural: memory.IsStructural(t)}
+	f := &textFacts{norm: analysis.Normalize(t), content: analysis.ContentWordSet(t), structural: memory.IsStructural(t)}
 	if subj, val, ok := subjectValue(t); ok {
-		f.subject, f.valueHead, f.hasSubject = subj, wordSet(valueHead(val)), true
+		f.subject, f.valueHead, f.hasSubject = subj, analysis.WordSet(valueHead(val)), true
 	}
 	return f
 }
@@ -226,18 +227,18 @@ func (m *memo) facts(c *Claim) *entryFacts {
 	return f
 }
 
-// norm is normalise(c.Text).
+// norm is analysis.Normalize(c.Text).
 func (a *analyzer) norm(c *Claim) string {
 	if a.memo == nil {
-		return normalise(c.Text)
+		return analysis.Normalize(c.Text)
 	}
 	return a.memo.facts(c).norm
 }
 
-// content is contentWords(c.Text); the set is shared, and only read.
+// content is analysis.ContentWordSet(c.Text); the set is shared, and only read.
 func (a *analyzer) content(c *Claim) map[string]bool {
 	if a.memo == nil {
-		return contentWords(c.Text)
+		return analysis.ContentWordSet(c.Text)
 	}
 	return a.memo.facts(c).content
 }
@@ -250,7 +251,7 @@ func (a *analyzer) subject(c *Claim) (subject string, head map[string]bool, ok b
 		if !ok {
 			return "", nil, false
 		}
-		return subj, wordSet(valueHead(val)), true
+		return subj, analysis.WordSet(valueHead(val)), true
 	}
 	f := a.memo.facts(c)
 	return f.subject, f.valueHead, f.hasSubject

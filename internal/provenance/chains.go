@@ -6,6 +6,9 @@ import (
 	"strings"
 	"time"
 
+	"github.com/dreamwiki/dreamwiki/internal/analysis"
+	"github.com/dreamwiki/dreamwiki/internal/dates"
+	"github.com/dreamwiki/dreamwiki/internal/mdline"
 	"github.com/dreamwiki/dreamwiki/internal/memory"
 	"github.com/dreamwiki/dreamwiki/internal/workspace"
 )
@@ -153,10 +156,10 @@ func (a *analyzer) observationEdges() []edge {
 		if len(b.Observations) == 0 {
 			continue
 		}
-		lines := splitLines(b.File.Content)
+		lines := mdline.Split(b.File.Content)
 		section := func(ln int) string {
 			for i := min(ln, len(lines)) - 1; i >= 0; i-- {
-				if t := strings.TrimSpace(lines[i]); isHeading(t) {
+				if t := strings.TrimSpace(lines[i]); headingLevel(t) > 0 {
 					return t
 				}
 			}
@@ -181,7 +184,7 @@ func (a *analyzer) observationEdges() []edge {
 			if !ok1 || !ok2 || old == cur {
 				continue
 			}
-			out = append(out, edge{old: old, new: cur, date: day(next.Observed), from: "user", file: b.File.Path, line: o.Line})
+			out = append(out, edge{old: old, new: cur, date: dates.Day(next.Observed), from: "user", file: b.File.Path, line: o.Line})
 		}
 	}
 	return out
@@ -219,7 +222,7 @@ func (a *analyzer) contests() {
 		for i := 0; i < len(g); i++ {
 			for j := i + 1; j < len(g) && j < i+32; j++ {
 				x, y := g[i], g[j]
-				if jaccard(x.head, y.head) >= 0.5 || subset(x.head, y.head) || subset(y.head, x.head) {
+				if analysis.Jaccard(x.head, y.head) >= 0.5 || subset(x.head, y.head) || subset(y.head, x.head) {
 					continue
 				}
 				older, newer := x.c, y.c

@@ -1,4 +1,5 @@
-// Package provenance answers "why does my agent believe this?". It turns
+// Package provenance links every claim of an agent's memory to the lines
+// it came from, to answer "why does my agent believe this?". It turns
 // every entry of MEMORY.md, of each L2 topic file and of the archive into a
 // claim with a stable id, pairs each claim with the lines it came from
 // (explicit pointers first, then the recall store and events, then text

@@ -5,6 +5,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/dreamwiki/dreamwiki/internal/analysis"
+	"github.com/dreamwiki/dreamwiki/internal/dates"
 	"github.com/dreamwiki/dreamwiki/internal/workspace"
 )
 
@@ -137,7 +139,7 @@ var (
 func (a *analyzer) readDreamLogBody(dr *Dream, e *workspace.DreamLogEntry) {
 	by := dr.ConsolidatedThrough
 	if by.IsZero() {
-		by = day(e.Date)
+		by = dates.Day(e.Date)
 	}
 	for _, line := range strings.Split(e.Body, "\n") {
 		m := reDreamAction.FindStringSubmatch(line)
@@ -202,7 +204,7 @@ func splitPhrases(s string) []string {
 func (a *analyzer) phraseClaim(phrase string, accept func(*Claim) bool) *Claim {
 	a.wordIndex()
 	var words []string
-	for w := range contentWords(phrase) {
+	for w := range analysis.ContentWordSet(phrase) {
 		words = append(words, w)
 	}
 	if len(words) < 2 {

@@ -12,6 +12,8 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"github.com/dreamwiki/dreamwiki/internal/analysis"
+	"github.com/dreamwiki/dreamwiki/internal/dates"
 	"github.com/dreamwiki/dreamwiki/internal/diag"
 	"github.com/dreamwiki/dreamwiki/internal/parallel"
 	"github.com/dreamwiki/dreamwiki/internal/workspace"
@@ -274,7 +276,7 @@ func (a *analyzer) pointerTargets(c *Claim, p workspace.SourcePointer, byDate ma
 		}
 		return nil, true
 	case !p.Date.IsZero() && p.StartLine == 0:
-		ps := byDate[day(p.Date)]
+		ps := byDate[dates.Day(p.Date)]
 		if len(ps) == 0 && a.ws.Withholds(p.Path) {
 			ps = []string{p.Path}
 		}
@@ -495,7 +497,7 @@ type textMatch struct {
 // When strict (an explicit pointer already names a line), a match must be
 // stronger to be added: it only says the fact was also written elsewhere.
 func (a *analyzer) matchText(c *Claim, qs []query, strict bool, sc *scratch) []Evidence {
-	cn := normalise(c.Text)
+	cn := analysis.Normalize(c.Text)
 	byUnit := map[int32]textMatch{}
 	for qi := range qs {
 		q := &qs[qi]
@@ -559,7 +561,7 @@ func (a *analyzer) matchText(c *Claim, qs []query, strict bool, sc *scratch) []E
 // it is a part of the claim, and short parts find look-alikes easily.
 func classify(claimNorm, blockText string, s score, recall Method, clause bool) (Method, float64, bool) {
 	if claimNorm != "" && (s.contain >= 0.6 || recall != "") {
-		bn := normalise(blockText)
+		bn := analysis.Normalize(blockText)
 		cw, bwords := strings.Count(claimNorm, " ")+1, strings.Count(bn, " ")+1
 		switch {
 		case bn == claimNorm && utf8.RuneCountInString(claimNorm) >= 8:

@@ -9,6 +9,8 @@ import (
 	"unicode/utf8"
 
 	"golang.org/x/text/unicode/norm"
+
+	"github.com/dreamwiki/dreamwiki/internal/analysis"
 )
 
 // Identity: an entry is matched to its earlier self (a memory-meta.json
@@ -49,12 +51,12 @@ func newIdentity(key string, texts ...string) identity {
 		}
 		seen[t] = true
 		id.raw = append(id.raw, t)
-		if n := normalise(t); n != "" {
+		if n := analysis.Normalize(t); n != "" {
 			id.norms = append(id.norms, n)
 		}
 	}
 	if len(id.raw) > 0 {
-		id.words = wordSet(id.raw[0])
+		id.words = analysis.WordSet(id.raw[0])
 	}
 	return id
 }
@@ -179,7 +181,7 @@ func matchIdentitiesWithin(cur, prev []identity, threshold float64, limit int) m
 			}
 		}
 		for j := range counts {
-			if s := jaccard(c.words, prev[j].words); s >= threshold {
+			if s := analysis.Jaccard(c.words, prev[j].words); s >= threshold {
 				pairs = append(pairs, pair{i, j, s})
 			}
 		}

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"os"
 	"testing"
+
+	"github.com/dreamwiki/dreamwiki/internal/analysis"
 )
 
 // identityEdits are entries and their later edited selves: the edits a
@@ -65,14 +67,14 @@ var identityDistinct = [][2]string{
 func TestIdentity_ThresholdSeparatesEditsFromOtherFacts(t *testing.T) {
 	minEdit, maxOther := 1.0, 0.0
 	for _, p := range identityEdits {
-		j := jaccard(wordSet(p[0]), wordSet(p[1]))
+		j := analysis.Jaccard(analysis.WordSet(p[0]), analysis.WordSet(p[1]))
 		minEdit = min(minEdit, j)
 		if j < IdentityThreshold {
 			t.Errorf("edit scores %.2f < %.2f: %q / %q", j, IdentityThreshold, p[0], p[1])
 		}
 	}
 	for _, p := range identityDistinct {
-		j := jaccard(wordSet(p[0]), wordSet(p[1]))
+		j := analysis.Jaccard(analysis.WordSet(p[0]), analysis.WordSet(p[1]))
 		maxOther = max(maxOther, j)
 		if j >= IdentityThreshold {
 			t.Errorf("different facts score %.2f >= %.2f: %q / %q", j, IdentityThreshold, p[0], p[1])

@@ -352,7 +352,7 @@ func isISODate(t string) bool {
 		return false
 	}
 	for i := 0; i < 10; i++ {
-		if i != 4 && i != 7 && !isDigit(t[i]) {
+		if i != 4 && i != 7 && (t[i] < '0' || t[i] > '9') {
 			return false
 		}
 	}

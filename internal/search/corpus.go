@@ -180,16 +180,16 @@ func wikiTarget(s string) string {
 
 // validDate returns s when it is a YYYY-MM-DD date, else "".
 func validDate(s string) string {
-	if _, ok := dayNumber(s); ok {
+	if _, ok := DayNumber(s); ok {
 		return s
 	}
 	return ""
 }
 
-// dayNumber is the number of days from 1970-01-01 to a YYYY-MM-DD date.
+// DayNumber is the number of days from 1970-01-01 to a YYYY-MM-DD date.
 // It is integer arithmetic (days from civil, proleptic Gregorian) so that
 // the browser computes the same ages without time zones.
-func dayNumber(s string) (int, bool) {
+func DayNumber(s string) (int, bool) {
 	if len(s) < 10 || s[4] != '-' || s[7] != '-' {
 		return 0, false
 	}

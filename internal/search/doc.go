@@ -1,29 +1,18 @@
-// Package search is dreamwiki's search: analysis (text to terms), the
-// static index the site's browser search reads, the ranking shared by
-// every side, and the bleve index behind `dreamwiki search` and serve mode.
+// Package search holds what every side of dreamwiki's search shares: Doc,
+// a published note as search sees it, and the one ranking (Params, BM25F,
+// Decay, Rank with its merge, decay, MMR and supersession, and which terms
+// are matched with typos), which assets/search/rank.ts mirrors line for
+// line.
 //
-// Every side of search turns text into terms with Analyze and nothing else:
-// the static index, the browser's query parser (assets/search/analyze.ts,
-// which is kept byte-identical by testdata/analysis.json) and bleve agree on
-// terms only because they share it. Search is given values by earlier
-// stages (vault notes, workspace files as read); it never reads the
-// workspace's files itself.
+// The sides are packages of their own, and all turn text into terms with
+// analysis.Analyze and nothing else, so they agree on every term:
 //
-// The files, by job:
+//	staticindex  the static index the site's browser search reads
+//	             (assets/search/engine.ts), written from Docs
+//	memsearch    memory_search and memory_get for `dreamwiki search`,
+//	             `dreamwiki get` and serve mode: workspace lines with
+//	             citations, in a persisted bleve index
 //
-//	analyze*.go        the analysis (see Analyze for the rules)
-//	corpus.go          Doc: a published note as the static index sees it
-//	rank.go            Params, BM25F, Decay and Rank (merge, decay, MMR,
-//	                   supersession): the one ranking, which
-//	                   assets/search/rank.ts mirrors line for line
-//	static*.go         WriteStatic (the index in dist/site/search/) and
-//	                   StaticIndex, the reference reader the TypeScript
-//	                   engine (assets/search/engine.ts) is tested against
-//	chunks.go          Chunk: workspace lines for the CLI, with citations
-//	bleve.go, query.go the persisted bleve index and its query syntax
-//	output.go          memory_search's JSON and the terminal listing
-//
-// Quality is measured, not asserted by feel: quality_test.go runs the
-// labelled queries of testdata/queries.json through the browser ranking
-// (in Go and in TypeScript) and the CLI and prints recall@5 and MRR.
+// Search is given values by earlier stages (vault notes, workspace files as
+// read); it never reads the workspace's files itself.
 package search

@@ -73,12 +73,12 @@ func ParamsFromConfig(c workspace.SearchConfig) Params {
 		p.Boosts[FieldTitle] = c.TitleBoost
 		p.Boosts[FieldAliases] = c.TitleBoost
 	}
-	return p.sane()
+	return p.Sane()
 }
 
-// sane replaces out-of-range knobs (from a hand-edited dreamwiki.toml) by
+// Sane replaces out-of-range knobs (from a hand-edited dreamwiki.toml) by
 // their defaults, so that ranking never divides by zero or inverts.
-func (p Params) sane() Params {
+func (p Params) Sane() Params {
 	d := DefaultParams()
 	bad := func(v float64) bool { return math.IsNaN(v) || math.IsInf(v, 0) }
 	if bad(p.K1) || p.K1 <= 0 {
@@ -187,7 +187,7 @@ type Ranked struct {
 //
 // sim may be nil (no diversity).
 func Rank(cands []Candidate, p Params, sim func(a, b int) float64) []Ranked {
-	p = p.sane()
+	p = p.Sane()
 	if len(cands) == 0 {
 		return nil
 	}
@@ -318,25 +318,4 @@ func clamp01(v float64) float64 {
 		return 1
 	}
 	return v
-}
-
-// Jaccard is the Jaccard similarity of two sorted sets of term ids.
-func Jaccard(a, b []uint32) float64 {
-	if len(a) == 0 && len(b) == 0 {
-		return 0
-	}
-	i, j, inter := 0, 0, 0
-	for i < len(a) && j < len(b) {
-		switch {
-		case a[i] == b[j]:
-			inter++
-			i++
-			j++
-		case a[i] < b[j]:
-			i++
-		default:
-			j++
-		}
-	}
-	return float64(inter) / float64(len(a)+len(b)-inter)
 }

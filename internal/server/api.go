@@ -11,6 +11,7 @@ import (
 
 	"github.com/dreamwiki/dreamwiki/internal/dream"
 	"github.com/dreamwiki/dreamwiki/internal/search"
+	"github.com/dreamwiki/dreamwiki/internal/search/memsearch"
 	"github.com/dreamwiki/dreamwiki/internal/secrets"
 )
 
@@ -50,21 +51,21 @@ func (s *Server) serveSearch(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	params := search.ParamsFromConfig(s.snapshot().ws.Config.Search)
-	query := search.Query{Text: text, Limit: n, Types: splitList(q["type"]), Tiers: splitList(q["tier"]), Params: &params}
+	query := memsearch.Query{Text: text, Limit: n, Types: splitList(q["type"]), Tiers: splitList(q["tier"]), Params: &params}
 	res, err := s.index.Search(r.Context(), query)
 	if err != nil {
 		jsonError(w, http.StatusInternalServerError, err.Error())
 		return
 	}
 	if res == nil {
-		res = []search.Result{}
+		res = []memsearch.Result{}
 	}
 	if len(res) > 0 && !s.opts.ReadOnly {
 		logged, _ := secrets.Redact(text)
 		s.recalls.add(logged, res[0].Snippet)
 	}
 	writeJSON(w, http.StatusOK, struct {
-		Results []search.Result `json:"results"`
+		Results []memsearch.Result `json:"results"`
 	}{res})
 }
 
@@ -82,11 +83,11 @@ func splitList(vs []string) []string {
 }
 
 // serveGet answers GET /api/get?path=&from=&lines= (memory_get, as
-// `dreamwiki get`: search.Get): the lines of a published workspace file.
+// `dreamwiki get`: memsearch.Get): the lines of a published workspace file.
 // path may carry a citation (memory/x.md#L4-L7).
 func (s *Server) serveGet(w http.ResponseWriter, r *http.Request) {
 	q := r.URL.Query()
-	p, start, end, err := search.ParseCitation(q.Get("path"))
+	p, start, end, err := memsearch.ParseCitation(q.Get("path"))
 	if err != nil || p == "" {
 		jsonError(w, http.StatusBadRequest, "path must name a workspace file, such as MEMORY.md or memory/2026-10-08.md#L4-L7")
 		return
@@ -111,9 +112,9 @@ func (s *Server) serveGet(w http.ResponseWriter, r *http.Request) {
 		}
 		end = start + count - 1
 	}
-	res, err := search.Get(s.snapshot().ws, p, start, end)
+	res, err := memsearch.Get(s.snapshot().ws, p, start, end)
 	switch {
-	case errors.Is(err, search.ErrNotPublished):
+	case errors.Is(err, memsearch.ErrNotPublished):
 		jsonError(w, http.StatusNotFound, err.Error())
 	case err != nil:
 		jsonError(w, http.StatusBadRequest, err.Error())

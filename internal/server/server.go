@@ -19,7 +19,7 @@ import (
 
 	"github.com/dreamwiki/dreamwiki/internal/build"
 	"github.com/dreamwiki/dreamwiki/internal/diag"
-	"github.com/dreamwiki/dreamwiki/internal/search"
+	"github.com/dreamwiki/dreamwiki/internal/search/memsearch"
 	"github.com/dreamwiki/dreamwiki/internal/workspace"
 )
 
@@ -65,7 +65,7 @@ type Server struct {
 	instance string
 	store    *store
 	hub      *hub
-	index    *search.Index
+	index    *memsearch.Index
 	indexer  *indexer
 
 	session *build.Session // owned by the rebuild loop once it runs
@@ -174,7 +174,7 @@ func New(ctx context.Context, opts Options) (*Server, error) {
 	}
 	s.store.commitFinish(b)
 	s.finishTook = time.Since(t0)
-	if s.index, err = search.OpenIndex(""); err != nil {
+	if s.index, err = memsearch.OpenIndex(""); err != nil {
 		s.watch.fsw.Close()
 		return nil, err
 	}

@@ -19,7 +19,7 @@ import (
 	"github.com/gorilla/websocket"
 
 	"github.com/dreamwiki/dreamwiki/internal/demo"
-	"github.com/dreamwiki/dreamwiki/internal/search"
+	"github.com/dreamwiki/dreamwiki/internal/search/memsearch"
 )
 
 // testServer is a server running in-process on a random loopback port.
@@ -470,7 +470,7 @@ func TestServe_SearchAndGet(t *testing.T) {
 		t.Errorf("result %+v lacks a citation", r)
 	}
 	code, body, _ = ts.get(t, fmt.Sprintf("/api/get?path=%s&from=%d&lines=2", r.Path, r.StartLine))
-	var got search.GetResult
+	var got memsearch.GetResult
 	if code != 200 || json.Unmarshal([]byte(body), &got) != nil || got.StartLine != r.StartLine || got.Text == "" {
 		t.Errorf("get: %d %s", code, body)
 	}

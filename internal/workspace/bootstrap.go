@@ -2,6 +2,8 @@ package workspace
 
 import (
 	"strings"
+
+	"github.com/dreamwiki/dreamwiki/internal/mdline"
 )
 
 // bootstrapNames are the OpenClaw bootstrap files read at session start.
@@ -15,7 +17,7 @@ func parseBootstrap(f *File, name string) *BootstrapFile {
 	if !strings.Contains(f.Content, "observed") {
 		return b
 	}
-	lines := splitLines(f.Content)
+	lines := mdline.Split(f.Content)
 	for i := 0; i < len(lines); i++ {
 		l := lines[i]
 		k := strings.Index(l, "<!--")
@@ -49,7 +51,7 @@ func parseBootstrap(f *File, name string) *BootstrapFile {
 			if t == "" || strings.HasPrefix(t, "<!--") {
 				break
 			}
-			if level, _ := headingOf(t); level > 0 {
+			if level, _ := mdline.Heading(t); level > 0 {
 				break
 			}
 			text = append(text, observationText(t))
@@ -88,8 +90,8 @@ func observedComment(inner string) (*Observation, bool) {
 }
 
 func observationText(t string) string {
-	if li, ok := listItemOf(t); ok {
-		t = li.rest
+	if li, ok := mdline.ListItem(t); ok {
+		t = li.Text
 	}
 	return tidyText(stripInline(t))
 }

@@ -5,6 +5,8 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+
+	"github.com/dreamwiki/dreamwiki/internal/mdline"
 )
 
 // convFile is a file under archives/<channel>/<group>/.
@@ -112,8 +114,8 @@ func topicName(cfg *ArchiveConfig, c *Conversation, t *ConversationTopic) string
 			}
 		}
 	}
-	for _, l := range splitLines(t.File.Content) {
-		if level, text := headingOf(strings.TrimSpace(l)); level == 1 {
+	for _, l := range mdline.Split(t.File.Content) {
+		if level, text := mdline.Heading(strings.TrimSpace(l)); level == 1 {
 			return headingText(text)
 		}
 	}
@@ -126,13 +128,13 @@ func topicName(cfg *ArchiveConfig, c *Conversation, t *ConversationTopic) string
 func indexCounts(content string) map[string]int {
 	counts := map[string]int{}
 	var cols []string
-	for _, l := range splitLines(content) {
+	for _, l := range mdline.Split(content) {
 		t := strings.TrimSpace(l)
-		if isTableSeparator(t) {
+		if mdline.TableSeparator(t) {
 			continue
 		}
-		if isTableRow(t) {
-			cells := cleanCells(tableCells(t))
+		if mdline.TableRow(t) {
+			cells := cleanCells(mdline.TableCells(t))
 			if cols == nil && !rowHasNumber(cells) {
 				cols = cells
 				continue
@@ -236,7 +238,7 @@ func leadingNumber(s string) (int, bool) {
 
 // summaryCount reads a message count written in a topic summary.
 func summaryCount(content string) int {
-	lines := splitLines(content)
+	lines := mdline.Split(content)
 	for i, l := range lines {
 		if i > 40 {
 			break

@@ -4,6 +4,9 @@ import (
 	"strings"
 	"time"
 	"unicode/utf8"
+
+	"github.com/dreamwiki/dreamwiki/internal/dates"
+	"github.com/dreamwiki/dreamwiki/internal/mdline"
 )
 
 // maxItemParagraph is the longest paragraph (in characters) taken as a
@@ -14,8 +17,8 @@ const maxItemParagraph = 500
 // the candidate items outside them.
 func parseDaily(f *File, date time.Time, suffix string) *DailyLog {
 	d := &DailyLog{File: f, Date: date, Suffix: suffix}
-	lines := splitLines(f.Content)
-	start := frontMatterEnd(lines)
+	lines := mdline.Split(f.Content)
+	start := mdline.FrontMatterEnd(lines)
 	skip := map[int]bool{}
 	d.Session = sessionHeader(lines, start, skip)
 	d.Sleep = sleepBlocks(lines, start, skip)
@@ -48,13 +51,13 @@ func sessionHeader(lines []string, start int, skip map[int]bool) *SessionHeader 
 	if i >= len(lines) {
 		return nil
 	}
-	level, text := headingOf(strings.TrimSpace(lines[i]))
+	level, text := mdline.Heading(strings.TrimSpace(lines[i]))
 	if level == 0 || !hasPrefixFold(text, "session:") {
 		return nil
 	}
 	h := &SessionHeader{EndLine: i + 1}
 	stamp := strings.TrimSpace(text[len("session:"):])
-	if t, ok := parseTimeAny(stamp); ok {
+	if t, ok := dates.Timestamp(stamp); ok {
 		h.Started = t
 	} else if t, _, ok := headingDateTime(stamp); ok {
 		h.Started = t
@@ -88,8 +91,8 @@ func sessionHeader(lines []string, start int, skip map[int]bool) *SessionHeader 
 // boldField reads "- **Name**: value" (also "**Name:** value", without the
 // list marker).
 func boldField(t string) (name, value string, ok bool) {
-	if li, isList := listItemOf(t); isList {
-		t = li.rest
+	if li, isList := mdline.ListItem(t); isList {
+		t = li.Text
 	}
 	if !strings.HasPrefix(t, "**") {
 		return "", "", false
@@ -116,20 +119,20 @@ func boldField(t string) (name, value string, ok bool) {
 // and marks their lines in skip.
 func sleepBlocks(lines []string, start int, skip map[int]bool) []Block {
 	var out []Block
-	var code fenceTracker
+	var code mdline.Fence
 	for i := start; i < len(lines); i++ {
 		t := strings.TrimSpace(lines[i])
-		if code.skip(t) {
+		if code.Code(t) {
 			continue
 		}
-		level, text := headingOf(t)
+		level, text := mdline.Heading(t)
 		name := sleepName(text)
 		if level == 0 || name == "" {
 			continue
 		}
 		end := len(lines)
 		for j := i + 1; j < len(lines); j++ {
-			if l, _ := headingOf(strings.TrimSpace(lines[j])); l > 0 && l <= level {
+			if l, _ := mdline.Heading(strings.TrimSpace(lines[j])); l > 0 && l <= level {
 				end = j
 				break
 			}

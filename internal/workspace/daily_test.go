@@ -157,3 +157,29 @@ A short paragraph about the day. #health
 		t.Errorf("Items = %+v\nwant %+v", got, want)
 	}
 }
+
+func TestDailyLogPath(t *testing.T) {
+	for _, tc := range []struct {
+		path, date, suffix string // date "" for no daily log
+	}{
+		{"memory/2026-04-07.md", "2026-04-07", ""},
+		{"memory/2026-04-07-0810.md", "2026-04-07", "0810"},
+		{"memory/2026-04-07-gateway-move.md", "2026-04-07", "gateway-move"},
+		{"memory/daily/2026-04-07.markdown", "2026-04-07", ""},
+		{"memory/daily/2026/2026-04-07.md", "2026-04-07", ""},
+		{"memory/2026-04-07.json", "", ""},
+		{"memory/notes/2026-04-07.md", "", ""},
+		{"memory/2026-04-37.md", "", ""},
+		{"2026-04-07.md", "", ""},
+		{"memory/gateway.md", "", ""},
+	} {
+		d, suffix, ok := DailyLogPath(tc.path)
+		got := ""
+		if ok {
+			got = d.Format("2006-01-02")
+		}
+		if got != tc.date || suffix != tc.suffix {
+			t.Errorf("DailyLogPath(%q) = %q %q, want %q %q", tc.path, got, suffix, tc.date, tc.suffix)
+		}
+	}
+}

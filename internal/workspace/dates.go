@@ -4,70 +4,17 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/dreamwiki/dreamwiki/internal/dates"
 )
 
 // Dates are UTC midnight unless a time was written: a date in a memory file
-// names a calendar day, not an instant in some machine's zone.
+// names a calendar day, not an instant in some machine's zone. The rules
+// every package shares (what an ISO date is, how a year-less date
+// resolves) are the dates package's; what follows are the workspace's
+// readings of entries, headings and file names built on them.
 
 func isDigit(c byte) bool { return '0' <= c && c <= '9' }
-
-func digitsAt(s string, i, n int) (int, bool) {
-	if i+n > len(s) {
-		return 0, false
-	}
-	v := 0
-	for j := i; j < i+n; j++ {
-		if !isDigit(s[j]) {
-			return 0, false
-		}
-		v = v*10 + int(s[j]-'0')
-	}
-	return v, true
-}
-
-func mkDate(y, m, d int) (time.Time, bool) {
-	if y < 1900 || y > 2999 || m < 1 || m > 12 || d < 1 || d > 31 {
-		return time.Time{}, false
-	}
-	t := time.Date(y, time.Month(m), d, 0, 0, 0, 0, time.UTC)
-	if t.Day() != d { // 2026-02-30
-		return time.Time{}, false
-	}
-	return t, true
-}
-
-// dateAt parses "YYYY-MM-DD" (or with '/' or '.') at s[i:], returning the
-// date and its length.
-func dateAt(s string, i int) (time.Time, int, bool) {
-	y, ok := digitsAt(s, i, 4)
-	if !ok || i+10 > len(s) {
-		return time.Time{}, 0, false
-	}
-	sep := s[i+4]
-	if sep != '-' && sep != '/' && sep != '.' || s[i+7] != sep {
-		return time.Time{}, 0, false
-	}
-	m, ok1 := digitsAt(s, i+5, 2)
-	d, ok2 := digitsAt(s, i+8, 2)
-	if !ok1 || !ok2 {
-		return time.Time{}, 0, false
-	}
-	if i+10 < len(s) && isDigit(s[i+10]) {
-		return time.Time{}, 0, false
-	}
-	t, ok := mkDate(y, m, d)
-	return t, 10, ok
-}
-
-// parseDate parses a whole string as a date ("2026-04-27").
-func parseDate(s string) (time.Time, bool) {
-	s = strings.TrimSpace(s)
-	t, n, ok := dateAt(s, 0)
-	if !ok || n != len(s) {
-		return time.Time{}, false
-	}
-	return t, true
-}
 
 // firstDate finds the first full date in s that is not part of a path
 // ("memory/2026-04-17.md" is a file, not a date of the entry).
@@ -76,14 +23,14 @@ func firstDate(s string) (time.Time, int, int) {
 		if !isDigit(s[i]) || (i > 0 && (isDigit(s[i-1]) || s[i-1] == '/' || s[i-1] == '-')) {
 			continue
 		}
-		if t, n, ok := dateAt(s, i); ok {
+		if t, n, ok := dates.At(s, i); ok {
 			if strings.HasPrefix(s[i+n:], ".md") || strings.HasPrefix(s[i+n:], "-") && i+n+1 < len(s) && !isDigit(s[i+n+1]) && s[i+n+1] != ' ' {
 				continue
 			}
 			return t, i, n
 		}
 		// 2026年4月27日
-		if y, ok := digitsAt(s, i, 4); ok && strings.HasPrefix(s[i+4:], "年") {
+		if y, n := leadingInt(s[i:], 4); n == 4 && strings.HasPrefix(s[i+4:], "年") {
 			if t, n, ok := cjkMonthDay(s, i+4+len("年"), y); ok {
 				return t, i, 4 + len("年") + n
 			}
@@ -121,7 +68,7 @@ func cjkMonthDay(s string, i, year int) (time.Time, int, bool) {
 	if year == 0 {
 		year = 2000 // placeholder; callers resolve partial dates
 	}
-	t, ok := mkDate(year, m, d)
+	t, ok := dates.Make(year, m, d)
 	return t, k - i, ok
 }
 
@@ -149,7 +96,7 @@ func partialDate(s string) (month, day int, ok bool) {
 			}
 			k := j + n1 + 1 + n2
 			if k < len(s) && (s[k] == ')' || s[k] == ']' || strings.HasPrefix(s[k:], "）")) {
-				if _, ok := mkDate(2000, m, d); ok {
+				if _, ok := dates.Make(2000, m, d); ok {
 					return m, d, true
 				}
 			}
@@ -173,25 +120,6 @@ func leadingInt(s string, max int) (int, int) {
 	return v, n
 }
 
-// resolvePartial places month-day in the year of ref; a result more than a
-// month after ref is taken to be from the year before ("12-20" written in
-// a file dated 2026-01-05 is 2025-12-20).
-func resolvePartial(month, day int, ref time.Time) time.Time {
-	if ref.IsZero() {
-		return time.Time{}
-	}
-	t, ok := mkDate(ref.Year(), month, day)
-	if !ok {
-		return time.Time{}
-	}
-	if t.Sub(ref) > 31*24*time.Hour {
-		if t2, ok := mkDate(ref.Year()-1, month, day); ok {
-			t = t2
-		}
-	}
-	return t
-}
-
 // entryDate is the date written in an entry: the first full date, else a
 // partial date resolved against ref.
 func entryDate(s string, ref time.Time) time.Time {
@@ -199,58 +127,10 @@ func entryDate(s string, ref time.Time) time.Time {
 		return t
 	}
 	if m, d, ok := partialDate(s); ok {
-		return resolvePartial(m, d, ref)
+		t, _ := dates.ResolveYearless(m, d, ref)
+		return t
 	}
 	return time.Time{}
-}
-
-// parseTimeAny parses the timestamps found in state files and headings:
-// RFC 3339 with or without zone or seconds, "2006-01-02 15:04:05 UTC",
-// a bare date, or Unix seconds / milliseconds.
-func parseTimeAny(s string) (time.Time, bool) {
-	s = strings.TrimSpace(s)
-	if s == "" {
-		return time.Time{}, false
-	}
-	if isDigit(s[0]) && strings.IndexFunc(s, func(r rune) bool { return r < '0' || r > '9' }) < 0 && len(s) >= 9 {
-		n, err := strconv.ParseInt(s, 10, 64)
-		if err == nil {
-			return unixAny(float64(n)), true
-		}
-	}
-	for _, layout := range timeLayouts {
-		if t, err := time.Parse(layout, s); err == nil {
-			return t, true
-		}
-	}
-	return time.Time{}, false
-}
-
-var timeLayouts = []string{
-	time.RFC3339Nano,
-	time.RFC3339,
-	"2006-01-02T15:04:05.999999999",
-	"2006-01-02T15:04:05",
-	"2006-01-02T15:04Z07:00",
-	"2006-01-02T15:04",
-	"2006-01-02 15:04:05.999999999Z07:00",
-	"2006-01-02 15:04:05Z07:00",
-	"2006-01-02 15:04:05 MST",
-	"2006-01-02 15:04:05 -0700",
-	"2006-01-02 15:04:05",
-	"2006-01-02 15:04 MST",
-	"2006-01-02 15:04",
-	"2006-01-02",
-}
-
-// unixAny reads a Unix timestamp in seconds or, when it is too large for
-// seconds, milliseconds.
-func unixAny(v float64) time.Time {
-	if v > 1e11 || v < -1e11 {
-		return time.UnixMilli(int64(v)).UTC()
-	}
-	sec := int64(v)
-	return time.Unix(sec, int64((v-float64(sec))*1e9)).UTC()
 }
 
 // headingDateTime finds a date and optional time in a heading such as
@@ -385,7 +265,7 @@ func dailyName(name string) (date time.Time, suffix string, ok bool) {
 	if len(base) < 10 || base[4] != '-' || base[7] != '-' {
 		return time.Time{}, "", false
 	}
-	d, n, ok := dateAt(base, 0)
+	d, n, ok := dates.At(base, 0)
 	if !ok {
 		return time.Time{}, "", false
 	}

@@ -2,6 +2,8 @@ package workspace
 
 import (
 	"strings"
+
+	"github.com/dreamwiki/dreamwiki/internal/mdline"
 )
 
 // parseDreamLog reads memory/dream-log.md. Entries are the headings that
@@ -9,8 +11,8 @@ import (
 // to the next heading of that level or higher.
 func parseDreamLog(f *File) *DreamLog {
 	d := &DreamLog{File: f}
-	lines := splitLines(f.Content)
-	start := frontMatterEnd(lines)
+	lines := mdline.Split(f.Content)
+	start := mdline.FrontMatterEnd(lines)
 
 	type heading struct {
 		line, level int
@@ -19,13 +21,13 @@ func parseDreamLog(f *File) *DreamLog {
 	}
 	var hs []heading
 	entryLevel := 7
-	var code fenceTracker
+	var code mdline.Fence
 	for i := start; i < len(lines); i++ {
 		t := strings.TrimSpace(lines[i])
-		if code.skip(t) {
+		if code.Code(t) {
 			continue
 		}
-		level, text := headingOf(t)
+		level, text := mdline.Heading(t)
 		if level == 0 {
 			continue
 		}
@@ -81,8 +83,8 @@ func parseDreamLog(f *File) *DreamLog {
 // "**Key:** value"; the key is lower-cased.
 func logField(l string) (key, value string, ok bool) {
 	t := strings.TrimSpace(l)
-	if li, isList := listItemOf(t); isList {
-		t = li.rest
+	if li, isList := mdline.ListItem(t); isList {
+		t = li.Text
 	}
 	if name, v, ok := boldField(t); ok {
 		return strings.ToLower(name), v, true

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/dreamwiki/dreamwiki/internal/diag"
+	"github.com/dreamwiki/dreamwiki/internal/mdline"
 )
 
 const dreamingMarker = "openclaw:dreaming:"
@@ -17,7 +18,7 @@ const dreamingMarker = "openclaw:dreaming:"
 // items of every block.
 func parseDreams(f *File, diags *diag.List) *DreamsDiary {
 	d := &DreamsDiary{File: f}
-	lines := splitLines(f.Content)
+	lines := mdline.Split(f.Content)
 	open := ""
 	openLine := 0
 	for i, l := range lines {
@@ -100,7 +101,7 @@ func diaryEntries(lines []string, first int) []*DiaryEntry {
 		// part of it.
 		for a < b {
 			t := strings.TrimSpace(chunk[a])
-			if level, _ := headingOf(t); t != "" && level == 0 {
+			if level, _ := mdline.Heading(t); t != "" && level == 0 {
 				break
 			}
 			a++
@@ -132,7 +133,7 @@ func diaryEntries(lines []string, first int) []*DiaryEntry {
 		out = append(out, e)
 	}
 	for i, l := range lines {
-		if t := strings.TrimSpace(l); t == "---" || t == "***" || t == "___" {
+		if mdline.ThematicBreak(strings.TrimSpace(l)) {
 			flush(i)
 			from = i + 1
 		}
@@ -167,10 +168,10 @@ func itemContent(raw string) string {
 	var parts []string
 	for _, l := range strings.Split(raw, "\n") {
 		t := strings.TrimSpace(l)
-		if li, ok := listItemOf(t); ok {
-			t = li.rest
+		if li, ok := mdline.ListItem(t); ok {
+			t = li.Text
 		}
-		if q, ok := quoteText(t); ok {
+		if q, ok := mdline.Quote(t); ok {
 			t = q
 		}
 		parts = append(parts, t)

@@ -4,6 +4,9 @@ import (
 	"strings"
 	"time"
 	"unicode/utf8"
+
+	"github.com/dreamwiki/dreamwiki/internal/dates"
+	"github.com/dreamwiki/dreamwiki/internal/mdline"
 )
 
 // This file parses the entries of MEMORY.md, L2 topic files and archive
@@ -63,9 +66,7 @@ type entryParser struct {
 	last     *entryBuilder // the entry closed last
 	pending  []srcLine
 
-	inFence      bool
-	fenceCh      byte
-	fenceN       int
+	fence        mdline.Fence
 	fenceInEntry bool
 	inComment    bool
 	comment      []srcLine
@@ -77,8 +78,8 @@ type entryParser struct {
 // partial dates ("04-27") are resolved against; skip lists lines that are
 // not entries (a size header).
 func parseEntries(file, content string, ref time.Time, skip map[int]bool) []*Section {
-	lines := splitLines(content)
-	start := frontMatterEnd(lines)
+	lines := mdline.Split(content)
+	start := mdline.FrontMatterEnd(lines)
 	return parseEntryLines(file, lines[start:], start+1, ref, skip)
 }
 
@@ -107,11 +108,9 @@ func parseEntryLines(file string, lines []string, first int, ref time.Time, skip
 
 // line handles one line; it reports whether it consumed the next line too.
 func (p *entryParser) line(n int, s, next string) bool {
-	if p.inFence {
-		_, off := indentOf(s)
-		if c, k := fenceOf(s[off:]); c == p.fenceCh && k >= p.fenceN && strings.TrimSpace(s[off+k:]) == "" {
-			p.inFence = false
-		}
+	if p.fence.Open() {
+		_, off := mdline.Indent(s)
+		p.fence.Code(s[off:]) // closes the block at its closing fence
 		if p.fenceInEntry && p.b != nil {
 			p.b.raw = append(p.b.raw, s)
 			p.b.end = n
@@ -132,7 +131,7 @@ func (p *entryParser) line(n int, s, next string) bool {
 		}
 		return false
 	}
-	width, off := indentOf(s)
+	width, off := mdline.Indent(s)
 	body := s[off:]
 	trim := strings.TrimRight(body, " \t")
 	if trim == "" {
@@ -149,7 +148,7 @@ func (p *entryParser) line(n int, s, next string) bool {
 				p.close()
 			}
 		case ShapeBoldTitle:
-			if _, q := quoteText(trim); !(q && b.details == 0) {
+			if _, q := mdline.Quote(trim); !(q && b.details == 0) {
 				p.close()
 			}
 		case ShapeRuleWhy:
@@ -161,8 +160,8 @@ func (p *entryParser) line(n int, s, next string) bool {
 		}
 	}
 
-	if c, k := fenceOf(trim); c != 0 && (width < 4 || p.inList(width)) {
-		p.inFence, p.fenceCh, p.fenceN = true, c, k
+	if c, k := mdline.FenceOpen(trim); c != 0 && (width < 4 || p.inList(width)) {
+		p.fence.OpenBlock(c, k)
 		if p.inList(width) {
 			p.fenceInEntry = true
 			p.b.raw = append(p.b.raw, s)
@@ -198,7 +197,7 @@ func (p *entryParser) line(n int, s, next string) bool {
 	}
 
 	if width < 4 {
-		if level, text := headingOf(trim); level > 0 {
+		if level, text := mdline.Heading(trim); level > 0 {
 			p.close()
 			p.heading(level, text, n)
 			return false
@@ -214,22 +213,22 @@ func (p *entryParser) line(n int, s, next string) bool {
 				return false
 			}
 		}
-		if isThematicBreak(trim) {
+		if mdline.ThematicBreak(trim) {
 			p.close()
 			return false
 		}
 	}
 
-	if isTableRow(trim) {
+	if mdline.TableRow(trim) {
 		if p.inList(width) {
-			p.b.add(n, s, strings.Join(tableCells(trim), " "))
+			p.b.add(n, s, strings.Join(mdline.TableCells(trim), " "))
 			return false
 		}
 		if b := p.b; b != nil && b.shape == ShapeBoldTitle && !b.titled && b.details == 0 && !b.blank {
 			p.drop() // a bold label above a table
 		}
 		p.close()
-		if isTableSeparator(trim) {
+		if mdline.TableSeparator(trim) {
 			p.inTable = true
 			return false
 		}
@@ -237,12 +236,12 @@ func (p *entryParser) line(n int, s, next string) bool {
 		if !p.inTable {
 			p.inTable = true
 			p.tableCols = nil
-			if nt := strings.TrimSpace(next); isTableSeparator(nt) {
-				p.tableCols = cleanCells(tableCells(trim))
+			if nt := strings.TrimSpace(next); mdline.TableSeparator(nt) {
+				p.tableCols = cleanCells(mdline.TableCells(trim))
 				return true
 			}
 		}
-		cells := tableCells(trim)
+		cells := mdline.TableCells(trim)
 		b := p.open(ShapeTableRow, n, s)
 		b.content = append(b.content, srcLine{n: n, text: strings.Join(cells, " ")})
 		b.cells = cells
@@ -252,15 +251,15 @@ func (p *entryParser) line(n int, s, next string) bool {
 	}
 	p.inTable = false
 
-	if li, ok := listItemOf(trim); ok {
+	if li, ok := mdline.ListItem(trim); ok {
 		switch b := p.b; {
 		case p.inList(width):
-			b.addItem(n, s, li.rest)
+			b.addItem(n, s, li.Text)
 			return false
 		case b != nil && b.shape == ShapeBoldTitle && !b.blank:
 			if b.titled {
 				b.details++
-				b.addItem(n, s, li.rest)
+				b.addItem(n, s, li.Text)
 				return false
 			}
 			if b.details == 0 {
@@ -269,22 +268,22 @@ func (p *entryParser) line(n int, s, next string) bool {
 		}
 		p.close()
 		b := p.open(ShapeList, n, s)
-		b.listIndent = width + li.markerLen
-		b.task = li.task
-		b.content = append(b.content, srcLine{n: n, text: li.rest})
+		b.listIndent = width + li.MarkerLen
+		b.task = li.Task
+		b.content = append(b.content, srcLine{n: n, text: li.Text})
 		return false
 	}
 
 	// Anything indented under a list item continues it.
 	if b := p.b; b != nil && b.shape == ShapeList && width > 0 && width >= b.listIndent {
-		if q, ok := quoteText(trim); ok {
+		if q, ok := mdline.Quote(trim); ok {
 			trim = stripCalloutMarker(q)
 		}
 		b.add(n, s, trim)
 		return false
 	}
 
-	if q, ok := quoteText(trim); ok {
+	if q, ok := mdline.Quote(trim); ok {
 		q = stripCalloutMarker(q)
 		switch b := p.b; {
 		case b != nil && b.shape == ShapeList && !b.blank:
@@ -807,7 +806,7 @@ func trimTitleDate(t string) string {
 		if _, _, ok := partialDate("(" + inner + ")"); ok {
 			return strings.TrimSpace(t[:k])
 		}
-		if _, ok := parseDate(inner); ok {
+		if _, ok := dates.Parse(inner); ok {
 			return strings.TrimSpace(t[:k])
 		}
 	}

@@ -5,6 +5,8 @@ import (
 	"testing"
 	"testing/fstest"
 	"time"
+
+	"github.com/dreamwiki/dreamwiki/internal/mdline"
 )
 
 // FuzzParseEntries checks that the MEMORY.md parser never panics and
@@ -27,7 +29,7 @@ func FuzzParseEntries(f *testing.F) {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, src string) {
-		lines := splitLines(src)
+		lines := mdline.Split(src)
 		ref := time.Date(2026, 4, 1, 0, 0, 0, 0, time.UTC)
 		for _, sec := range parseEntries("MEMORY.md", src, ref, nil) {
 			prev := 0

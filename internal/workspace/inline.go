@@ -620,16 +620,37 @@ func isStruckThrough(s string) bool {
 }
 
 // tidyText collapses white space and removes brackets and separators left
-// empty by metadata removal.
+// empty by metadata removal. Brackets right after a name are code, not
+// leftovers ("now.getMonth()", "string[]"), and stay.
 func tidyText(s string) string {
 	s = collapseSpace(s)
 	for _, empty := range []string{"()", "[]", "（）", "( )", "[ ]"} {
 		if strings.Contains(s, empty) {
-			s = strings.ReplaceAll(s, empty, "")
+			s = dropEmpty(s, empty)
 			s = collapseSpace(s)
 		}
 	}
 	s = strings.TrimRight(s, " —–-|,;·")
 	s = strings.TrimLeft(s, " —–|,;·:")
 	return strings.TrimSpace(s)
+}
+
+// dropEmpty removes the empty brackets that do not follow a letter, digit,
+// underscore or closing bracket.
+func dropEmpty(s, empty string) string {
+	var b strings.Builder
+	for {
+		i := strings.Index(s, empty)
+		if i < 0 {
+			b.WriteString(s)
+			return b.String()
+		}
+		r, _ := utf8.DecodeLastRuneInString(s[:i])
+		code := i > 0 && (unicode.IsLetter(r) || unicode.IsDigit(r) || strings.ContainsRune("_)]>", r))
+		b.WriteString(s[:i])
+		if code {
+			b.WriteString(empty)
+		}
+		s = s[i+len(empty):]
+	}
 }

@@ -9,7 +9,9 @@ import (
 	"strings"
 	"time"
 
+	"github.com/dreamwiki/dreamwiki/internal/dates"
 	"github.com/dreamwiki/dreamwiki/internal/diag"
+	"github.com/dreamwiki/dreamwiki/internal/mdline"
 	"github.com/dreamwiki/dreamwiki/internal/parallel"
 )
 
@@ -266,6 +268,24 @@ func (l *loader) classify(cands []candidate, vaults, private []string, diags *di
 	return roles, newest
 }
 
+// DailyLogPath reports whether a workspace path names a daily log, and its
+// date and the rest of its name: memory/YYYY-MM-DD.md or a file named so
+// with a suffix ("2026-04-07-0810.md", "2026-04-07-gateway-move.md"), also
+// under memory/daily/. It is the one rule for "is this a daily log?": the
+// reader that gives logs their kind and every writer that must never touch
+// one call it.
+func DailyLogPath(p string) (date time.Time, suffix string, ok bool) {
+	rest, found := strings.CutPrefix(p, "memory/")
+	if !found {
+		return time.Time{}, "", false
+	}
+	dir, name := path.Split(rest)
+	if dir != "" && !strings.HasPrefix(dir, "daily/") {
+		return time.Time{}, "", false
+	}
+	return dailyName(name)
+}
+
 // classifyPath is the role of a text file from its workspace path.
 func classifyPath(p string, vaults []string, has map[string]bool) role {
 	ext := strings.ToLower(path.Ext(p))
@@ -337,10 +357,8 @@ func classifyPath(p string, vaults []string, has map[string]bool) role {
 	case segs[1] == "dreaming" || segs[1] == ".dreams":
 		return role{kind: KindNote}
 	}
-	if len(segs) == 2 || segs[1] == "daily" {
-		if d, suffix, ok := dailyName(name); ok {
-			return role{kind: KindDaily, date: d, suffix: suffix}
-		}
+	if d, suffix, ok := DailyLogPath(p); ok {
+		return role{kind: KindDaily, date: d, suffix: suffix}
 	}
 	for _, s := range segs[1 : len(segs)-1] {
 		if noteFolders[strings.ToLower(s)] {
@@ -404,7 +422,7 @@ func parseFile(res *parsed, r role, newest time.Time) {
 	f := res.file
 	undated := newest
 	if undated.IsZero() {
-		undated = dateOf(f.ModTime)
+		undated = dates.Day(f.ModTime)
 	}
 	switch r.kind {
 	case KindMemory:
@@ -459,20 +477,20 @@ func parseTopic(f *File, ref time.Time) *TopicFile {
 
 // fileTitle is the front matter title, else the first H1, else "".
 func fileTitle(content string) string {
-	lines := splitLines(content)
-	fm := frontMatterEnd(lines)
+	lines := mdline.Split(content)
+	fm := mdline.FrontMatterEnd(lines)
 	for _, l := range lines[:fm] {
 		if k, v, ok := splitKV(l); ok && strings.EqualFold(k, "title") {
 			return strings.Trim(v, `"'`)
 		}
 	}
-	var code fenceTracker
+	var code mdline.Fence
 	for _, l := range lines[fm:] {
 		t := strings.TrimSpace(l)
-		if code.skip(t) {
+		if code.Code(t) {
 			continue
 		}
-		if level, text := headingOf(t); level == 1 {
+		if level, text := mdline.Heading(t); level == 1 {
 			return headingText(text)
 		}
 	}
@@ -484,10 +502,10 @@ func parseArchive(f *File, fallback time.Time) *ArchiveFile {
 	a := &ArchiveFile{File: f}
 	name := path.Base(f.Path)
 	if len(name) >= 7 && name[4] == '-' {
-		y, ok1 := digitsAt(name, 0, 4)
-		m, ok2 := digitsAt(name, 5, 2)
-		if ok1 && ok2 && (len(name) == 7 || !isDigit(name[7])) {
-			if t, ok := mkDate(y, m, 1); ok {
+		y, n1 := leadingInt(name, 4)
+		m, n2 := leadingInt(name[5:], 2)
+		if n1 == 4 && n2 == 2 && (len(name) == 7 || !isDigit(name[7])) {
+			if t, ok := dates.Make(y, m, 1); ok {
 				a.Month = t
 			}
 		}

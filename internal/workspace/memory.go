@@ -4,12 +4,15 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/dreamwiki/dreamwiki/internal/dates"
+	"github.com/dreamwiki/dreamwiki/internal/mdline"
 )
 
 // parseMemory reads MEMORY.md. Partial dates are resolved against the size
 // header's last-dream date, else fallback (the newest daily log).
 func parseMemory(f *File, fallback time.Time) *MemoryIndex {
-	lines := splitLines(f.Content)
+	lines := mdline.Split(f.Content)
 	m := &MemoryIndex{File: f}
 	skip := map[int]bool{}
 	m.Limit = sizeHeader(lines, skip)
@@ -18,9 +21,9 @@ func parseMemory(f *File, fallback time.Time) *MemoryIndex {
 		ref = m.Limit.LastDream
 	}
 	if ref.IsZero() {
-		ref = dateOf(f.ModTime)
+		ref = dates.Day(f.ModTime)
 	}
-	start := frontMatterEnd(lines)
+	start := mdline.FrontMatterEnd(lines)
 	m.Sections = parseEntryLines(f.Path, lines[start:], start+1, ref, skip)
 	m.Pointers = filePointers(lines, start)
 	return m
@@ -30,21 +33,10 @@ func parseMemory(f *File, fallback time.Time) *MemoryIndex {
 // paths) written anywhere in a file outside code blocks.
 func filePointers(lines []string, start int) []SourcePointer {
 	var out []SourcePointer
-	var fence byte
-	var fenceN int
+	var code mdline.Fence
 	for i := start; i < len(lines); i++ {
 		s := lines[i]
-		_, off := indentOf(s)
-		if c, k := fenceOf(s[off:]); c != 0 {
-			switch {
-			case fence == 0:
-				fence, fenceN = c, k
-			case c == fence && k >= fenceN:
-				fence = 0
-			}
-			continue
-		}
-		if fence != 0 {
+		if _, off := mdline.Indent(s); code.Code(s[off:]) {
 			continue
 		}
 		if !strings.Contains(s, "memory/") && !strings.Contains(s, "[[") && !strings.Contains(s, "](") &&
@@ -138,13 +130,4 @@ func readLimits(t string, lim *SizeLimit) {
 		}
 		i = j - 1
 	}
-}
-
-// dateOf is the calendar day of t, UTC midnight; zero stays zero.
-func dateOf(t time.Time) time.Time {
-	if t.IsZero() {
-		return t
-	}
-	t = t.UTC()
-	return time.Date(t.Year(), t.Month(), t.Day(), 0, 0, 0, 0, time.UTC)
 }

@@ -121,7 +121,7 @@ func TestMemory_BoldTitleWithQuotedDetails(t *testing.T) {
 		t.Errorf("Text = %q", e.Text)
 	}
 	// "(04-27)" is resolved against the header's last dream, 2026-03-31:
-	// April 27 lies less than a month ahead, so it is 2026.
+	// April 27 is nearest in 2026.
 	if !e.Date.Equal(date("2026-04-27")) {
 		t.Errorf("Date = %v", e.Date)
 	}
@@ -331,13 +331,30 @@ func TestMemory_PartialDatesResolveAgainstTheNewestDailyLogWithoutHeader(t *test
 -- memory/2025-12-01.md --
 - an older day
 `)
-	// The newest daily log is 2026-01-10: 12-20 lies far ahead of it in
-	// 2026, so it is last December; 01-03 is this January.
+	// The newest daily log is 2026-01-10: 12-20 is nearest last December,
+	// 01-03 this January.
 	if e := entryByText(t, ws.Memory.Entries(), "Year-end"); !e.Date.Equal(date("2025-12-20")) {
 		t.Errorf("12-20 resolved to %v", e.Date)
 	}
 	if e := entryByText(t, ws.Memory.Entries(), "Spring trip"); !e.Date.Equal(date("2026-01-03")) {
 		t.Errorf("01-03 resolved to %v", e.Date)
+	}
+}
+
+// A year-less date more than a month ahead of the file's date stays in its
+// year when that is nearer: MEMORY.md plans as well as remembers. (The
+// workspace used to send every date over 31 days ahead a year back, and
+// dated this trip 2025-11-13; provenance and dream read it as 2026.)
+func TestMemory_PartialDatesTakeTheNearestYear(t *testing.T) {
+	ws := loadTxtar(t, `
+-- MEMORY.md --
+**[project] Kyoto trip (11-13)**
+> flights booked
+-- memory/2026-10-12.md --
+- trip planned
+`)
+	if e := entryByText(t, ws.Memory.Entries(), "Kyoto"); !e.Date.Equal(date("2026-11-13")) {
+		t.Errorf("11-13 resolved to %v, want 2026-11-13", e.Date)
 	}
 }
 
@@ -388,6 +405,15 @@ func TestMemory_CodeBlocksAndFrontMatterAreNoEntries(t *testing.T) {
 	entries := ws.Memory.Entries()
 	if len(entries) != 1 || entries[0].Text != "real entry" || entries[0].Line != 8 {
 		t.Errorf("entries = %+v", entries[0])
+	}
+}
+
+// Brackets a call or a type holds are code: cleaning the text keeps them
+// (issue #15: "new Date(now.getFullYear(), …)" lost its "()").
+func TestMemory_CodeKeepsItsEmptyBrackets(t *testing.T) {
+	ws := loadTxtar(t, "-- MEMORY.md --\n- Last day: `new Date(now.getFullYear(), now.getMonth() - 1, 0)`; ids are `string[]` ()\n")
+	if e := ws.Memory.Entries()[0]; e.Text != "Last day: new Date(now.getFullYear(), now.getMonth() - 1, 0); ids are string[]" {
+		t.Errorf("Text = %q", e.Text)
 	}
 }
 

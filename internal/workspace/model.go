@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/dreamwiki/dreamwiki/internal/diag"
+	"github.com/dreamwiki/dreamwiki/internal/memory"
 )
 
 // Workspace is everything read from one agent workspace, as typed values.
@@ -409,38 +410,12 @@ type PhaseReport struct {
 	Date  time.Time
 }
 
-// RecallStore is memory/.dreams/short-term-recall.json.
+// RecallStore is memory/.dreams/short-term-recall.json, as the memory
+// package reads it.
 type RecallStore struct {
-	File    *File
-	Version int
+	File *File
 	// Entries are sorted by Key.
-	Entries []*RecallEntry
-	// Extra keeps unknown top-level fields.
-	Extra map[string]any
-}
-
-// RecallEntry is one entry of the recall store.
-type RecallEntry struct {
-	Key             string // "source:path:start:end[:claimHash]"
-	Source          string // the key's source part ("memory")
-	ClaimHash       string // the key's optional claim hash
-	Path            string
-	StartLine       int
-	EndLine         int
-	Snippet         string
-	RecallCount     int
-	DailyCount      int
-	GroundedCount   int
-	TotalScore      float64
-	MaxScore        float64
-	FirstRecalledAt time.Time
-	LastRecalledAt  time.Time
-	QueryHashes     []string
-	RecallDays      []string
-	ConceptTags     []string
-	PromotedAt      time.Time
-	// Extra keeps unknown fields.
-	Extra map[string]any
+	Entries []*memory.RecallRecord
 }
 
 // Event is one line of memory/.dreams/events.jsonl.
@@ -464,35 +439,10 @@ type EventResult struct {
 	Score     float64
 }
 
-// MetaStore is memory/memory-meta.json.
+// MetaStore is memory/memory-meta.json, as the memory package reads it.
 type MetaStore struct {
 	File    *File
-	Entries []*MetaEntry // in file order
-	// Shape is how the file was written, so a rewrite can keep it:
-	// "entries-array" ({"entries":[...]}), "entries-map"
-	// ({"entries":{id:{...}}}), "array" (a top-level array) or "map" (a
-	// top-level object of id -> entry).
-	Shape string
-	// Extra keeps top-level fields other than the entries.
-	Extra map[string]any
-}
-
-// MetaEntry is the decay metadata of one memory entry. Older and unknown
-// shapes are tolerated: missing fields stay zero.
-type MetaEntry struct {
-	ID           string
-	Text         string
-	Created      time.Time
-	LastRecalled time.Time
-	RecallCount  int
-	Structural   bool
-	SupersededBy string
-	Supersedes   string
-	Tier         string
-	Score        float64
-	Section      string
-	// Extra keeps unknown fields so a rewrite can carry them over.
-	Extra map[string]any
+	Entries []*memory.MetaRecord // in file order
 }
 
 // Heartbeat is memory/heartbeat-state.json.

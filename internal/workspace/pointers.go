@@ -9,6 +9,8 @@ import (
 	"time"
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/dreamwiki/dreamwiki/internal/dates"
 )
 
 // dailyPath is the daily log a date pointer names.
@@ -36,7 +38,7 @@ func isPathStop(r rune) bool {
 // "memory/x.md:7:7") or a date ("2026-03-31", naming that day's log). n is
 // the number of bytes consumed.
 func refAt(s string) (p SourcePointer, n int, ok bool) {
-	if t, dn, ok := dateAt(s, 0); ok && !continuesName(s[dn:]) {
+	if t, dn, ok := dates.At(s, 0); ok && !continuesName(s[dn:]) {
 		return SourcePointer{Path: dailyPath(t), Date: t}, dn, true
 	}
 	e := 0
@@ -722,7 +724,7 @@ func seeTarget(s string) (SourcePointer, int, bool) {
 	if strings.HasPrefix(s[j:], "：") {
 		j += len("：")
 	}
-	if t, n, ok := dateAt(s, j); ok && !strings.HasPrefix(s[j+n:], ".md") {
+	if t, n, ok := dates.At(s, j); ok && !strings.HasPrefix(s[j+n:], ".md") {
 		return SourcePointer{Kind: PointerDailyNotes, Path: dailyPath(t), Date: t}, j + n, true
 	}
 	if daily {

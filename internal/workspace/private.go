@@ -4,6 +4,7 @@ import (
 	"strings"
 
 	"github.com/dreamwiki/dreamwiki/internal/markdown"
+	"github.com/dreamwiki/dreamwiki/internal/mdline"
 )
 
 // PrivateFolder is the folder name that makes everything under it private,
@@ -60,8 +61,8 @@ func privateByFrontMatter(file, content string) bool {
 // decoded has a "private:" or "publish:" line before its closing fence (or
 // within its first lines, when it has none).
 func namesPrivacyKey(content string) bool {
-	lines := splitLines(content)
-	end := frontMatterEnd(lines)
+	lines := mdline.Split(content)
+	end := mdline.FrontMatterEnd(lines)
 	if end == 0 {
 		end = min(len(lines), maxUnclosedFrontMatter)
 	}

@@ -5,12 +5,14 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"sort"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
 
+	"github.com/dreamwiki/dreamwiki/internal/dates"
 	"github.com/dreamwiki/dreamwiki/internal/diag"
+	"github.com/dreamwiki/dreamwiki/internal/memory"
 )
 
 // The JSON state files are read tolerantly: any field may be missing, of
@@ -191,51 +193,18 @@ func jInt(v any) int {
 	return 0
 }
 
-func jBool(v any) bool {
-	switch x := v.(type) {
-	case bool:
-		return x
-	case string:
-		b, _ := strconv.ParseBool(strings.TrimSpace(x))
-		return b
-	case json.Number:
-		f, _ := x.Float64()
-		return f != 0
-	}
-	return false
-}
-
 func jTime(v any) time.Time {
 	switch x := v.(type) {
 	case string:
-		t, _ := parseTimeAny(x)
+		t, _ := dates.Timestamp(x)
 		return t
 	case json.Number:
 		f, err := x.Float64()
 		if err == nil && f != 0 {
-			return unixAny(f)
+			return dates.Unix(f)
 		}
 	}
 	return time.Time{}
-}
-
-func jStrings(v any) []string {
-	switch x := v.(type) {
-	case []any:
-		out := make([]string, 0, len(x))
-		for _, e := range x {
-			if s := jString(e); s != "" {
-				out = append(out, s)
-			}
-		}
-		return out
-	case string:
-		if x == "" {
-			return nil
-		}
-		return []string{x}
-	}
-	return nil
 }
 
 // plainJSON converts json.Number values into float64 (what encoding/json
@@ -284,143 +253,41 @@ func keySet(keys ...string) map[string]bool {
 	return m
 }
 
-// orderedObject decodes a JSON object keeping its key order.
-func orderedObject(src string) ([]string, map[string]json.RawMessage, error) {
-	dec := json.NewDecoder(strings.NewReader(src))
-	t, err := dec.Token()
-	if err != nil {
-		return nil, nil, err
-	}
-	if d, ok := t.(json.Delim); !ok || d != '{' {
-		return nil, nil, errors.New("not an object")
-	}
-	var keys []string
-	vals := map[string]json.RawMessage{}
-	for dec.More() {
-		t, err := dec.Token()
-		if err != nil {
-			return nil, nil, err
-		}
-		k, _ := t.(string)
-		var raw json.RawMessage
-		if err := dec.Decode(&raw); err != nil {
-			return nil, nil, err
-		}
-		if _, dup := vals[k]; !dup {
-			keys = append(keys, k)
-		}
-		vals[k] = raw
-	}
-	return keys, vals, nil
-}
+// --- short-term-recall.json and memory-meta.json ---
 
-// --- short-term-recall.json ---
-
-var recallKnown = keySet("key", "path", "startLine", "endLine", "snippet", "recallCount", "dailyCount",
-	"groundedCount", "totalScore", "maxScore", "firstRecalledAt", "lastRecalledAt", "queryHashes",
-	"recallDays", "conceptTags", "promotedAt", "source")
+// Their formats are the memory package's, which reads them for the dream
+// that rewrites them too; the workspace only reports a file that is no
+// JSON at all (with its line) and the entries memory had to leave out.
 
 func parseRecall(f *File, diags *diag.List) *RecallStore {
-	v, err := decodeJSON(f.Content)
-	if err != nil {
-		jsonProblem(diags, f.Path, f.Content, 0, err, "the recall store was not loaded")
-		return &RecallStore{File: f}
-	}
-	rs := &RecallStore{File: f}
-	top, ok := jObject(v)
-	var entries any
-	if ok {
-		rs.Version = jInt(top["version"])
-		entries = top["entries"]
-		rs.Extra = extra(top, keySet("version", "entries"))
-	} else {
-		entries = v // a bare array or map of entries
-	}
-	add := func(key string, ev any) {
-		m, ok := jObject(ev)
-		if !ok {
-			diags.Warnf("json", f.Path, 0, "recall entry %q is not an object; it was skipped", key)
-			return
-		}
-		if k := jString(m["key"]); k != "" {
-			key = k
-		}
-		e := &RecallEntry{
-			Key:             key,
-			Path:            jString(m["path"]),
-			StartLine:       jInt(m["startLine"]),
-			EndLine:         jInt(m["endLine"]),
-			Snippet:         jString(m["snippet"]),
-			RecallCount:     jInt(m["recallCount"]),
-			DailyCount:      jInt(m["dailyCount"]),
-			GroundedCount:   jInt(m["groundedCount"]),
-			TotalScore:      jFloat(m["totalScore"]),
-			MaxScore:        jFloat(m["maxScore"]),
-			FirstRecalledAt: jTime(m["firstRecalledAt"]),
-			LastRecalledAt:  jTime(m["lastRecalledAt"]),
-			QueryHashes:     jStrings(m["queryHashes"]),
-			RecallDays:      jStrings(m["recallDays"]),
-			ConceptTags:     jStrings(m["conceptTags"]),
-			PromotedAt:      jTime(m["promotedAt"]),
-			Source:          jString(m["source"]),
-			Extra:           extra(m, recallKnown),
-		}
-		src, path, start, end, hash := parseRecallKey(e.Key)
-		if e.Source == "" {
-			e.Source = src
-		}
-		if e.Path == "" {
-			e.Path = path
-		}
-		if e.StartLine == 0 && e.EndLine == 0 {
-			e.StartLine, e.EndLine = start, end
-		}
-		e.ClaimHash = hash
-		rs.Entries = append(rs.Entries, e)
-	}
-	switch x := entries.(type) {
-	case map[string]any:
-		for k, ev := range x {
-			add(k, ev)
-		}
-	case []any:
-		for i, ev := range x {
-			add(fmt.Sprintf("#%d", i), ev)
-		}
-	case nil:
-	default:
-		diags.Warnf("json", f.Path, 0, "recall store \"entries\" is neither an object nor an array; it was ignored")
-	}
-	sort.SliceStable(rs.Entries, func(i, j int) bool { return rs.Entries[i].Key < rs.Entries[j].Key })
-	return rs
+	entries := readStateFile(f, diags, "the recall store", memory.ReadRecall)
+	// Sorted by key, so that which entry credits a line does not depend on
+	// the order the file lists them in.
+	slices.SortStableFunc(entries, func(a, b *memory.RecallRecord) int { return strings.Compare(a.Key, b.Key) })
+	return &RecallStore{File: f, Entries: entries}
 }
 
-// parseRecallKey splits "source:path:start:end[:claimHash]".
-func parseRecallKey(key string) (source, path string, start, end int, hash string) {
-	parts := strings.Split(key, ":")
-	n := len(parts)
-	num := func(s string) (int, bool) {
-		v, err := strconv.Atoi(s)
-		return v, err == nil
+func parseMeta(f *File, diags *diag.List) *MetaStore {
+	return &MetaStore{File: f, Entries: readStateFile(f, diags, "the decay metadata", memory.ReadMeta)}
+}
+
+// readStateFile reads the entries of a state file with read, reporting
+// JSON that does not parse (at its line), a file read cannot take, and
+// each entry it left out.
+func readStateFile[E any](f *File, diags *diag.List, what string, read func([]byte) ([]E, []string, error)) []E {
+	if _, err := decodeJSON(f.Content); err != nil {
+		jsonProblem(diags, f.Path, f.Content, 0, err, what+" was not loaded")
+		return nil
 	}
-	switch {
-	case n >= 4:
-		if a, ok1 := num(parts[n-2]); ok1 {
-			if b, ok2 := num(parts[n-1]); ok2 {
-				return parts[0], strings.Join(parts[1:n-2], ":"), a, b, ""
-			}
-		}
-		if n >= 5 {
-			if a, ok1 := num(parts[n-3]); ok1 {
-				if b, ok2 := num(parts[n-2]); ok2 {
-					return parts[0], strings.Join(parts[1:n-3], ":"), a, b, parts[n-1]
-				}
-			}
-		}
-	case n == 2:
-		return parts[0], parts[1], 0, 0, ""
+	entries, skipped, err := read([]byte(f.Content))
+	if err != nil {
+		diags.Warnf("json", f.Path, 0, "%s was not loaded (%v)", what, err)
+		return nil
 	}
-	return "", "", 0, 0, ""
+	for _, s := range skipped {
+		diags.Warnf("json", f.Path, 0, "%s: %s; it was skipped", what, s)
+	}
+	return entries
 }
 
 // --- events.jsonl ---
@@ -494,146 +361,6 @@ func parseEvents(f *File, diags *diag.List) []Event {
 		out = append(out, ev)
 	})
 	return out
-}
-
-// --- memory-meta.json ---
-
-var metaKnown = keySet("id", "text", "created", "createdAt", "created_at", "lastRecalled", "lastRecalledAt",
-	"last_recalled", "recallCount", "recalls", "recall_count", "structural", "supersededBy", "superseded_by",
-	"supersedes", "tier", "score", "decayScore", "decay_score", "section")
-
-func parseMeta(f *File, diags *diag.List) *MetaStore {
-	ms := &MetaStore{File: f}
-	v, err := decodeJSON(f.Content)
-	if err != nil {
-		jsonProblem(diags, f.Path, f.Content, 0, err, "the decay metadata was not loaded")
-		return ms
-	}
-	add := func(id string, ev any, index int) {
-		m, ok := jObject(ev)
-		if !ok {
-			diags.Warnf("json", f.Path, 0, "memory metadata entry %d is not an object; it was skipped", index+1)
-			return
-		}
-		e := &MetaEntry{
-			ID:           jString(m["id"]),
-			Text:         jString(m["text"]),
-			Structural:   jBool(m["structural"]),
-			SupersededBy: firstString(m, "supersededBy", "superseded_by"),
-			Supersedes:   jString(m["supersedes"]),
-			Tier:         jString(m["tier"]),
-			Section:      jString(m["section"]),
-			Extra:        extra(m, metaKnown),
-		}
-		if e.ID == "" {
-			e.ID = id
-		}
-		if t, ok := jGet(m, "created", "createdAt", "created_at"); ok {
-			e.Created = jTime(t)
-		}
-		if t, ok := jGet(m, "lastRecalled", "lastRecalledAt", "last_recalled"); ok {
-			e.LastRecalled = jTime(t)
-		}
-		if n, ok := jGet(m, "recallCount", "recalls", "recall_count"); ok {
-			e.RecallCount = jInt(n)
-		}
-		if s, ok := jGet(m, "score", "decayScore", "decay_score"); ok {
-			e.Score = jFloat(s)
-		}
-		if e.Supersedes == "" {
-			// an older shape lists the superseded ids
-			if ss := jStrings(m["supersedes"]); len(ss) > 0 {
-				e.Supersedes = ss[0]
-			}
-		}
-		ms.Entries = append(ms.Entries, e)
-	}
-	addMap := func(src json.RawMessage) {
-		keys, vals, err := orderedObject(string(src))
-		if err != nil {
-			return
-		}
-		for i, k := range keys {
-			ev, err := decodeJSON(string(vals[k]))
-			if err != nil {
-				continue
-			}
-			add(k, ev, i)
-		}
-	}
-	switch x := v.(type) {
-	case []any:
-		ms.Shape = "array"
-		for i, ev := range x {
-			add("", ev, i)
-		}
-	case map[string]any:
-		entries, hasEntries := jGet(x, "entries", "memories", "items")
-		if !hasEntries {
-			if looksLikeEntryMap(x) {
-				ms.Shape = "map"
-				addMap(json.RawMessage(f.Content))
-				return ms
-			}
-			ms.Extra = extra(x, nil)
-			return ms
-		}
-		key := "entries"
-		for _, k := range []string{"entries", "memories", "items"} {
-			if _, ok := x[k]; ok {
-				key = k
-				break
-			}
-		}
-		ms.Extra = extra(x, keySet(key))
-		switch es := entries.(type) {
-		case []any:
-			ms.Shape = "entries-array"
-			for i, ev := range es {
-				add("", ev, i)
-			}
-		case map[string]any:
-			ms.Shape = "entries-map"
-			_, raws, err := orderedObject(f.Content)
-			if err == nil {
-				addMap(raws[key])
-			}
-		default:
-			diags.Warnf("json", f.Path, 0, "memory metadata %q is neither an array nor an object; it was ignored", key)
-		}
-	default:
-		diags.Warnf("json", f.Path, 0, "memory metadata is neither an array nor an object; it was ignored")
-	}
-	return ms
-}
-
-// looksLikeEntryMap reports a top-level object of id -> entry objects.
-func looksLikeEntryMap(m map[string]any) bool {
-	if len(m) == 0 {
-		return false
-	}
-	for _, v := range m {
-		e, ok := v.(map[string]any)
-		if !ok {
-			return false
-		}
-		if _, ok := jGet(e, "text", "id", "created", "recallCount"); !ok {
-			return false
-		}
-	}
-	return true
-}
-
-func firstString(m map[string]any, keys ...string) string {
-	if v, ok := jGet(m, keys...); ok {
-		if s := jString(v); s != "" {
-			return s
-		}
-		if ss := jStrings(v); len(ss) > 0 {
-			return ss[0]
-		}
-	}
-	return ""
 }
 
 // --- heartbeat-state.json ---

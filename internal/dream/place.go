@@ -1,0 +1,263 @@
+package dream
+
+import (
+	"regexp"
+	"slices"
+	"strings"
+	"unicode"
+)
+
+// Where a new entry goes in a file a person wrote. A person's numbered
+// list (steps, files changed), table, code block, or a list whose heading
+// states how many items it has ("无SOP（11个）", "Capabilities (5)") is
+// closed: a line added there changes what they wrote, or makes the count
+// wrong. A new entry goes at the end of an open bullet list of a section
+// that is about it (named for its memory type, or sharing its words), else
+// into a section the dream owns in the file, created once.
+
+// lineKind is what a line of a Markdown file is, as placement sees it.
+type lineKind uint8
+
+const (
+	kindText    lineKind = iota
+	kindBlank            // an empty line
+	kindHeading          // an ATX heading
+	kindCode             // a fence line or a line inside a fenced block
+	kindTable            // a table row
+	kindOrdered          // an item of a numbered list, or a line continuing one
+	kindItem             // an item of a bullet list at the margin
+	kindNested           // a line continuing or nested under a bullet item
+)
+
+var (
+	reOrderedItem = regexp.MustCompile(`^\s*\d+[.)](?:\s|$)`)
+	reBulletItem  = regexp.MustCompile(`^[-*+](?:\s|$)`)
+	// reStatedCount is a count a heading states: a number in brackets
+	// ("(5)", "（11个）", "(7개)", "(4 steps)"), or a closing number that
+	// stands alone ("Top 10"; not "v2", not a date). A heading read as
+	// counted when it is not ("Phase 2") only keeps its list closed.
+	reStatedCount = regexp.MustCompile(`[(（]\s*\d+\s*[^()（）\d]{0,12}[)）]\s*$|(?:^|\s)\d{1,3}\s*$`)
+)
+
+// lineKinds reads the structure of a file's lines.
+func lineKinds(lines []string) []lineKind {
+	out := make([]lineKind, len(lines))
+	fence := ""
+	prev := kindBlank
+	for i, l := range lines {
+		t := strings.TrimSpace(l)
+		k := kindText
+		switch {
+		case fence != "":
+			k = kindCode
+			if strings.HasPrefix(t, fence) {
+				fence = ""
+			}
+		case strings.HasPrefix(t, "```") || strings.HasPrefix(t, "~~~"):
+			k, fence = kindCode, t[:3]
+		case t == "":
+			k = kindBlank
+		case strings.HasPrefix(t, "#") && headingText(t) != "":
+			k = kindHeading
+		case strings.HasPrefix(t, "|") && strings.Count(t, "|") >= 2:
+			k = kindTable
+		case reOrderedItem.MatchString(l):
+			k = kindOrdered // nested under a bullet too: still a numbered list
+		case reBulletItem.MatchString(l):
+			k = kindItem
+		case prev == kindOrdered && (l != t || lines[i-1] != ""):
+			k = kindOrdered
+		case (prev == kindItem || prev == kindNested) && l != t:
+			k = kindNested // indented: a continuation or a nested item
+		}
+		out[i] = k
+		if k != kindBlank {
+			prev = k
+		}
+	}
+	return out
+}
+
+// headingText is the text of an ATX heading line, "" when it is none.
+func headingText(t string) string {
+	n := len(t) - len(strings.TrimLeft(t, "#"))
+	if n == 0 || n > 6 || n == len(t) || t[n] != ' ' {
+		return ""
+	}
+	return strings.TrimSpace(t[n:])
+}
+
+// statesCount reports a heading that says how many items its section lists.
+func statesCount(heading string) bool {
+	return reStatedCount.MatchString(strings.TrimSpace(heading)) && !reISODate.MatchString(heading)
+}
+
+// kinds returns the structure of the document's lines, read once.
+func (d *mdDoc) kinds() []lineKind {
+	if d.lineKinds == nil {
+		d.lineKinds = lineKinds(d.lines)
+	}
+	return d.lineKinds
+}
+
+// closedUnit reports an entry inside a structure no dream may change: a
+// numbered list, a table, a code block, or a list whose heading states a
+// count. Its lines are never rewritten (no marker, no evidence added).
+func (d *mdDoc) closedUnit(u *unit) bool {
+	if u == nil {
+		return false
+	}
+	if u.sec != nil && statesCount(u.sec.heading) {
+		return true
+	}
+	k := d.kinds()
+	for i := u.start; i <= u.end && i <= len(k); i++ {
+		switch k[i-1] {
+		case kindCode, kindTable, kindOrdered:
+			return true
+		}
+	}
+	return false
+}
+
+// openListEnd returns the last entry of the section's own open bullet
+// list (a new item goes right after it), or nil when the section has none:
+// its lists are numbered, counted or followed directly by a table or code.
+// A list under a label of its own ("2026-02-27：", "Done:") belongs to that
+// label, so the section's list is the last one without one.
+func (d *mdDoc) openListEnd(s *mdSection) *unit {
+	if statesCount(s.heading) {
+		return nil
+	}
+	k := d.kinds()
+	for i := len(s.units) - 1; i >= 0; i-- {
+		u := s.units[i]
+		if u.gone || u.start < 1 || u.start > len(k) || k[u.start-1] != kindItem || d.closedUnit(u) {
+			continue
+		}
+		if u.end < len(k) {
+			switch k[u.end] {
+			case kindBlank, kindHeading, kindItem:
+			default:
+				continue // something of the person's own follows right after it
+			}
+		}
+		if d.labelledList(u.start) {
+			continue
+		}
+		return u
+	}
+	return nil
+}
+
+// labelledList reports whether the list holding the item on line n opens
+// under a label: a line of text ending in a colon, blank lines aside.
+func (d *mdDoc) labelledList(n int) bool {
+	k := d.kinds()
+	i := n - 1
+	for i > 0 && (k[i-1] == kindItem || k[i-1] == kindNested) {
+		i--
+	}
+	for i > 0 && k[i-1] == kindBlank {
+		i--
+	}
+	if i == 0 || k[i-1] != kindText {
+		return false
+	}
+	t := strings.TrimRight(strings.TrimSpace(d.lines[i-1]), "*_")
+	return strings.HasSuffix(t, ":") || strings.HasSuffix(t, "：")
+}
+
+// dreamSections are the names of the section a dream owns in a file, by
+// the script the file is written in; a dream finds its section again under
+// any of them.
+var dreamSections = []struct {
+	script *unicode.RangeTable
+	name   string
+}{
+	{unicode.Hangul, "드림 정리"},
+	{unicode.Hiragana, "ドリームで整理"},
+	{unicode.Katakana, "ドリームで整理"},
+	{unicode.Han, "梦境整理"},
+	{nil, "From dreams"},
+}
+
+// dreamSection returns the section the dream owns in a file: the one an
+// earlier dream started, else a new one at the end, named in the file's
+// script.
+func (d *mdDoc) dreamSection() *mdSection {
+	for _, ds := range dreamSections {
+		if s := d.section(ds.name); s != nil {
+			return s
+		}
+	}
+	return d.addSection(dreamSectionName(strings.Join(d.lines, "\n")), 2)
+}
+
+// dreamSectionName picks the name for a file's text: the first script of
+// dreamSections the text uses for at least a tenth of its letters.
+func dreamSectionName(text string) string {
+	letters := 0
+	count := make([]int, len(dreamSections))
+	for _, r := range text {
+		if !unicode.IsLetter(r) {
+			continue
+		}
+		letters++
+		for i, ds := range dreamSections {
+			if ds.script != nil && unicode.Is(ds.script, r) {
+				count[i]++
+			}
+		}
+	}
+	for i, ds := range dreamSections {
+		if ds.script == nil || letters > 0 && count[i]*10 >= letters {
+			return ds.name
+		}
+	}
+	return dreamSections[len(dreamSections)-1].name
+}
+
+// spot picks where a new entry goes in a document: after the last item of
+// an open list in the section that suits it best (one named for its type
+// comes first, then the one whose heading shares most of its words), else
+// in the dream's own section. after is nil when the entry goes at the end
+// of sec.
+func (d *mdDoc) spot(typ string, words []string) (sec *mdSection, after *unit) {
+	type choice struct {
+		s     *mdSection
+		score int
+	}
+	var choices []choice
+	for _, s := range d.sections {
+		if s.line == 0 || historySection(s.heading) {
+			continue
+		}
+		score := 0
+		if typeHeading(typ, s.heading) {
+			score = 100
+		}
+		hw := contentWords(s.heading)
+		for _, w := range words {
+			if !genericWords[w] && slices.Contains(hw, w) {
+				score++
+			}
+		}
+		if score > 0 {
+			choices = append(choices, choice{s, score})
+		}
+	}
+	slices.SortStableFunc(choices, func(a, b choice) int { return b.score - a.score })
+	for _, c := range choices {
+		if u := d.openListEnd(c.s); u != nil {
+			return c.s, u
+		}
+	}
+	s := d.dreamSection()
+	if !s.isNew {
+		if u := d.openListEnd(s); u != nil {
+			return s, u
+		}
+	}
+	return s, nil
+}
