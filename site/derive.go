@@ -224,20 +224,6 @@ func (s *site) patchMemory(old *site, added, removed []*vault.Note, replaced map
 		}
 	}
 	s.mem = m
-	for _, n := range s.notes {
-		if sources[n.Source] {
-			m.bySource[n.Source] = n
-		}
-		switch {
-		case n.Dream != nil:
-			m.runs = append(m.runs, n)
-		case n.Kind == vault.KindDream:
-			m.dreams = append(m.dreams, n)
-		case n.Kind == vault.KindDaily:
-			m.daily = append(m.daily, n)
-		}
-	}
-	sortNotes(m.dreams)
-	sortRuns(m.runs)
+	m.gather(s.notes, func(src string) bool { return sources[src] })
 	s.readClaims(memo)
 }

@@ -111,17 +111,12 @@ func lineRange(a, b int) string {
 	return "lines " + strconv.Itoa(a) + "–" + strconv.Itoa(b)
 }
 
-// collectMemory gathers the memory views' data. memo, when not nil, keeps
-// each claim note's claimInfo between serve mode's updates: a note never
-// changes, so neither does what is made of it alone.
-func (s *site) collectMemory(memo claimMemo) *memory {
-	m := &memory{
-		byNote: map[*vault.Note]*claimInfo{}, byID: map[string]*claimInfo{},
-		bySource: map[string]*vault.Note{}, lapsed: map[string][]string{},
-		result: s.v.Provenance,
-	}
-	for _, n := range s.notes {
-		if n.Source != "" {
+// gather lists the dream runs, the other dream notes and the daily logs
+// of notes, and maps each workspace path that remap accepts to the last
+// note (by path) made from it.
+func (m *memory) gather(notes []*vault.Note, remap func(source string) bool) {
+	for _, n := range notes {
+		if n.Source != "" && remap(n.Source) {
 			m.bySource[n.Source] = n
 		}
 		switch {
@@ -135,6 +130,18 @@ func (s *site) collectMemory(memo claimMemo) *memory {
 	}
 	sortNotes(m.dreams)
 	sortRuns(m.runs)
+}
+
+// collectMemory gathers the memory views' data. memo, when not nil, keeps
+// each claim note's claimInfo between serve mode's updates: a note never
+// changes, so neither does what is made of it alone.
+func (s *site) collectMemory(memo claimMemo) *memory {
+	m := &memory{
+		byNote: map[*vault.Note]*claimInfo{}, byID: map[string]*claimInfo{},
+		bySource: map[string]*vault.Note{}, lapsed: map[string][]string{},
+		result: s.v.Provenance,
+	}
+	m.gather(s.notes, func(string) bool { return true })
 	s.mem = m
 	s.readClaims(memo)
 	return m

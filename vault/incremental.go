@@ -769,15 +769,7 @@ func (a *Assembly) Next(ws *workspace.Workspace, res *provenance.Result) *Assemb
 	}
 	// The same file paths locate every note where they did.
 	samePaths := a != nil && samePathsAs(a.ws, ws)
-	dates := map[string]string{}
-	for _, d := range ws.Daily {
-		dates[d.File.Path] = d.Date.Format("2006-01-02")
-	}
-	for _, p := range ws.Phases {
-		if !p.Date.IsZero() {
-			dates[p.File.Path] = p.Date.Format("2006-01-02")
-		}
-	}
+	dates := fileDates(ws)
 	for _, f := range ws.Files {
 		if a != nil {
 			if i, ok := a.files[f.Path]; ok && a.ws.FileByPath(f.Path) == f && sameEdits(a.edits[f.Path], n.edits[f.Path]) {

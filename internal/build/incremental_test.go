@@ -12,8 +12,6 @@ import (
 
 	"github.com/dreamwiki/dreamwiki/internal/demo"
 	"github.com/dreamwiki/dreamwiki/internal/output"
-	"github.com/dreamwiki/dreamwiki/internal/provenance"
-	"github.com/dreamwiki/dreamwiki/internal/workspace"
 	"github.com/dreamwiki/dreamwiki/site"
 )
 
@@ -117,28 +115,6 @@ func (sv served) put(w *output.Memory) {
 	}
 }
 
-// reference builds the site of the workspace in dir afresh, as `dreamwiki
-// build` does when its previous vault held the claims prior.
-func reference(t *testing.T, dir string, prior []provenance.PriorClaim) served {
-	t.Helper()
-	ws, err := workspace.Load(dir, published())
-	if err != nil {
-		t.Fatal(err)
-	}
-	opts := Options{Workspace: dir}
-	m, err := assemble(context.Background(), opts, ws, prior)
-	if err != nil {
-		t.Fatal(err)
-	}
-	w := output.NewMemory()
-	if _, err := site.Build(context.Background(), m.Engine, m.Vault, m.SiteOptions(opts), w); err != nil {
-		t.Fatal(err)
-	}
-	sv := served{}
-	sv.put(w)
-	return sv
-}
-
 // siteDiff lists how got differs from want.
 func siteDiff(got, want served) string {
 	var out []string
@@ -229,7 +205,7 @@ func TestSession_UpdatesEqualFullBuilds(t *testing.T) {
 	}
 	sv.finish(w)
 	fullPages := ch.Site.Pages
-	if d := siteDiff(sv, reference(t, dir, nil)); d != "" {
+	if d := siteDiff(sv, freshBuild(t, Options{Workspace: dir}, nil)); d != "" {
 		t.Fatalf("the first render differs from a build:\n%s", d)
 	}
 
@@ -317,7 +293,7 @@ func TestSession_UpdatesEqualFullBuilds(t *testing.T) {
 				return
 			}
 			sv.settle(t, s)
-			if d := siteDiff(sv, reference(t, dir, prior)); d != "" {
+			if d := siteDiff(sv, freshBuild(t, Options{Workspace: dir}, prior)); d != "" {
 				t.Fatalf("after the update the site differs from a build (%s; pages %v):\n%s", ch.Site, ch.Site.Notes, d)
 			}
 		})
@@ -350,7 +326,7 @@ func TestSession_StaleProvenanceIsNotApplied(t *testing.T) {
 		t.Fatal("the session no longer waits for provenance")
 	}
 	sv.settle(t, s)
-	if d := siteDiff(sv, reference(t, dir, prior)); d != "" {
+	if d := siteDiff(sv, freshBuild(t, Options{Workspace: dir}, prior)); d != "" {
 		t.Fatalf("the site differs from a build:\n%s", d)
 	}
 }

@@ -474,7 +474,7 @@ func sameEvents(a, b []workspace.Event) bool {
 // files and private files, else one made now (and kept).
 func (m *memo) names(files, withheld []string) *markdown.NameIndex {
 	if m != nil {
-		if e := m.old.names; e != nil && equalStrings(e.files, files) && equalStrings(e.withheld, withheld) {
+		if e := m.old.names; e != nil && slices.Equal(e.files, files) && slices.Equal(e.withheld, withheld) {
 			m.next.names = e
 			return e.names
 		}
@@ -491,18 +491,6 @@ func (m *memo) names(files, withheld []string) *markdown.NameIndex {
 		m.next.names = &namesEntry{files: files, withheld: withheld, names: ix}
 	}
 	return ix
-}
-
-func equalStrings(a, b []string) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		if a[i] != b[i] {
-			return false
-		}
-	}
-	return true
 }
 
 // source returns the blocks of a file that is not in the corpus as the
