@@ -1,6 +1,7 @@
 package vault
 
 import (
+	"maps"
 	"reflect"
 	"runtime"
 	"slices"
@@ -259,8 +260,13 @@ func (nv *Vault) relinkChanged(old *Vault, d *Delta) {
 	st.reindex(nv, d)
 	var also []*Note
 	if d.Names {
-		nv.Names = nameIndex(nv.Notes, nv.Assets, nv.withheld)
-		also = nv.renamed(old, d)
+		gone, came := nameChanges(old, nv, d)
+		if ix, ok := old.Names.Patch(gone, came); ok {
+			nv.Names = ix
+		} else {
+			nv.Names = nameIndex(nv.Notes, nv.Assets, nv.withheld)
+		}
+		also = nv.renamed(d, slices.Concat(gone, came))
 	}
 	for _, n := range nv.relink(old, d, also) {
 		if ds := noteLinkDiagnostics(n); len(ds) > 0 {
@@ -328,10 +334,55 @@ func (st *incState) reindex(nv *Vault, d *Delta) {
 	}
 }
 
+// nameChanges lists the name index entries d changes, from old to nv:
+// gone are the earlier entries of notes, assets and private files that
+// went or changed, came the entries that came or changed.
+func nameChanges(old, nv *Vault, d *Delta) (gone, came []markdown.IndexEntry) {
+	for _, n := range d.Changed {
+		prev := d.Replaced[n]
+		if prev == nil || prev.Source != n.Source || !reflect.DeepEqual(prev.Doc.Meta.Aliases, n.Doc.Meta.Aliases) {
+			came = append(came, noteEntry(n))
+			if prev != nil {
+				gone = append(gone, noteEntry(prev))
+			}
+		}
+	}
+	for _, n := range d.Removed {
+		gone = append(gone, noteEntry(n))
+	}
+	assets := map[string]*Asset{}
+	for _, a := range old.Assets {
+		assets[a.Path] = a
+	}
+	for _, a := range nv.Assets {
+		if o := assets[a.Path]; o == nil || o.Source != a.Source {
+			came = append(came, assetEntry(a))
+			if o != nil {
+				gone = append(gone, assetEntry(o))
+			}
+		}
+		delete(assets, a.Path)
+	}
+	for _, p := range slices.Sorted(maps.Keys(assets)) {
+		gone = append(gone, assetEntry(assets[p]))
+	}
+	for _, p := range slices.Sorted(maps.Keys(old.withheld)) {
+		if !nv.withheld[p] {
+			gone = append(gone, markdown.IndexEntry{Path: p})
+		}
+	}
+	for _, p := range slices.Sorted(maps.Keys(nv.withheld)) {
+		if !old.withheld[p] {
+			came = append(came, markdown.IndexEntry{Path: p})
+		}
+	}
+	return gone, came
+}
+
 // renamed returns the notes, other than changed ones, with a link whose
-// keys are those of a name that came, went or changed with d: a note, an
-// asset or a private file.
-func (nv *Vault) renamed(old *Vault, d *Delta) []*Note {
+// keys are those of one of the entries (nameChanges): a name that came,
+// went or changed.
+func (nv *Vault) renamed(d *Delta, entries []markdown.IndexEntry) []*Note {
 	st := nv.inc
 	if st.links == nil {
 		st.links = &linkIndex{byName: map[string]map[*Note]struct{}{}, byAlias: map[string]map[*Note]struct{}{}}
@@ -340,51 +391,13 @@ func (nv *Vault) renamed(old *Vault, d *Delta) []*Note {
 		}
 	}
 	names, aliases := map[string]bool{markdown.AnyName: true}, map[string]bool{}
-	add := func(e markdown.IndexEntry) {
+	for _, e := range entries {
 		ns, as := markdown.EntryKeys(e)
 		for _, k := range ns {
 			names[k] = true
 		}
 		for _, k := range as {
 			aliases[k] = true
-		}
-	}
-	for _, n := range d.Changed {
-		prev := d.Replaced[n]
-		if prev == nil || prev.Source != n.Source || !reflect.DeepEqual(prev.Doc.Meta.Aliases, n.Doc.Meta.Aliases) {
-			add(noteEntry(n))
-			if prev != nil {
-				add(noteEntry(prev))
-			}
-		}
-	}
-	for _, n := range d.Removed {
-		add(noteEntry(n))
-	}
-	assets := map[string]*Asset{}
-	for _, a := range old.Assets {
-		assets[a.Path] = a
-	}
-	for _, a := range nv.Assets {
-		if o := assets[a.Path]; o == nil || o.Source != a.Source {
-			add(assetEntry(a))
-			if o != nil {
-				add(assetEntry(o))
-			}
-		}
-		delete(assets, a.Path)
-	}
-	for _, a := range assets {
-		add(assetEntry(a))
-	}
-	for p := range old.withheld {
-		if !nv.withheld[p] {
-			add(markdown.IndexEntry{Path: p})
-		}
-	}
-	for p := range nv.withheld {
-		if !old.withheld[p] {
-			add(markdown.IndexEntry{Path: p})
 		}
 	}
 	changed := make(map[*Note]bool, len(d.Changed))

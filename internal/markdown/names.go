@@ -1,7 +1,9 @@
 package markdown
 
 import (
+	"maps"
 	"path"
+	"slices"
 	"sort"
 	"strings"
 	"unicode/utf8"
@@ -22,11 +24,16 @@ type IndexEntry struct {
 }
 
 // NameIndex resolves link targets to paths the way Obsidian does. It is
-// read-only after NewNameIndex and safe for concurrent use.
+// read-only after NewNameIndex (Patch makes a new one) and safe for
+// concurrent use.
 type NameIndex struct {
 	byPath  map[string]string   // key(path) -> Path
 	byName  map[string][]string // key(file name) -> Paths, sorted
 	byAlias map[string][]string // key(alias) -> Paths, sorted
+	// shadowed are the path keys more than one path claimed: which one
+	// holds the key depends on the entries' order, which Patch does not
+	// know, so it declines to remove them.
+	shadowed map[string]bool
 }
 
 // NewNameIndex indexes entries. Later entries with a path already seen
@@ -41,10 +48,13 @@ func NewNameIndex(entries []IndexEntry) *NameIndex {
 		if e.Path == "" {
 			continue
 		}
-		for _, p := range append([]string{e.Path}, e.AltPaths...) {
-			p = cleanSlashes(p)
+		for _, p := range entryPaths(e) {
 			k := nameKey(p)
 			if _, dup := ix.byPath[k]; dup {
+				if ix.shadowed == nil {
+					ix.shadowed = map[string]bool{}
+				}
+				ix.shadowed[k] = true
 				continue
 			}
 			ix.byPath[k] = e.Path
@@ -64,6 +74,86 @@ func NewNameIndex(entries []IndexEntry) *NameIndex {
 		}
 	}
 	return ix
+}
+
+// Patch returns the index NewNameIndex makes of ix's entries without
+// gone and with came, in time proportional to the change rather than to
+// the index (an edit that adds one note to a large vault indexes one
+// entry). ix is not changed: its maps are copied, and the lists a change
+// touches. Patch reports false when the result would depend on the order
+// of the entries (a path key two entries claim); then NewNameIndex must
+// make the index again.
+func (ix *NameIndex) Patch(gone, came []IndexEntry) (*NameIndex, bool) {
+	nx := &NameIndex{byPath: maps.Clone(ix.byPath), byName: maps.Clone(ix.byName), byAlias: maps.Clone(ix.byAlias), shadowed: ix.shadowed}
+	for _, e := range gone {
+		if e.Path == "" {
+			continue
+		}
+		for _, p := range entryPaths(e) {
+			k := nameKey(p)
+			if ix.shadowed[k] || nx.byPath[k] != e.Path {
+				return nil, false
+			}
+			delete(nx.byPath, k)
+			removeSorted(nx.byName, nameKey(path.Base(p)), e.Path)
+		}
+		for _, a := range e.Aliases {
+			if a = strings.TrimSpace(a); a != "" {
+				removeSorted(nx.byAlias, nameKey(a), e.Path)
+			}
+		}
+	}
+	for _, e := range came {
+		if e.Path == "" {
+			continue
+		}
+		for _, p := range entryPaths(e) {
+			k := nameKey(p)
+			if _, dup := nx.byPath[k]; dup {
+				return nil, false
+			}
+			nx.byPath[k] = e.Path
+			insertSorted(nx.byName, nameKey(path.Base(p)), e.Path)
+		}
+		for _, a := range e.Aliases {
+			if a = strings.TrimSpace(a); a != "" {
+				insertSorted(nx.byAlias, nameKey(a), e.Path)
+			}
+		}
+	}
+	return nx, true
+}
+
+// entryPaths are the paths that name e, slashes cleaned.
+func entryPaths(e IndexEntry) []string {
+	out := make([]string, 0, 1+len(e.AltPaths))
+	for _, p := range append([]string{e.Path}, e.AltPaths...) {
+		out = append(out, cleanSlashes(p))
+	}
+	return out
+}
+
+// insertSorted adds p to the sorted list m[k] unless it holds it, on a
+// copy: the list may be shared with the index Patch started from.
+func insertSorted(m map[string][]string, k, p string) {
+	l := m[k]
+	i, found := slices.BinarySearch(l, p)
+	if !found {
+		m[k] = slices.Insert(slices.Clip(l), i, p)
+	}
+}
+
+// removeSorted takes p out of the sorted list m[k], on a copy.
+func removeSorted(m map[string][]string, k, p string) {
+	l := m[k]
+	i, found := slices.BinarySearch(l, p)
+	switch {
+	case !found:
+	case len(l) == 1:
+		delete(m, k)
+	default:
+		m[k] = slices.Delete(slices.Clone(l), i, i+1)
+	}
 }
 
 // Lookup resolves target, as written in a link in the note at from, to a

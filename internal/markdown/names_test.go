@@ -1,6 +1,7 @@
 package markdown
 
 import (
+	"maps"
 	"slices"
 	"testing"
 )
@@ -129,5 +130,54 @@ func TestLinkKeys_AnEntryWithOtherKeysChangesNoLookup(t *testing.T) {
 				}
 			}
 		}
+	}
+}
+
+// TestNameIndex_PatchIsTheIndexMadeAgain removes and adds each entry of a
+// set in turn, and changes one, and holds every patched index to the one
+// NewNameIndex makes of the same entries: same lookups, same maps. When
+// two entries claim a path key, Patch declines.
+func TestNameIndex_PatchIsTheIndexMadeAgain(t *testing.T) {
+	all := []IndexEntry{
+		{Path: "notes/a.md", Aliases: []string{"Bee", "bee"}}, {Path: "notes/sub/b.md", Aliases: []string{"Bee"}},
+		{Path: "topics/gateway.md", AltPaths: []string{`memory\gateway.md`}}, {Path: "img/pic.png"},
+		{Path: "notes.md"}, {Path: "Café.md"}, {Path: "x/a.md"}, {Path: "b.md", Aliases: []string{" notes/a "}},
+	}
+	without := func(i int) []IndexEntry {
+		return slices.Delete(slices.Clone(all), i, i+1)
+	}
+	same := func(name string, got *NameIndex, ok bool, want *NameIndex) {
+		t.Helper()
+		if !ok {
+			t.Fatalf("%s: Patch declined", name)
+		}
+		if !maps.Equal(got.byPath, want.byPath) ||
+			!maps.EqualFunc(got.byName, want.byName, slices.Equal) || !maps.EqualFunc(got.byAlias, want.byAlias, slices.Equal) {
+			t.Errorf("%s: patched %+v, made again %+v", name, *got, *want)
+		}
+	}
+	full := NewNameIndex(all)
+	for i, e := range all {
+		less := NewNameIndex(without(i))
+		got, ok := full.Patch([]IndexEntry{e}, nil)
+		same("remove "+e.Path, got, ok, less)
+		got, ok = less.Patch(nil, []IndexEntry{e})
+		same("add "+e.Path, got, ok, full)
+	}
+	// A changed entry: other aliases, another workspace path.
+	changed := slices.Clone(all)
+	changed[0] = IndexEntry{Path: "notes/a.md", AltPaths: []string{"memory/a.md"}, Aliases: []string{"Ay"}}
+	got, ok := full.Patch([]IndexEntry{all[0]}, []IndexEntry{changed[0]})
+	same("change notes/a.md", got, ok, NewNameIndex(changed))
+	if l, _ := full.Lookup("n.md", "Ay"); l != "" {
+		t.Errorf("Patch changed the index it started from: Ay -> %q", l)
+	}
+
+	if _, ok := full.Patch(nil, []IndexEntry{{Path: "NOTES/A.md"}}); ok {
+		t.Error("Patch added a path key another entry claims")
+	}
+	shadow := NewNameIndex(append(slices.Clone(all), IndexEntry{Path: "memory/GATEWAY.md"}))
+	if _, ok := shadow.Patch([]IndexEntry{all[2]}, nil); ok {
+		t.Error("Patch removed an entry whose path key another entry claims too")
 	}
 }
