@@ -25,6 +25,9 @@ type buildFlags struct {
 	json    bool
 	quiet   bool
 	force   bool
+	// snapshot makes --as-of show memory as it stood then (build, check)
+	// rather than only judge decay at that date (serve, mcp).
+	snapshot bool
 }
 
 func (f *buildFlags) options(e *env, args []string) (build.Options, error) {
@@ -37,7 +40,7 @@ func (f *buildFlags) options(e *env, args []string) (build.Options, error) {
 		if err != nil {
 			return o, usageError{fmt.Sprintf("--as-of %q is not a date; write it as YYYY-MM-DD", f.asOf)}
 		}
-		o.AsOf = t
+		o.AsOf, o.Snapshot = t, f.snapshot
 	}
 	if !f.quiet && !f.json && isTerminal(e.stderr) {
 		start := time.Now()
@@ -49,7 +52,7 @@ func (f *buildFlags) options(e *env, args []string) (build.Options, error) {
 }
 
 func newBuildCmd(e *env) *cobra.Command {
-	f := &buildFlags{}
+	f := &buildFlags{snapshot: true}
 	cmd := &cobra.Command{
 		Use:   "build [WORKSPACE]",
 		Short: "Build the provenance vault and the static site",
@@ -108,7 +111,7 @@ func setBuildGC() {
 func addBuildFlags(cmd *cobra.Command, f *buildFlags) {
 	cmd.Flags().BoolVar(&f.demo, "demo", false, "use the embedded demo workspace")
 	cmd.Flags().BoolVar(&f.strict, "strict", false, "exit 1 when any warning is found (broken links, secrets, bad front matter, lint findings)")
-	cmd.Flags().StringVar(&f.asOf, "as-of", "", "judge decay, tiers and permission expiry as of this date, YYYY-MM-DD (default: today)")
+	cmd.Flags().StringVar(&f.asOf, "as-of", "", "show memory as it stood at the end of this date, YYYY-MM-DD, from git history, dream backups or dates (default: now)")
 	cmd.Flags().BoolVar(&f.json, "json", false, "print the report as JSON")
 	cmd.Flags().BoolVarP(&f.quiet, "quiet", "q", false, "print nothing but errors")
 }
@@ -145,6 +148,9 @@ func printReport(w io.Writer, r *build.Report, verb string) {
 	}
 	fmt.Fprintf(w, "dreamwiki: %s %d notes (%d published%s) from %s in %s\n", verb, r.Notes, r.Published, private, r.Workspace,
 		time.Duration(r.Duration).Round(time.Millisecond))
+	if r.Snapshot != nil {
+		fmt.Fprintf(w, "  %s\n", r.Snapshot.Describe())
+	}
 	if r.Out != "" && r.Files > 0 {
 		fmt.Fprintf(w, "  vault  %s/vault\n  site   %s/site  (%d pages, %d files)\n", r.Out, r.Out, r.Pages, r.Files)
 	}
@@ -168,7 +174,7 @@ func printReport(w io.Writer, r *build.Report, verb string) {
 }
 
 func newCheckCmd(e *env) *cobra.Command {
-	f := &buildFlags{}
+	f := &buildFlags{snapshot: true}
 	cmd := &cobra.Command{
 		Use:   "check [WORKSPACE]",
 		Short: "Lint the workspace without writing anything",
