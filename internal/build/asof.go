@@ -25,6 +25,14 @@ import (
 // created after at and of dreams run after it are cut, and the rest
 // analysed again.
 func Snapshot(ctx context.Context, opts Options, prior []provenance.PriorClaim) (*history.Snapshot, *workspace.Workspace, *provenance.Result, error) {
+	return snapshotAt(ctx, opts, history.EndOfDay(opts.AsOf), prior)
+}
+
+// snapshotAt is Snapshot at the instant at (a dream's start, for diff);
+// claims are judged as of at's day.
+func snapshotAt(ctx context.Context, opts Options, at time.Time, prior []provenance.PriorClaim) (*history.Snapshot, *workspace.Workspace, *provenance.Result, error) {
+	y, m, d := at.UTC().Date()
+	opts.AsOf = time.Date(y, m, d, 0, 0, 0, 0, time.UTC)
 	wopts := published()
 	now, err := readWorkspace(opts, wopts)
 	if err != nil {
@@ -33,7 +41,6 @@ func Snapshot(ctx context.Context, opts Options, prior []provenance.PriorClaim) 
 	if skip := relInside(workspaceRoot(opts), opts.Out); skip != "" && !opts.Demo {
 		wopts.Skip = []string{skip}
 	}
-	at := history.EndOfDay(opts.AsOf)
 	hopts := history.Options{Hide: now.Unpublished}
 	progress(opts, "reading the workspace as of "+opts.AsOf.Format("2006-01-02"))
 	var snap *history.Snapshot

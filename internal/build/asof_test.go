@@ -24,6 +24,9 @@ func factLine(i int) string {
 	return fmt.Sprintf("- Fact %02d: the agent learned thing %d. Source: memory/%s.md#L1-L1", i, i, day0.AddDate(0, 0, i).Format("2006-01-02"))
 }
 
+// correctedDay is the day the git history corrects fact 3's text.
+const correctedDay = 20
+
 // writeDay writes the workspace as it stands after day i: a log per day
 // so far and one MEMORY.md entry per log.
 func writeDay(t *testing.T, dir string, i int) {
@@ -33,7 +36,11 @@ func writeDay(t *testing.T, dir string, i int) {
 	var b strings.Builder
 	b.WriteString("# Memory\n\n")
 	for k := 0; k <= i; k++ {
-		b.WriteString(factLine(k) + "\n")
+		line := factLine(k)
+		if k == 3 && i >= correctedDay {
+			line = strings.Replace(line, "thing 3.", "thing 3, and then some.", 1)
+		}
+		b.WriteString(line + "\n")
 	}
 	write(t, filepath.Join(dir, "MEMORY.md"), b.String())
 }
@@ -185,5 +192,70 @@ func TestSnapshot_BackupsGiveMemoryAsTheNextDreamFoundIt(t *testing.T) {
 		if got := facts(t, m); !slices.Equal(got, wantFacts(tc.facts)) {
 			t.Errorf("as of day %d: claims %v, want %v", tc.day, got, wantFacts(tc.facts))
 		}
+	}
+}
+
+func TestDiff_SinceListsExactlyTheChangesMadeInBetween(t *testing.T) {
+	dir, _ := gitHistory(t)
+	r, err := build.Diff(context.Background(), build.Options{Workspace: dir}, build.DiffOptions{Since: day0.AddDate(0, 0, 15)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, c := range r.Changes {
+		got = append(got, string(c.Kind)+" "+c.Text[:len("Fact 00")])
+	}
+	var want []string
+	want = append(want, "added Fact 16")
+	for k := 17; k < 30; k++ {
+		want = append(want, fmt.Sprintf("added Fact %02d", k))
+	}
+	want = append(want, "added Fact 99", "changed Fact 03")
+	if !slices.Equal(got, want) {
+		t.Errorf("changes since day 15:\n got %v\nwant %v", got, want)
+	}
+	for _, c := range r.Changes {
+		if c.Kind == "changed" && (c.Before != "Fact 03: the agent learned thing 3." || len(c.Evidence) != 1 || c.Evidence[0] != "memory/2026-03-04.md#L1-L1") {
+			t.Errorf("the change of fact 3: was %q, evidence %v", c.Before, c.Evidence)
+		}
+	}
+	if r.From.Snapshot.Source != history.SourceGit {
+		t.Errorf("from %s, want git", r.From.Snapshot.Source)
+	}
+}
+
+func TestDiff_DreamComparesBeforeAndAfterItsRun(t *testing.T) {
+	dir := backupsOnly(t)
+	write(t, filepath.Join(dir, "memory/dream-log.md"), `# Dream log
+
+## 2026-03-11 07:00
+
+- Consolidated through: 2026-03-10
+- Promoted: 10
+
+## 2026-03-21 07:00
+
+- Consolidated through: 2026-03-20
+- Promoted: 10
+`)
+	r, err := build.Diff(context.Background(), build.Options{Workspace: dir}, build.DiffOptions{Dream: "2026-03-11-0700"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, c := range r.Changes {
+		got = append(got, string(c.Kind)+" "+c.Text[:len("Fact 00")])
+	}
+	// After it is the end of its day: the next dream's backup has facts
+	// 0-14, of which those citing logs after the day were not written yet.
+	var want []string
+	for k := 5; k <= 10; k++ {
+		want = append(want, fmt.Sprintf("added Fact %02d", k))
+	}
+	if !slices.Equal(got, want) {
+		t.Errorf("changes of the dream:\n got %v\nwant %v", got, want)
+	}
+	if _, err := build.Diff(context.Background(), build.Options{Workspace: dir}, build.DiffOptions{Dream: "2026-03-12"}); err == nil || !strings.Contains(err.Error(), "2026-03-11-0700, 2026-03-21-0700") {
+		t.Errorf("an unknown dream: %v, want the list of dreams", err)
 	}
 }
