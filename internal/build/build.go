@@ -16,6 +16,7 @@ import (
 
 	"github.com/dreamwiki/dreamwiki/internal/demo"
 	"github.com/dreamwiki/dreamwiki/internal/diag"
+	"github.com/dreamwiki/dreamwiki/internal/health"
 	"github.com/dreamwiki/dreamwiki/internal/history"
 	"github.com/dreamwiki/dreamwiki/internal/markdown"
 	"github.com/dreamwiki/dreamwiki/internal/output"
@@ -73,6 +74,8 @@ type Report struct {
 	// Snapshot says where an --as-of snapshot came from; nil for the
 	// workspace as it is.
 	Snapshot *history.Snapshot `json:"snapshot,omitempty"`
+	// Health is the memory's health score and its parts.
+	Health health.Health `json:"health"`
 }
 
 // Duration marshals as seconds with millisecond precision.
@@ -240,7 +243,8 @@ func Check(ctx context.Context, opts Options) (*Report, error) {
 
 func (m *Model) report(opts Options) *Report {
 	r := &Report{Workspace: opts.Workspace, Out: opts.Out, Notes: len(m.Vault.Notes), Published: len(m.Vault.Notes),
-		Private: len(m.Workspace.Withheld), Diagnostics: m.Diagnostics(), Snapshot: m.Snapshot}
+		Private: len(m.Workspace.Withheld), Diagnostics: m.Diagnostics(), Snapshot: m.Snapshot,
+		Health: health.Of(m.Provenance)}
 	if opts.Demo {
 		r.Workspace = "(demo)"
 	}

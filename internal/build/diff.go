@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/dreamwiki/dreamwiki/internal/changes"
+	"github.com/dreamwiki/dreamwiki/internal/health"
 	"github.com/dreamwiki/dreamwiki/internal/history"
 	"github.com/dreamwiki/dreamwiki/internal/provenance"
 )
@@ -36,6 +37,8 @@ type Point struct {
 	// Label says what the point is in words.
 	Label    string            `json:"label"`
 	Snapshot *history.Snapshot `json:"snapshot,omitempty"`
+	// Health is the memory's health at that point.
+	Health health.Health `json:"health"`
 }
 
 // Diff compares the memory of the workspace of opts at two points. The
@@ -86,6 +89,7 @@ func Diff(ctx context.Context, opts Options, d DiffOptions) (*DiffReport, error)
 	default:
 		return nil, fmt.Errorf("diff needs a point to compare with: a date (--since) or a dream (--dream)")
 	}
+	r.From.Health, r.To.Health = health.Of(old), health.Of(cur)
 	r.Changes = changes.Between(old, cur)
 	r.Counts = changes.Count(r.Changes)
 	if r.Changes == nil {
