@@ -391,3 +391,42 @@ func TestLater_AnswersTheHandshakeAndSaysWhileLoading(t *testing.T) {
 		}
 	}
 }
+
+func TestDream_PlanThenApplyWhenAllowed(t *testing.T) {
+	f := connect(t, workspace+`-- memory/2026-11-20.md --
+# 2026-11-20
+
+- Decision: the billing service moves to Postgres 16; Sam signed off on the plan.
+- Sam prefers the staging cluster to be rebuilt every Monday at 07:00.
+-- memory/2026-11-21.md --
+# 2026-11-21
+
+- Billing service is on Postgres 16 now, migration finished without downtime.
+- Sam prefers the staging cluster rebuilt every Monday at 07:00 (confirmed again).
+`, mcp.Options{Writable: true, AllowDream: true})
+	plan := result[mcp.PlanOut](t, f, "dream_plan", map[string]any{"force": true})
+	if plan.Summary == "" || !plan.Ready {
+		t.Fatalf("a forced plan should be ready and say what it does: %+v", plan)
+	}
+	before, _ := os.ReadFile(filepath.Join(f.dir, "MEMORY.md"))
+	applied := result[mcp.ApplyOut](t, f, "dream_apply", map[string]any{"force": true})
+	if !applied.Applied {
+		t.Fatalf("dream_apply with force was held back: %+v", applied)
+	}
+	after, _ := os.ReadFile(filepath.Join(f.dir, "MEMORY.md"))
+	if plan.Counts.Promoted == 0 || string(before) == string(after) || !strings.Contains(string(after), "Postgres 16") || applied.Backup == "" {
+		t.Fatalf("the dream should promote the billing decision into MEMORY.md, backed up first: plan %+v, applied %+v\n%s", plan, applied, after)
+	}
+	out := result[mcp.SearchOut](t, f, "memory_search", map[string]any{"query": "billing Postgres 16", "limit": 20})
+	found := false
+	for _, r := range out.Results {
+		found = found || r.Path == "MEMORY.md"
+	}
+	if !found {
+		t.Errorf("the next search does not find the promoted line in MEMORY.md: %+v", out.Results)
+	}
+	changes := result[mcp.ChangesOut](t, f, "memory_changes", map[string]any{"dream": "latest"})
+	if changes.Dream == nil || changes.Dream.Date != "2026-11-30" {
+		t.Errorf("memory_changes of the latest dream: %+v", changes.Dream)
+	}
+}
