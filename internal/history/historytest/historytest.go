@@ -1,6 +1,6 @@
 // Package historytest makes git histories for tests: it commits a
 // folder's files at a chosen time with go-git, so tests of --as-of and
-// diff need no git binary. Only tests import it.
+// diff need no git binary. Tests and bench/history import it.
 package historytest
 
 import (
