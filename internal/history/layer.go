@@ -88,21 +88,27 @@ func (l *layerFS) Open(name string) (fs.File, error) {
 		}
 		return &openFile{Reader: bytes.NewReader(data), info: fileInfo{name: path.Base(name), size: int64(len(data)), mod: f.mod}}, nil
 	}
-	if _, ok := l.dirs[name]; ok {
-		return &openDir{info: fileInfo{name: path.Base(name), dir: true}, l: l, name: name}, nil
+	var st fs.FileInfo
+	if l.base != nil {
+		f, err := l.base.Open(name)
+		if err != nil {
+			if _, own := l.dirs[name]; !own {
+				return nil, err
+			}
+		} else if st, err = f.Stat(); err != nil || !st.IsDir() {
+			return f, nil // a base file as it is (or its Stat error)
+		} else {
+			f.Close()
+		}
 	}
-	if l.base == nil {
-		return nil, &fs.PathError{Op: "open", Path: name, Err: fs.ErrNotExist}
+	if st == nil {
+		if _, own := l.dirs[name]; !own {
+			return nil, &fs.PathError{Op: "open", Path: name, Err: fs.ErrNotExist}
+		}
+		st = fileInfo{name: path.Base(name), dir: true}
 	}
-	f, err := l.base.Open(name)
-	if err != nil {
-		return nil, err
-	}
-	if st, err := f.Stat(); err == nil && st.IsDir() {
-		f.Close()
-		return &openDir{info: fileInfo{name: path.Base(name), dir: true, mod: st.ModTime()}, l: l, name: name}, nil
-	}
-	return f, nil
+	// A folder lists the layer's files with the base's.
+	return &openDir{info: st, l: l, name: name}, nil
 }
 
 // ReadDir merges the base's entries with the layer's, sorted by name.
@@ -197,7 +203,7 @@ func (f *openFile) Stat() (fs.FileInfo, error) { return f.info, nil }
 func (f *openFile) Close() error               { return nil }
 
 type openDir struct {
-	info fileInfo
+	info fs.FileInfo
 	l    *layerFS
 	name string
 	rest []fs.DirEntry
