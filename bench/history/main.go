@@ -61,7 +61,7 @@ func write(dir string, days, dreams int) error {
 		if i > 0 && i%every == 0 && i/every <= dreams {
 			// The dream backs up what it changes, then keeps the last 30
 			// days of facts in MEMORY.md and moves the rest to a topic file.
-			run := day.Add(7*time.Hour).Format("20060102-1504")
+			run := day.Add(7 * time.Hour).Format("20060102-1504")
 			for _, p := range []string{"MEMORY.md", "memory/facts.md", "memory/dream-log.md"} {
 				if b, err := os.ReadFile(filepath.Join(dir, p)); err == nil {
 					if err := put(".backup/memory-dreams/"+run+"/"+p+".bak", string(b)); err != nil {

@@ -71,8 +71,8 @@ func TestTakeFS_BackupsOverlayTheWorkspace(t *testing.T) {
 		"memory/topic.md":      {Data: []byte("- topic now\n")},
 		// The dream of 03-05 changed MEMORY.md; the one of 03-08 changed it
 		// again and wrote a topic file that had been deleted by hand.
-		BackupRoot + "/20260305-0700/MEMORY.md.bak":         {Data: []byte("- before the first dream\n")},
-		BackupRoot + "/20260308-0700/MEMORY.md.bak":         {Data: []byte("- before the second dream\n")},
+		BackupRoot + "/20260305-0700/MEMORY.md.bak":          {Data: []byte("- before the first dream\n")},
+		BackupRoot + "/20260308-0700/MEMORY.md.bak":          {Data: []byte("- before the second dream\n")},
 		BackupRoot + "/20260308-0700/memory/old/gone.md.bak": {Data: []byte("- deleted since\n")},
 		BackupRoot + "/20260308-0700/memory/topic.md.dream":  {Data: []byte("- a rollback's copy, not a backup\n")},
 	}
