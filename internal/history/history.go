@@ -113,7 +113,9 @@ func TakeFS(fsys fs.FS, at time.Time, opts Options) (*Snapshot, error) {
 				return err
 			}
 			orig, ok := strings.CutSuffix(strings.TrimPrefix(p, r.dir+"/"), ".bak")
-			if d.IsDir() || !ok || l.files[orig] != nil || !fs.ValidPath(orig) {
+			// A backup is a plain file: a symbolic link there could point
+			// out of the workspace, and is never read.
+			if !d.Type().IsRegular() || !ok || l.files[orig] != nil || !fs.ValidPath(orig) {
 				return nil
 			}
 			l.put(orig, &layerFile{size: sizeOf(d), mod: r.time, read: func() ([]byte, error) { return fs.ReadFile(fsys, p) }})

@@ -113,3 +113,28 @@ func TestCutLines(t *testing.T) {
 		t.Errorf("got %q", got)
 	}
 }
+
+func TestTakeFS_ABackupThatIsASymbolicLinkIsNotRead(t *testing.T) {
+	dir := t.TempDir()
+	outside := filepath.Join(t.TempDir(), "secret.txt")
+	writeFile(t, outside, "outside the workspace\n")
+	writeFile(t, filepath.Join(dir, "MEMORY.md"), "- now\n")
+	run := filepath.Join(dir, BackupRoot, "20260308-0700")
+	if err := os.MkdirAll(run, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(outside, filepath.Join(run, "MEMORY.md.bak")); err != nil {
+		t.Skip("no symbolic links here:", err)
+	}
+	disk, err := OnDisk(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := TakeFS(disk, EndOfDay(time.Date(2026, 3, 1, 0, 0, 0, 0, time.UTC)), Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, _ := fs.ReadFile(s.FS, "MEMORY.md"); string(got) != "- now\n" || s.Source != SourceDates {
+		t.Errorf("MEMORY.md = %q from %s, want the workspace's own from the dates", got, s.Source)
+	}
+}
