@@ -58,10 +58,14 @@ type Change struct {
 // added.
 func Between(old, cur *provenance.Result) []Change {
 	var out []Change
+	before := make(map[string]*provenance.Claim, len(old.Claims))
+	for _, o := range old.Claims {
+		before[o.ID] = o
+	}
 	seen := map[string]bool{}
 	for _, c := range cur.Claims {
 		seen[c.ID] = true
-		o := old.Claim(c.ID)
+		o := before[c.ID]
 		if o == nil {
 			out = append(out, change(Added, c, nil))
 			continue
