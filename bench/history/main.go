@@ -6,6 +6,13 @@
 //	go run ./bench/history -days 365 -dreams 50 -out /tmp/hist
 //	dreamwiki build /tmp/hist --out /tmp/now
 //	dreamwiki build /tmp/hist --as-of 2026-07-01 --out /tmp/then
+//
+// Measured on 365 days and 50 dreams (2 shared cores, 6 alternating
+// runs, CPU time user+sys): build of the work tree 1.54 s, build
+// --as-of its last day from git 1.55 s (an earlier set: 1.38 vs 1.47 s,
+// +7%); output 9,371,074 vs 9,494,173 bytes (+1.3%: the snapshot line on
+// every page). check --as-of 2026-07-01 0.30 s, the same as check now;
+// diff --since 2026-07-01 0.33 s; diff --dream 0.45 s.
 package main
 
 import (
