@@ -25,12 +25,14 @@ import (
 // created after at and of dreams run after it are cut, and the rest
 // analysed again.
 func Snapshot(ctx context.Context, opts Options, prior []provenance.PriorClaim) (*history.Snapshot, *workspace.Workspace, *provenance.Result, error) {
-	return snapshotAt(ctx, opts, history.EndOfDay(opts.AsOf), prior)
+	return snapshotAt(ctx, opts, history.EndOfDay(opts.AsOf), prior, nil)
 }
 
 // snapshotAt is Snapshot at the instant at (a dream's start, for diff);
-// claims are judged as of at's day.
-func snapshotAt(ctx context.Context, opts Options, at time.Time, prior []provenance.PriorClaim) (*history.Snapshot, *workspace.Workspace, *provenance.Result, error) {
+// claims are judged as of at's day. Without git, the claims named in
+// later are cut too: those a dream's journal says it promoted, when at
+// is the moment before it ran (dates cannot tell the hours of one day).
+func snapshotAt(ctx context.Context, opts Options, at time.Time, prior []provenance.PriorClaim, later map[string]bool) (*history.Snapshot, *workspace.Workspace, *provenance.Result, error) {
 	y, m, d := at.UTC().Date()
 	opts.AsOf = time.Date(y, m, d, 0, 0, 0, 0, time.UTC)
 	wopts := published()
@@ -59,7 +61,7 @@ func snapshotAt(ctx context.Context, opts Options, at time.Time, prior []provena
 	if err != nil || snap.Source == history.SourceGit {
 		return snap, ws, prov, err
 	}
-	snap = snap.Edit(laterEdits(ws, prov, at))
+	snap = snap.Edit(laterEdits(ws, prov, at, later))
 	ws, prov, err = analyzeSnapshot(ctx, opts, snap, wopts, prior)
 	return snap, ws, prov, err
 }
@@ -69,11 +71,11 @@ func snapshotAt(ctx context.Context, opts Options, at time.Time, prior []provena
 // daily log dated after it, their memory-meta.json records (and the
 // links from the records they superseded), and the
 // dream journal's entries of later dreams.
-func laterEdits(ws *workspace.Workspace, prov *provenance.Result, at time.Time) map[string]func([]byte) ([]byte, error) {
+func laterEdits(ws *workspace.Workspace, prov *provenance.Result, at time.Time, later map[string]bool) map[string]func([]byte) ([]byte, error) {
 	cut := map[string][][2]int{}
 	var metaIDs []string
 	for _, c := range prov.Claims {
-		if c.Entry != nil && (c.Created.After(at) || citesLater(c.Entry, at)) {
+		if c.Entry != nil && (c.Created.After(at) || citesLater(c.Entry, at) || later[c.ID]) {
 			cut[c.File] = append(cut[c.File], [2]int{c.Line, c.EndLine})
 			if c.MetaID != "" {
 				metaIDs = append(metaIDs, c.MetaID)

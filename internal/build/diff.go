@@ -63,11 +63,15 @@ func Diff(ctx context.Context, opts Options, d DiffOptions) (*DiffReport, error)
 		}
 		r.Dream = dream
 		before, after := dreamSpan(dream)
-		fromSnap, _, o, err := snapshotAt(ctx, opts, before, nil)
+		promoted := map[string]bool{}
+		for _, id := range dream.Promoted {
+			promoted[id] = true
+		}
+		fromSnap, _, o, err := snapshotAt(ctx, opts, before, nil, promoted)
 		if err != nil {
 			return nil, err
 		}
-		toSnap, _, c, err := snapshotAt(ctx, opts, after, o.Prior())
+		toSnap, _, c, err := snapshotAt(ctx, opts, after, o.Prior(), nil)
 		if err != nil {
 			return nil, err
 		}
@@ -75,7 +79,7 @@ func Diff(ctx context.Context, opts Options, d DiffOptions) (*DiffReport, error)
 		r.From = Point{Label: "before dream " + dream.Slug + ": " + fromSnap.Describe(), Snapshot: fromSnap}
 		r.To = Point{Label: "after it: " + toSnap.Describe(), Snapshot: toSnap}
 	case !d.Since.IsZero():
-		snap, _, o, err := snapshotAt(ctx, opts, history.EndOfDay(d.Since), nil)
+		snap, _, o, err := snapshotAt(ctx, opts, history.EndOfDay(d.Since), nil, nil)
 		if err != nil {
 			return nil, err
 		}
