@@ -146,7 +146,7 @@ func (inc *Incremental) update(ctx context.Context, old *site, v *vault.Vault, d
 	for n, prev := range d.Replaced {
 		notes = notes || n.Kind != prev.Kind
 	}
-	dt := inc.g.invalidate(s, moved, allMoved, notes)
+	dt := inc.g.invalidate(s, d, moved, allMoved, notes)
 
 	// The pages that came and went.
 	var removed []string
