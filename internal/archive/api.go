@@ -132,7 +132,7 @@ func Run(ctx context.Context, opts Options) (*Report, error) {
 			continue
 		}
 		if exists(p) {
-			found = append(found, session{Path: p, Format: f.Format, Channel: f.Channel, GroupID: f.GroupID, Topic: f.Topic})
+			found = append(found, session{Path: p, Format: f.Format, Key: f.Key, Channel: f.Channel, GroupID: f.GroupID, Topic: f.Topic})
 		}
 	}
 
@@ -182,7 +182,7 @@ func sortedFiles(m map[string]*fileState) []string {
 func archiveSession(s session, st *state, lb labels, ws string, tools bool, raw *rawFiles, warns *diag.List) (int, error) {
 	fs := st.Files[s.Path]
 	if fs == nil {
-		fs = &fileState{Format: s.Format, Channel: s.Channel, GroupID: s.GroupID, Topic: s.Topic}
+		fs = &fileState{Format: s.Format, Key: s.Key, Channel: s.Channel, GroupID: s.GroupID, Topic: s.Topic}
 		st.Files[s.Path] = fs
 	}
 	info, err := os.Stat(s.Path)
@@ -214,7 +214,7 @@ func archiveSession(s session, st *state, lb labels, ws string, tools bool, raw 
 	}
 	t := &transcript{path: s.Path, format: s.Format, tools: tools, br: bufio.NewReaderSize(f, 256<<10),
 		offset: fs.Offset, line: fs.Line, last: fs.Last, warns: warns,
-		roles: roles{user: "User", agent: lb.agent()}}
+		roles: s.roles(lb)}
 	dir := groupDir(ws, s.Channel, folder)
 	n := 0
 	for {
@@ -258,6 +258,9 @@ func archiveSession(s session, st *state, lb labels, ws string, tools bool, raw 
 			}
 		}
 		fs.Offset, fs.Line = t.offset, t.line
+		if t.title != "" && ts.Title == "" {
+			ts.Title = redacted(t.title)
+		}
 	}
 	if !t.last.IsZero() && t.last.After(fs.Last) {
 		fs.Last = t.last
@@ -432,7 +435,7 @@ func countSession(s session, lb labels, dt *DiscoveredTopic, warns *diag.List) (
 		return "", err
 	}
 	defer f.Close()
-	t := &transcript{path: s.Path, format: s.Format, br: bufio.NewReaderSize(f, 256<<10), warns: warns, roles: roles{user: "User", agent: lb.agent()}}
+	t := &transcript{path: s.Path, format: s.Format, br: bufio.NewReaderSize(f, 256<<10), warns: warns, roles: s.roles(lb)}
 	for {
 		msgs, err := t.next()
 		if err == io.EOF || errors.Is(err, errIncomplete) {

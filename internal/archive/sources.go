@@ -263,3 +263,15 @@ func sniff(p string) format {
 	}
 	return formatClaude
 }
+
+// roles names the two sides of s: OpenClaw's agent is archive-config's
+// agentName; Claude Code's and pi's assistants are named for the tool.
+func (s session) roles(lb labels) roles {
+	switch {
+	case s.Key != "":
+		return roles{user: "User", agent: lb.agent()}
+	case s.Format == formatClaude:
+		return roles{user: "User", agent: "Claude"}
+	}
+	return roles{user: "User", agent: "pi"}
+}

@@ -28,6 +28,7 @@ type state struct {
 
 type fileState struct {
 	Format  format    `json:"format"`
+	Key     string    `json:"key,omitempty"` // OpenClaw's session key
 	Channel string    `json:"channel"`
 	GroupID string    `json:"group"`
 	Topic   string    `json:"topic"`

@@ -156,10 +156,10 @@ func summariseTopic(dir, groupTitle, name string, t *topicState) (string, []cite
 	if len(days) > 0 {
 		first, last = days[0], days[len(days)-1]
 	}
-	fmt.Fprintf(&b, "Topic %s of %s (%s). %d messages, %s → %s. An extractive summary written by `dreamwiki archive`: every line quotes and cites the raw message it comes from.\n", t.Topic, groupTitle, t.Channel, t.Messages, first, last)
+	fmt.Fprintf(&b, "Topic %s of %s (%s). %s, %s → %s. An extractive summary written by `dreamwiki archive`: every line quotes and cites the raw message it comes from.\n", t.Topic, groupTitle, t.Channel, messages(t.Messages), first, last)
 	b.WriteString("\n## Participants\n\n")
 	for _, p := range byCount(t.Participants) {
-		fmt.Fprintf(&b, "- %s — %d messages\n", p, t.Participants[p])
+		fmt.Fprintf(&b, "- %s — %s\n", p, messages(t.Participants[p]))
 	}
 	b.WriteString("\n## Timeline\n\n")
 	shown := days
@@ -168,7 +168,7 @@ func summariseTopic(dir, groupTitle, name string, t *topicState) (string, []cite
 		shown = shown[len(shown)-timelineMax:]
 	}
 	for _, d := range shown {
-		fmt.Fprintf(&b, "- [%s](../%s) — %d messages\n", d, rawPath(t.Topic, d), t.Days[d])
+		fmt.Fprintf(&b, "- [%s](../%s) — %s\n", d, rawPath(t.Topic, d), messages(t.Days[d]))
 	}
 	if len(decided) > 0 {
 		b.WriteString("\n## Decisions\n\n")
@@ -215,15 +215,15 @@ func digest(title, channel, groupID string, topics []groupTopic) string {
 		all = append(all, gt.t.Decisions...)
 	}
 	fmt.Fprintf(&b, "# %s — digest\n\n", title)
-	fmt.Fprintf(&b, "%s group %s: %d messages in %d topics, %s → %s. Written by `dreamwiki archive` from the topic summaries.\n", channel, groupID, total, len(topics), first, last)
+	fmt.Fprintf(&b, "%s group %s: %s in %d topics, %s → %s. Written by `dreamwiki archive` from the topic summaries.\n", channel, groupID, messages(total), len(topics), first, last)
 	b.WriteString("\n## Topics\n\n")
 	for _, gt := range topics {
 		days := sortedKeys(gt.t.Days)
-		fmt.Fprintf(&b, "- [%s](summaries/topic-%s.md) — %d messages, last %s\n", mdEscape(gt.name), gt.t.Topic, gt.t.Messages, days[len(days)-1])
+		fmt.Fprintf(&b, "- [%s](summaries/topic-%s.md) — %s, last %s\n", mdEscape(gt.name), gt.t.Topic, messages(gt.t.Messages), days[len(days)-1])
 	}
 	b.WriteString("\n## Who's here\n\n")
 	for _, p := range byCount(people) {
-		fmt.Fprintf(&b, "- %s — %d messages\n", p, people[p])
+		fmt.Fprintf(&b, "- %s — %s\n", p, messages(people[p]))
 	}
 	sort.SliceStable(all, func(i, j int) bool {
 		if all[i].Day != all[j].Day {
@@ -289,4 +289,12 @@ func byCount(m map[string]int) []string {
 	out := sortedKeys(m)
 	sort.SliceStable(out, func(i, j int) bool { return m[out[i]] > m[out[j]] })
 	return out
+}
+
+// messages is "1 message" or "n messages".
+func messages(n int) string {
+	if n == 1 {
+		return "1 message"
+	}
+	return fmt.Sprintf("%d messages", n)
 }
