@@ -33,6 +33,9 @@ func openClawEnvelope(text string) (sender, rest string, ok bool) {
 	if m == nil {
 		return "", text, false
 	}
-	rest = messageIDLine.ReplaceAllString(body[len(m[0]):], "")
+	rest = body[len(m[0]):]
+	if strings.Contains(rest, "[message_id:") {
+		rest = messageIDLine.ReplaceAllString(rest, "")
+	}
 	return strings.TrimSpace(m[1]), strings.TrimSpace(rest), true
 }

@@ -25,7 +25,7 @@ func rawLine(m message, line int) string {
 	text := strings.ReplaceAll(m.Text, "\r", "")
 	var b strings.Builder
 	hhmm := m.Time.Format("15:04")
-	sender := strings.NewReplacer("*", "", "\n", " ", "[", "(", "]", ")").Replace(m.Sender)
+	sender := senderCleaner.Replace(m.Sender)
 	if m.Tool {
 		fmt.Fprintf(&b, "- *[%s] %s:* ", hhmm, sender)
 	} else {
@@ -40,6 +40,10 @@ func rawLine(m message, line int) string {
 	}
 	return b.String()
 }
+
+// senderCleaner keeps a sender's name from closing the bold or the
+// brackets of its line.
+var senderCleaner = strings.NewReplacer("*", "", "\n", " ", "[", "(", "]", ")")
 
 // rawFiles holds the raw files a run appends to. Each is a temporary
 // copy of the old file plus the new lines, renamed over it at commit, so

@@ -6,8 +6,8 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"regexp"
 	"sort"
+	"strconv"
 	"strings"
 )
 
@@ -42,16 +42,66 @@ var mdEscaper = strings.NewReplacer("[", `\[`, "]", `\]`, "*", `\*`, "_", `\_`, 
 
 func mdEscape(s string) string { return mdEscaper.Replace(s) }
 
-var rawMessage = regexp.MustCompile(`^- \*\*\[(\d\d:\d\d)\] (.+?):\*\* (.*?) \^L(\d+)$`)
+// parseRaw reads a message line that rawLine wrote:
+// "- **[HH:MM] Sender:** text ^L<line>". Tool lines and continuation
+// lines are not messages.
+func parseRaw(l string) (hhmm, sender, text string, line int, ok bool) {
+	rest, found := strings.CutPrefix(l, "- **[")
+	if !found || len(rest) < 8 || rest[5:7] != "] " {
+		return "", "", "", 0, false
+	}
+	hhmm, rest = rest[:5], rest[7:]
+	sender, rest, found = strings.Cut(rest, ":** ")
+	if !found {
+		return "", "", "", 0, false
+	}
+	k := strings.LastIndex(rest, " ^L")
+	if k < 0 {
+		return "", "", "", 0, false
+	}
+	line, err := strconv.Atoi(rest[k+3:])
+	if err != nil {
+		return "", "", "", 0, false
+	}
+	return hhmm, sender, rest[:k], line, true
+}
 
-// decisionWords mark a message that settles something.
-var decisionWords = regexp.MustCompile(`(?i)\b(decided|decision|agreed|agree|let's|we will|we'll|i'll|going with|go with|plan is|doing that|settled|switch(ed|ing)? to|mov(e|ed|ing) to|chose|picked|approved|noted|will do|from now on)\b`)
+// decisionPhrases mark a message that settles something.
+var decisionPhrases = []string{
+	"decided", "decision", "agreed", "agree", "let's", "we will", "we'll", "i'll", "going with", "go with",
+	"plan is", "doing that", "settled", "switch to", "switched to", "switching to", "move to", "moved to",
+	"moving to", "chose", "picked", "approved", "noted", "will do", "from now on",
+}
+
+// isDecision reports whether text holds a decision phrase as whole words.
+func isDecision(text string) bool {
+	lower := strings.ToLower(text)
+	for _, p := range decisionPhrases {
+		for from := 0; ; {
+			k := strings.Index(lower[from:], p)
+			if k < 0 {
+				break
+			}
+			k += from
+			end := k + len(p)
+			if (k == 0 || !isWordByte(lower[k-1])) && (end == len(lower) || !isWordByte(lower[end])) {
+				return true
+			}
+			from = k + 1
+		}
+	}
+	return false
+}
+
+func isWordByte(c byte) bool {
+	return c >= 'a' && c <= 'z' || c >= '0' && c <= '9' || c == '_' || c == '\''
+}
 
 // score ranks a message for the key messages: decisions first, then
 // messages with numbers, links or questions, of a readable length.
-func score(text string) float64 {
+func score(text string, decision bool) float64 {
 	s := 0.0
-	if decisionWords.MatchString(text) {
+	if decision {
 		s += 3
 	}
 	if strings.ContainsAny(text, "0123456789") {
@@ -121,24 +171,21 @@ func summariseTopic(dir, groupTitle, name string, t *topicState) (string, []cite
 		}
 		sc := bufio.NewScanner(f)
 		sc.Buffer(make([]byte, 64<<10), 64<<20)
-		n := 0
 		for sc.Scan() {
-			n++
-			m := rawMessage.FindStringSubmatch(sc.Text())
-			if m == nil {
+			hhmm, sender, text, line, ok := parseRaw(sc.Text())
+			if !ok {
 				continue
 			}
 			seq++
-			var line int
-			fmt.Sscan(m[4], &line)
-			c := cite{File: rel, Line: line, Day: day, Time: m[1], Sender: m[2], Text: m[3]}
-			if decisionWords.MatchString(c.Text) {
+			c := cite{File: rel, Line: line, Day: day, Time: hhmm, Sender: sender, Text: text}
+			decision := isDecision(c.Text)
+			if decision {
 				decided = append(decided, c)
 				if len(decided) > decisions {
 					decided = decided[1:]
 				}
 			}
-			heap.Push(&best, scored{score(c.Text), seq, c})
+			heap.Push(&best, scored{score(c.Text, decision), seq, c})
 			if best.Len() > keyMessages {
 				heap.Pop(&best)
 			}

@@ -7,6 +7,7 @@ import (
 	"io"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/dreamwiki/dreamwiki/internal/diag"
 	"github.com/dreamwiki/dreamwiki/internal/workspace"
@@ -113,4 +114,16 @@ func FuzzTranscript(f *testing.F) {
 			t.Fatalf("offset %d does not end a line", offset)
 		}
 	})
+}
+
+func TestParseRaw_ReadsWhatRawLineWrote(t *testing.T) {
+	m := message{Time: time.Date(2026, 1, 2, 8, 5, 0, 0, time.UTC), Sender: "Sam *O* [x]", Text: "ok: we'll go ^L9 with it\nsecond line"}
+	l, _, _ := strings.Cut(rawLine(m, 12), "\n")
+	hhmm, sender, text, line, ok := parseRaw(l)
+	if !ok || hhmm != "08:05" || sender != "Sam O (x)" || text != "ok: we'll go ^L9 with it" || line != 12 {
+		t.Errorf("parseRaw(%q) = %q %q %q %d %v", l, hhmm, sender, text, line, ok)
+	}
+	if !isDecision(text) || isDecision("we'llx wellnoted") {
+		t.Error("isDecision does not match whole words")
+	}
 }
