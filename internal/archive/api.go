@@ -346,17 +346,9 @@ func sortedTopics(m map[string]*topicState) []string {
 		if a.Channel+"/"+a.Folder != b.Channel+"/"+b.Folder {
 			return a.Channel+"/"+a.Folder < b.Channel+"/"+b.Folder
 		}
-		return naturalLess(a.Topic, b.Topic)
+		return workspace.TopicLess(a.Topic, b.Topic)
 	})
 	return out
-}
-
-// naturalLess orders numeric topic ids by value ("2" before "10").
-func naturalLess(a, b string) bool {
-	if len(a) != len(b) && strings.Trim(a, "0123456789") == "" && strings.Trim(b, "0123456789") == "" && a != "" && b != "" {
-		return len(a) < len(b)
-	}
-	return a < b
 }
 
 // Discovered is one group the transcripts hold, for --discover.
@@ -422,7 +414,7 @@ func Discover(ctx context.Context, opts Options) ([]Discovered, []Skipped, diag.
 		for _, tk := range topicsOf[k] {
 			g.Topics = append(g.Topics, *byTopic[tk])
 		}
-		sort.Slice(g.Topics, func(i, j int) bool { return naturalLess(g.Topics[i].Topic, g.Topics[j].Topic) })
+		sort.Slice(g.Topics, func(i, j int) bool { return workspace.TopicLess(g.Topics[i].Topic, g.Topics[j].Topic) })
 		out = append(out, *g)
 	}
 	return out, skips, warns, nil

@@ -10,3 +10,7 @@ func ReadArchiveConfig(content string) (*ArchiveConfig, diag.List) {
 	c := parseArchiveConfig(&File{Path: "archives/archive-config.json", Kind: KindData, Content: content}, &d)
 	return c, d
 }
+
+// TopicLess orders conversation topic ids as Load sorts them ("2" before
+// "10"), for writers that list topics in the same order.
+func TopicLess(a, b string) bool { return naturalLess(a, b) }
