@@ -8,11 +8,13 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/dreamwiki/dreamwiki/internal/archive"
+	"github.com/dreamwiki/dreamwiki/internal/llmchat"
 )
 
 func newArchiveCmd(e *env) *cobra.Command {
 	var opts archive.Options
 	var discover, asJSON, quiet bool
+	var llmURL, llmModel string
 	cmd := &cobra.Command{
 		Use:   "archive [WORKSPACE]",
 		Short: "Archive agent session transcripts into archives/<channel>/<group>/",
@@ -33,6 +35,9 @@ Transcripts are only read. A watermark per transcript (archives/.archive-state.j
 makes a second run append only new messages, and a topic is summarised again only
 when it has new ones (--force redoes all). Every file is written through a
 temporary file and a rename; secrets are redacted before anything is written.
+Summaries need no network; with --llm-url (an OpenAI-compatible endpoint, key
+from DREAMWIKI_LLM_KEY) a summary also gets the model's points, each citing the
+messages it sums up and checked against them, else left out with a warning.
 Tool calls, tool results and thinking are left out unless --include-tools
 (then one collapsed line each). A line that cannot be read (bad JSON, unknown
 entry type, invalid UTF-8, the unfinished last line of a live session) is
@@ -57,6 +62,7 @@ skipped with a warning naming file:line.`,
 			if discover {
 				return runDiscover(cmd, e, opts, asJSON)
 			}
+			opts.LLM = llmConfig(llmURL, llmModel)
 			rep, err := archive.Run(cmd.Context(), opts)
 			if err != nil {
 				return failure{err.Error()}
@@ -88,6 +94,8 @@ skipped with a warning naming file:line.`,
 	f.StringVar(&opts.Group, "group", "", "archive only this group: its id or its folder name")
 	f.BoolVar(&opts.IncludeTools, "include-tools", false, "keep tool calls, tool results and thinking in raw/, collapsed to one line each")
 	f.BoolVar(&opts.Force, "force", false, "summarise every topic again and rewrite every digest and index")
+	f.StringVar(&llmURL, "llm-url", "", "OpenAI-compatible API base URL: each summary written also gets the model's points, every point checked against the messages it cites (off by default; key from DREAMWIKI_LLM_KEY)")
+	f.StringVar(&llmModel, "llm-model", "", "model name for --llm-url")
 	f.BoolVar(&asJSON, "json", false, "print the report as JSON")
 	f.BoolVarP(&quiet, "quiet", "q", false, "print only warnings")
 	return cmd
@@ -120,4 +128,18 @@ func runDiscover(cmd *cobra.Command, e *env, opts archive.Options, asJSON bool) 
 		fmt.Fprintf(e.stdout, "skipped %s: %s\n", s.Key, s.Reason)
 	}
 	return nil
+}
+
+// llmConfig is the endpoint --llm-url names, with its key from the
+// environment (DREAMWIKI_LLM_KEY, else OPENAI_API_KEY), never a flag; nil
+// when no URL was given.
+func llmConfig(url, model string) *llmchat.Config {
+	if url == "" {
+		return nil
+	}
+	key := os.Getenv("DREAMWIKI_LLM_KEY")
+	if key == "" {
+		key = os.Getenv("OPENAI_API_KEY")
+	}
+	return &llmchat.Config{URL: url, Model: model, Key: key}
 }

@@ -15,6 +15,7 @@ import (
 
 	"github.com/dreamwiki/dreamwiki/internal/atomicfile"
 	"github.com/dreamwiki/dreamwiki/internal/diag"
+	"github.com/dreamwiki/dreamwiki/internal/llmchat"
 	"github.com/dreamwiki/dreamwiki/internal/workspace"
 )
 
@@ -33,6 +34,9 @@ type Options struct {
 	IncludeTools bool
 	// Force rewrites every summary, digest and index.
 	Force bool
+	// LLM, when set, adds a model's summary to each topic summary written
+	// (see llm.go); the extractive sections stay.
+	LLM *llmchat.Config
 }
 
 // Report is what a run did.
@@ -160,7 +164,7 @@ func Run(ctx context.Context, opts Options) (*Report, error) {
 	if err := st.save(opts.Workspace); err != nil {
 		return nil, err
 	}
-	if err := summarise(opts, st, lb, added, rep); err != nil {
+	if err := summarise(ctx, opts, st, lb, added, rep); err != nil {
 		return nil, err
 	}
 	return rep, st.save(opts.Workspace)
@@ -274,7 +278,7 @@ func archiveSession(s session, st *state, lb labels, ws string, tools bool, raw 
 // summarise rewrites the summaries of topics with new messages (all with
 // Force, and any whose summary is missing), then the digest and index of
 // every group touched.
-func summarise(opts Options, st *state, lb labels, added map[string]int, rep *Report) error {
+func summarise(ctx context.Context, opts Options, st *state, lb labels, added map[string]int, rep *Report) error {
 	groups := map[string][]*topicState{}
 	var gkeys []string
 	for _, k := range sortedTopics(st.Topics) {
@@ -313,7 +317,17 @@ func summarise(opts Options, st *state, lb labels, added map[string]int, rep *Re
 				continue
 			}
 			changed = true
-			text, dec, err := summariseTopic(dir, title, name, t)
+			var abstract func([]cite) string
+			if opts.LLM != nil {
+				abstract = func(recent []cite) string {
+					section, why := abstractive(ctx, opts.LLM, name, recent)
+					if why != "" {
+						rep.Warnings.Warnf("llm", path.Join("archives", g, "summaries", "topic-"+t.Topic+".md"), 0, "the model's summary was not used (%s); the summary is extractive", why)
+					}
+					return section
+				}
+			}
+			text, dec, err := summariseTopic(dir, title, name, t, abstract)
 			if err != nil {
 				return err
 			}

@@ -155,10 +155,13 @@ const (
 // summariseTopic reads a topic's raw files, one line at a time, and
 // writes its extractive summary: participants, timeline, decisions and
 // key messages, each quoting and citing the raw line it comes from.
-func summariseTopic(dir, groupTitle, name string, t *topicState) (string, []cite, error) {
+//
+// abstract, when not nil, gets the topic's latest messages and returns a
+// section to put before the extractive ones ("" to leave it out).
+func summariseTopic(dir, groupTitle, name string, t *topicState, abstract func(recent []cite) string) (string, []cite, error) {
 	days := sortedKeys(t.Days)
 	var best topK
-	var decided []cite
+	var decided, recent []cite
 	seq := 0
 	for _, day := range days {
 		rel := rawPath(t.Topic, day)
@@ -178,6 +181,12 @@ func summariseTopic(dir, groupTitle, name string, t *topicState) (string, []cite
 			}
 			seq++
 			c := cite{File: rel, Line: line, Day: day, Time: hhmm, Sender: sender, Text: text}
+			if abstract != nil {
+				recent = append(recent, c)
+				if len(recent) > llmMessages {
+					recent = recent[1:]
+				}
+			}
 			decision := isDecision(c.Text)
 			if decision {
 				decided = append(decided, c)
@@ -204,6 +213,9 @@ func summariseTopic(dir, groupTitle, name string, t *topicState) (string, []cite
 		first, last = days[0], days[len(days)-1]
 	}
 	fmt.Fprintf(&b, "Topic %s of %s (%s). %s, %s → %s. An extractive summary written by `dreamwiki archive`: every line quotes and cites the raw message it comes from.\n", t.Topic, groupTitle, t.Channel, messages(t.Messages), first, last)
+	if abstract != nil && len(recent) > 0 {
+		b.WriteString(abstract(recent))
+	}
 	b.WriteString("\n## Participants\n\n")
 	for _, p := range byCount(t.Participants) {
 		fmt.Fprintf(&b, "- %s — %s\n", p, messages(t.Participants[p]))
