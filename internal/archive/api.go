@@ -93,6 +93,9 @@ func sessions(opts Options, lb labels) ([]session, []Skipped, error) {
 	}
 	var out []session
 	for _, s := range all {
+		// Channel and topic become folder and file names: an id from a
+		// transcript must never name a path outside archives/.
+		s.Channel, s.Topic = safeName(s.Channel), safeName(s.Topic)
 		if opts.Channel != "" && s.Channel != opts.Channel {
 			continue
 		}

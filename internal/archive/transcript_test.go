@@ -127,3 +127,12 @@ func TestParseRaw_ReadsWhatRawLineWrote(t *testing.T) {
 		t.Error("isDecision does not match whole words")
 	}
 }
+
+func TestSafeName_NeverLeavesTheFolder(t *testing.T) {
+	for _, in := range []string{"..", "../../etc", "a/b", `a\b`, "", ".hidden", "-100123", "sk_live_4eC39HqLyjWDarjtT1zdp7dc"} {
+		got := safeName(in)
+		if got == "" || got == "." || got == ".." || strings.ContainsAny(got, `/\`) || strings.HasPrefix(got, ".") || strings.Contains(got, "4eC39HqLyjWDarjtT1zdp7dc") {
+			t.Errorf("safeName(%q) = %q", in, got)
+		}
+	}
+}
