@@ -39,6 +39,12 @@ go run ./cmd/dreamwiki init-ci github -C "$ci" --workspace memory >/dev/null
 go run github.com/rhysd/actionlint/cmd/actionlint@v1.7.12 -color=false "$ci/.github/workflows/dreamwiki.yml"
 rm -rf "$ci"
 
+step "serve mode's random edits at full length (3 seeds x 200 steps)"
+# The race detector run above shortens it to one seed of 60 steps; this
+# run, without the detector, checks every step of every seed against a
+# fresh build (about 25 s of CPU).
+go test -count=1 -timeout 10m -run '^TestSession_RandomEditsEqualFreshBuilds$' ./internal/build
+
 step "fuzz the parsers briefly"
 # Budgets are counts of inputs (about ten seconds each here), not times:
 # Go 1.26's fuzzing coordinator can report a spurious "context deadline
