@@ -156,7 +156,8 @@ func NewestDate(ws *workspace.Workspace) time.Time {
 
 // collectClaims makes a claim of every entry of MEMORY.md, the topic
 // files and the archive, in that order. A paragraph before a file's first
-// section is the file's description, not a claim.
+// section is the file's description, and bookkeeping lines (notAClaim)
+// state nothing: neither is a claim.
 func (a *analyzer) collectClaims() {
 	add := func(entries []*workspace.Entry, origin ClaimOrigin) {
 		sectioned := false
@@ -166,7 +167,7 @@ func (a *analyzer) collectClaims() {
 			}
 		}
 		for i, e := range entries {
-			if strings.TrimSpace(e.Text) == "" {
+			if strings.TrimSpace(e.Text) == "" || notAClaim(e) {
 				continue
 			}
 			if i == 0 && e.Section == "" && e.Shape == workspace.ShapeParagraph &&
@@ -193,7 +194,7 @@ func (a *analyzer) newClaim(e *workspace.Entry, origin ClaimOrigin) *Claim {
 		Line:    e.Line,
 		EndLine: max(e.EndLine, e.Line),
 		Section: e.Section,
-		Text:    e.Text,
+		Text:    e.HeadedText(),
 		Origin:  origin,
 		Entry:   e,
 		Tags:    append([]string(nil), e.Tags...),
@@ -217,13 +218,25 @@ func (a *analyzer) newClaim(e *workspace.Entry, origin ClaimOrigin) *Claim {
 
 func location(file string, line int) string { return file + ":" + itoa(line) }
 
+// statedText is a claim's text as a source would state it, what the claim
+// is looked for by in logs, conversations and dream logs: a table row's
+// cells without their column headers ("fx-rates — 2026-11-20 — done
+// 21:31"), since a log never writes "service: fx-rates; notes: …" and the
+// headers, the same in every row, would pull each row to the same lines.
+func statedText(c *Claim) string {
+	if c.Entry != nil {
+		return c.Entry.Text
+	}
+	return c.Text
+}
+
 // claimIdentity is how a claim is recognised: its texts in every form the
 // entry gives.
 func claimIdentity(c *Claim, key string) identity {
 	e := c.Entry
 	texts := []string{c.Text}
 	if e != nil {
-		texts = append(texts, e.Title, e.Rule)
+		texts = append(texts, e.Text, e.Title, e.Rule)
 	}
 	return newIdentity(key, texts...)
 }
@@ -295,7 +308,9 @@ func (a *analyzer) assignIDs() {
 		}
 		src := c.Title
 		if c.Entry != nil && c.Entry.Title == "" && c.Entry.Rule == "" {
-			src = c.Text
+			// A row's slug is its cells: short, and what its page was
+			// called before rows named their columns.
+			src = statedText(c)
 			if m := a.meta[c]; m != nil && m.Text != "" && metaText {
 				src = m.Text // the text the entry was first recorded with
 			}
@@ -333,7 +348,7 @@ func (a *analyzer) indexClaims() {
 	a.claimWords = map[string][]int{}
 	a.claimSets = make([]map[string]bool, len(a.claims))
 	for i, c := range a.claims {
-		set := analysis.ContentWordSet(c.Text)
+		set := analysis.ContentWordSet(statedText(c))
 		a.claimSets[i] = set
 		for w := range set {
 			a.claimWords[w] = append(a.claimWords[w], i)

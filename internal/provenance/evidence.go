@@ -76,7 +76,7 @@ func (a *analyzer) collectEvidence() {
 	// run on every core; pointers add evidence, in claim order, between.
 	workers := runtime.GOMAXPROCS(0)
 	parallel.For(len(a.claims), workers, func(i int) {
-		terms[i] = evidenceTerms(a.claims[i].Text, a.claimRef(a.claims[i]))
+		terms[i] = evidenceTerms(statedText(a.claims[i]), a.claimRef(a.claims[i]))
 		queries[i] = a.claimQueries(a.claims[i], terms[i])
 	})
 	a.termPointedFiles(byDate)
@@ -143,12 +143,13 @@ func (a *analyzer) claimRef(c *Claim) time.Time {
 func (a *analyzer) claimQueries(c *Claim, terms []string) []query {
 	qs := []query{a.corpus.query(terms)}
 	ref := a.claimRef(c)
-	seen := map[string]bool{c.Text: true}
+	text := statedText(c)
+	seen := map[string]bool{text: true}
 	var parts []string
 	if e := c.Entry; e != nil && e.Rule != "" {
 		parts = append(parts, e.Rule)
 	}
-	parts = append(parts, clauses(c.Text)...)
+	parts = append(parts, clauses(text)...)
 	for _, p := range parts {
 		if seen[p] {
 			continue
@@ -463,7 +464,7 @@ type textMatch struct {
 // When strict (an explicit pointer already names a line), a match must be
 // stronger to be added: it only says the fact was also written elsewhere.
 func (a *analyzer) matchText(c *Claim, qs []query, strict bool, sc *scratch) []Evidence {
-	cn := analysis.Normalize(c.Text)
+	cn := analysis.Normalize(statedText(c))
 	byUnit := map[int32]textMatch{}
 	for qi := range qs {
 		q := &qs[qi]

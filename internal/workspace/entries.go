@@ -70,6 +70,8 @@ type entryParser struct {
 	comment      []srcLine
 	inTable      bool
 	tableCols    []string
+
+	line entryLine // the line being handled, kept here to spare an allocation per file
 }
 
 // parseEntries parses a whole file into sections. ref is the date that
@@ -86,7 +88,7 @@ func parseEntryLines(file string, lines []string, first int, ref time.Time, skip
 	p := &entryParser{file: file, ref: ref, skip: skip}
 	p.cur = &Section{}
 	p.sections = []*Section{p.cur}
-	var l entryLine // one value for the whole file: handlers get a pointer
+	l := &p.line
 	for i := 0; i < len(lines); i++ {
 		n := first + i
 		if p.skip[n] {
@@ -97,13 +99,13 @@ func parseEntryLines(file string, lines []string, first int, ref time.Time, skip
 		if i+1 < len(lines) {
 			next = lines[i+1]
 		}
-		l = entryLine{n: n, raw: lines[i], next: next}
+		*l = entryLine{n: n, raw: lines[i], next: next}
 		var off int
 		l.width, off = mdline.Indent(l.raw)
 		l.body = l.raw[off:]
 		l.trim = strings.TrimRight(l.body, " \t")
 		for _, h := range lineHandlers {
-			if h.take(p, &l) {
+			if h.take(p, l) {
 				break
 			}
 		}

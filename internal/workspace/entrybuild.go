@@ -110,17 +110,7 @@ func buildEntry(file string, b *entryBuilder, ref time.Time) *Entry {
 	case ShapeTableRow:
 		e.Columns = b.columns
 		e.Cells = cleanCells(b.cells)
-		var nonEmpty []string
-		for _, c := range e.Cells {
-			if c != "" {
-				nonEmpty = append(nonEmpty, c)
-			}
-		}
-		if t, rest := takeTypeTags(strings.Join(nonEmpty, " — ")); t != "" {
-			e.Text = tidyText(rest)
-		} else {
-			e.Text = tidyText(strings.Join(nonEmpty, " — "))
-		}
+		e.Text = tidyText(tableRowText(nil, e.Cells))
 	default:
 		plainTitle := ""
 		if title != "" {
@@ -138,6 +128,46 @@ func buildEntry(file string, b *entryBuilder, ref time.Time) *Entry {
 		return nil
 	}
 	return e
+}
+
+// HeadedText is what the entry says read on its own. For a table row
+// that is each cell after its column's header ("host: gw; ip: 10.0.0.1"),
+// since a row's cells say nothing without their headers; Text keeps the
+// cells alone ("gw — 10.0.0.1"), as a log states the same fact. For every
+// other entry it is Text.
+func (e *Entry) HeadedText() string {
+	if e.Shape != ShapeTableRow {
+		return e.Text
+	}
+	return tidyText(tableRowText(e.Columns, e.Cells))
+}
+
+// tableRowText joins a row's cells, each after its column's header when
+// the table has one ("Service: Fastmail; Used for: mail"), else by dashes.
+// A type tag opening the first cell is left out (it is the entry's
+// TypeTag).
+func tableRowText(columns, cells []string) string {
+	var parts []string
+	headed := false
+	for i, c := range cells {
+		if c == "" {
+			continue
+		}
+		if len(parts) == 0 {
+			if t, rest := takeTypeTags(c); t != "" {
+				c = strings.TrimSpace(rest)
+			}
+		}
+		if i < len(columns) && columns[i] != "" {
+			c = columns[i] + ": " + c
+			headed = true
+		}
+		parts = append(parts, c)
+	}
+	if headed {
+		return strings.Join(parts, "; ")
+	}
+	return strings.Join(parts, " — ")
 }
 
 // endsSentence reports text ending in punctuation that already separates

@@ -174,6 +174,9 @@ func TestMemory_KeyValueParagraphAndTableRows(t *testing.T) {
 	if gw.Shape != ShapeTableRow || gw.Line != 32 || gw.Text != "gw — 10.0.0.1" {
 		t.Errorf("table row: %s line %d %q", gw.Shape, gw.Line, gw.Text)
 	}
+	if got := gw.HeadedText(); got != "host: gw; ip: 10.0.0.1" {
+		t.Errorf("table row read on its own: %q, want each cell after its header", got)
+	}
 	if !reflect.DeepEqual(gw.Columns, []string{"host", "ip"}) || !reflect.DeepEqual(gw.Cells, []string{"gw", "10.0.0.1"}) {
 		t.Errorf("Columns %q Cells %q", gw.Columns, gw.Cells)
 	}

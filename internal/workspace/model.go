@@ -157,7 +157,8 @@ type Entry struct {
 	// their text; whitespace collapsed; nested list items joined with "; ".
 	// Rule/Why/How blocks are joined as
 	// "Rule. Why: ... How: ..."; a bold title is joined to its detail lines
-	// as "Title: detail". Navigation phrases ("see memory/x.md") stay.
+	// as "Title: detail"; a table row's cells as "a — b — c" (HeadedText
+	// names their columns). Navigation phrases ("see memory/x.md") stay.
 	Text string
 	// Title is the cleaned bold title of a bold-title entry (without type
 	// tag and trailing date), "" for other shapes.
