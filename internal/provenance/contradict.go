@@ -254,15 +254,16 @@ func (a *analyzer) facts(idx []int) []fact {
 			// The key is an attribute of what the section describes:
 			// "모델: …" under "## 똑뇌 (전략 담당)".
 			subject, attr = sectionSubject(c.Section), strings.ToLower(p.key)
+		case attr == "" && listKey(u, c.File, c.Section):
+			// "Decision: …", "下一步：…": the key heads a list, it is no
+			// subject, also where each section holds such a list. A key
+			// that names a single-valued attribute ("Dev server port") is
+			// one even when repeated.
+			continue
 		case recordField(u, c.File):
 			// A field of the record each section describes ("역할" under
 			// two personas): compared within its record only.
 			subject = sectionSubject(c.Section) + " / " + p.key
-		case attr == "" && listKey(u, c.File, c.Section):
-			// "Decision: …", "下一步：…": the key heads a list, it is no
-			// subject. A key that names a single-valued attribute ("Dev
-			// server port") is one even when repeated.
-			continue
 		}
 		if attr == "" {
 			if va, rest, ok := leadingAttribute(p.value); ok {

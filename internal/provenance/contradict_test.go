@@ -81,6 +81,16 @@ func TestContests_SharedKeysRecordsAndOtherAttributesAreNoContradiction(t *testi
 ## Kkom (review)
 - Role: backtest review
 - Tone: asks questions
+-- memory/project.md --
+# Project
+
+## Phase one
+- Decision: SQLite for [[cache]]
+- Decision: Caddy for [[ingress]]
+
+## Phase two
+- Decision: Postgres for [[cache]]
+- Decision: Traefik for [[ingress]]
 -- memory/storage.md --
 # Storage
 
