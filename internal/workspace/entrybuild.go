@@ -108,21 +108,30 @@ func buildEntry(file string, b *entryBuilder, ref time.Time) *Entry {
 	// Text.
 	switch b.shape {
 	case ShapeTableRow:
+		// Rows are tidied whole, with their code hidden (see codespan.go).
+		var k codeKeeper
+		cells := make([]string, len(b.cells))
+		e.Cells = make([]string, len(b.cells))
+		for i, c := range b.cells {
+			cells[i] = k.inlineText(c)
+			e.Cells[i] = k.show(cells[i])
+		}
 		e.Columns = b.columns
-		e.Cells = cleanCells(b.cells)
-		e.Text = tidyText(tableRowText(nil, e.Cells))
+		e.Text = k.show(tidyText(tableRowText(nil, cells)))
+		e.headed = k.show(tidyText(tableRowText(e.Columns, cells)))
 	default:
+		var k codeKeeper
 		plainTitle := ""
 		if title != "" {
-			plainTitle = tidyText(trimTitleDate(stripInline(title)))
-			e.Title = plainTitle
+			plainTitle = tidyText(trimTitleDate(stripInline(k.hide(title))))
+			e.Title = k.show(plainTitle)
 		}
-		plain := tidyText(stripInline(body))
+		plain := tidyText(stripInline(k.hide(body)))
 		if rule, why, how, ok := splitRuleWhyHow(plain, b.shape == ShapeRuleWhy); ok {
-			e.Rule, e.Why, e.How = rule, why, how
+			e.Rule, e.Why, e.How = k.show(rule), k.show(why), k.show(how)
 			plain = joinRuleWhyHow(rule, why, how)
 		}
-		e.Text = joinTitle(plainTitle, plain)
+		e.Text = k.show(joinTitle(plainTitle, plain))
 	}
 	if e.Text == "" {
 		return nil
@@ -136,10 +145,10 @@ func buildEntry(file string, b *entryBuilder, ref time.Time) *Entry {
 // cells alone ("gw — 10.0.0.1"), as a log states the same fact. For every
 // other entry it is Text.
 func (e *Entry) HeadedText() string {
-	if e.Shape != ShapeTableRow {
+	if e.Shape != ShapeTableRow || e.headed == "" {
 		return e.Text
 	}
-	return tidyText(tableRowText(e.Columns, e.Cells))
+	return e.headed
 }
 
 // tableRowText joins a row's cells, each after its column's header when

@@ -545,7 +545,8 @@ func stripCalloutMarker(q string) string {
 func cleanCells(cells []string) []string {
 	out := make([]string, len(cells))
 	for i, c := range cells {
-		out[i] = collapseSpace(stripInline(c))
+		var k codeKeeper
+		out[i] = k.show(k.inlineText(c))
 	}
 	return out
 }

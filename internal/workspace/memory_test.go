@@ -420,6 +420,45 @@ func TestMemory_CodeKeepsItsEmptyBrackets(t *testing.T) {
 	}
 }
 
+// Inline code is kept as written while the prose around it is cleaned:
+// no emphasis, highlight or wikilink syntax is read inside it, and no
+// empty bracket in it is taken for a leftover (issue #15).
+func TestMemory_InlineCodeIsKeptAsWritten(t *testing.T) {
+	ws := loadTxtar(t, "-- MEMORY.md --\n"+
+		"- **Init** is `def __init__(self, **kwargs)`; compare with `a == b`, default `items = []`, test `[[ -f x ]]` and `` `x` ``; empty () [[Note|alias]]\n"+
+		"| call | default |\n|---|---|\n| `f(**kw)` | `__all__ = []` |\n")
+	entries := ws.Memory.Entries()
+	if got, want := entries[0].Text, "Init is def __init__(self, **kwargs); compare with a == b, default items = [], test [[ -f x ]] and `x`; empty alias"; got != want {
+		t.Errorf("Text = %q\nwant   %q", got, want)
+	}
+	row := entries[1]
+	if row.Text != "f(**kw) — __all__ = []" || row.HeadedText() != "call: f(**kw); default: __all__ = []" ||
+		!reflect.DeepEqual(row.Cells, []string{"f(**kw)", "__all__ = []"}) {
+		t.Errorf("row: Text %q, HeadedText %q, Cells %q", row.Text, row.HeadedText(), row.Cells)
+	}
+}
+
+func TestCodeSpans_AsCommonMarkReadsThem(t *testing.T) {
+	for _, c := range []struct {
+		in   string
+		want []string
+	}{
+		{"a `b` c", []string{"`b`"}},
+		{"``a ` b`` and `c`", []string{"``a ` b``", "`c`"}},
+		{"an unclosed ` and `x`", []string{"` and `"}},
+		{"``` `x` ``", []string{"`x`"}},
+		{"none ``here`", nil},
+	} {
+		var got []string
+		for _, sp := range codeSpans(c.in) {
+			got = append(got, c.in[sp[0]:sp[1]])
+		}
+		if !reflect.DeepEqual(got, c.want) {
+			t.Errorf("codeSpans(%q) = %q, want %q", c.in, got, c.want)
+		}
+	}
+}
+
 func TestMemory_TextIsCleaned(t *testing.T) {
 	ws := loadTxtar(t, "-- MEMORY.md --\n- **Bold** and `code` and [a link](https://example.com) and [[Note|alias]] and  extra   spaces #infra/hosts\n")
 	e := ws.Memory.Entries()[0]

@@ -192,6 +192,8 @@ type Entry struct {
 	// Cells are the cleaned cells of a table row, Columns the table's
 	// header cells ("" when the table has no header).
 	Cells, Columns []string
+	// headed is a table row's text with its column headers (HeadedText).
+	headed string
 }
 
 // PointerKind names the syntax an evidence pointer was written in.
