@@ -180,9 +180,9 @@ func tableRowText(columns, cells []string) string {
 }
 
 // endsSentence reports text ending in punctuation that already separates
-// what follows.
+// what follows, also inside closing emphasis ("**Stack:**").
 func endsSentence(s string) bool {
-	r, _ := utf8.DecodeLastRuneInString(strings.TrimRight(s, " "))
+	r, _ := utf8.DecodeLastRuneInString(strings.TrimRight(s, " *_"))
 	return strings.ContainsRune(".;:!?。；：！？", r)
 }
 

@@ -438,6 +438,16 @@ func TestMemory_InlineCodeIsKeptAsWritten(t *testing.T) {
 	}
 }
 
+// A bold label ending in a colon introduces its nested items: no "; "
+// after the colon ("Stack:; Go" read as a leftover separator).
+func TestMemory_BoldLabelWithNestedItems(t *testing.T) {
+	ws := loadTxtar(t, "-- MEMORY.md --\n## A\n- **Stack:**\n  - Go\n  - SQLite\n- **Bold** first\n  - then this\n")
+	entries := ws.Memory.Entries()
+	if entries[0].Text != "Stack: Go; SQLite" || entries[1].Text != "Bold first; then this" {
+		t.Errorf("texts %q / %q", entries[0].Text, entries[1].Text)
+	}
+}
+
 func TestCodeSpans_AsCommonMarkReadsThem(t *testing.T) {
 	for _, c := range []struct {
 		in   string
