@@ -31,6 +31,12 @@ if ! go mod tidy -diff; then echo "go.mod/go.sum are not tidy: run go mod tidy";
 step "go test (race detector on)"
 go test -race -count=1 -timeout 25m ./...
 
+step "the workflow init-ci writes passes actionlint"
+ci=$(mktemp -d)
+go run ./cmd/dreamwiki init-ci github -C "$ci" --workspace memory >/dev/null
+go run github.com/rhysd/actionlint/cmd/actionlint@v1.7.12 -color=false "$ci/.github/workflows/dreamwiki.yml"
+rm -rf "$ci"
+
 step "fuzz the parsers briefly"
 # Budgets are counts of inputs (about ten seconds each here), not times:
 # Go 1.26's fuzzing coordinator can report a spurious "context deadline
