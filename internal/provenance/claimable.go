@@ -2,6 +2,7 @@ package provenance
 
 import (
 	"path"
+	"slices"
 	"strings"
 	"unicode"
 
@@ -66,14 +67,7 @@ func isMetadataLine(t string) bool {
 	}
 	key := strings.ToLower(strings.TrimSpace(strings.Trim(t[:k], "*_ ")))
 	rest := strings.TrimSpace(strings.Trim(strings.TrimLeft(t[k:], ":："), "*_ "))
-	found := false
-	for _, m := range metadataKeys {
-		if key == m {
-			found = true
-			break
-		}
-	}
-	if !found {
+	if !slices.Contains(metadataKeys, key) {
 		return false
 	}
 	if _, ok := dates.Parse(firstField(rest)); ok {
