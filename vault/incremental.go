@@ -128,7 +128,7 @@ func (v *Vault) updateInPlace(eng *markdown.Engine, inputs []Input, assets []*As
 	for _, i := range parse {
 		notes[st.pos[i]] = parsed[i]
 	}
-	nv := &Vault{Notes: notes, Names: v.Names, inVault: v.inVault, byPath: v.byPath, byDoc: v.byDoc,
+	nv := &Vault{Notes: notes, Names: v.Names, byPath: v.byPath, byDoc: v.byDoc,
 		assets: make(map[string]*Asset, len(assets)), withheld: v.withheld, backlinks: v.backlinks, links: v.links, inc: st}
 	for k, n := range notes {
 		if prev := v.Notes[k]; prev != n {
@@ -190,7 +190,6 @@ func (v *Vault) updateAll(eng *markdown.Engine, inputs []Input, assets []*Asset,
 		withheld: withheld,
 		links:    v.links,
 		Names:    v.Names,
-		inVault:  v.inVault,
 	}
 	given := givenPaths(inputs)
 	inputs = uniquePaths(inputs, &nv.Diagnostics)
@@ -265,7 +264,7 @@ func (v *Vault) updateAll(eng *markdown.Engine, inputs []Input, assets []*Asset,
 
 // relinkAll makes the name indexes again and resolves every link.
 func (v *Vault) relinkAll() {
-	v.Names, v.inVault = nameIndexes(v.Notes, v.Assets, v.withheld)
+	v.Names = nameIndex(v.Notes, v.Assets, v.withheld)
 	v.links = map[*markdown.Link]*Resolution{}
 	v.backlinks = map[*Note][]*Note{}
 	v.inc.linkDiags = map[*Note]diag.List{}
@@ -501,14 +500,12 @@ func sameNames(a, b *Vault) bool {
 	return true
 }
 
-// nameIndexes builds the two name indexes of a vault (see Build): links
-// resolve to private files too, as Obsidian would resolve them, and are
-// then shown as plain text; in the written vault they resolve to nothing.
-func nameIndexes(notes []*Note, assets []*Asset, withheld map[string]bool) (names, inVault *markdown.NameIndex) {
+// nameIndex builds the name index of a vault (see Build): links resolve
+// to private files too, as Obsidian would resolve them, and are then
+// shown as plain text.
+func nameIndex(notes []*Note, assets []*Asset, withheld map[string]bool) *markdown.NameIndex {
 	entries := make([]markdown.IndexEntry, 0, len(notes)+len(assets)+len(withheld))
-	plain := make([]markdown.IndexEntry, 0, len(notes)+len(assets))
 	for _, n := range notes {
-		plain = append(plain, markdown.IndexEntry{Path: n.Path, Aliases: n.Doc.Meta.Aliases})
 		e := markdown.IndexEntry{Path: n.Path, Aliases: n.Doc.Meta.Aliases}
 		if n.Source != "" && n.Source != n.Path {
 			e.AltPaths = []string{n.Source}
@@ -516,7 +513,6 @@ func nameIndexes(notes []*Note, assets []*Asset, withheld map[string]bool) (name
 		entries = append(entries, e)
 	}
 	for _, a := range assets {
-		plain = append(plain, markdown.IndexEntry{Path: a.Path})
 		e := markdown.IndexEntry{Path: a.Path}
 		if a.Source != "" && a.Source != a.Path {
 			e.AltPaths = []string{a.Source}
@@ -531,7 +527,7 @@ func nameIndexes(notes []*Note, assets []*Asset, withheld map[string]bool) (name
 	for _, p := range private {
 		entries = append(entries, markdown.IndexEntry{Path: p})
 	}
-	return markdown.NewNameIndex(entries), markdown.NewNameIndex(plain)
+	return markdown.NewNameIndex(entries)
 }
 
 // sameSet reports whether two sets hold the same members.
