@@ -197,6 +197,7 @@ func (a *analyzer) facts(idx []int) []fact {
 	type parsed struct {
 		i          int
 		key, value string
+		label      bool // written "Key: value"
 	}
 	var ps []parsed
 	uses := map[string]*keyUse{}
@@ -231,7 +232,7 @@ func (a *analyzer) facts(idx []int) []fact {
 		if !ok {
 			continue
 		}
-		ps = append(ps, parsed{i, key, value})
+		ps = append(ps, parsed{i, key, value, colonLabel(a.claims[i].Text, value)})
 		c := a.claims[i]
 		u := uses[key]
 		if u == nil {
@@ -254,11 +255,12 @@ func (a *analyzer) facts(idx []int) []fact {
 			// The key is an attribute of what the section describes:
 			// "모델: …" under "## 똑뇌 (전략 담당)".
 			subject, attr = sectionSubject(c.Section), strings.ToLower(p.key)
-		case attr == "" && listKey(u, c.File, c.Section):
+		case attr == "" && p.label && listKey(u, c.File, c.Section):
 			// "Decision: …", "下一步：…": the key heads a list, it is no
 			// subject, also where each section holds such a list. A key
 			// that names a single-valued attribute ("Dev server port") is
-			// one even when repeated.
+			// one even when repeated, and so is the subject of a
+			// statement ("Friday updates go to #x").
 			continue
 		case recordField(u, c.File):
 			// A field of the record each section describes ("역할" under
@@ -280,6 +282,19 @@ func (a *analyzer) facts(idx []int) []fact {
 		}
 	}
 	return out
+}
+
+// colonLabel reports a claim written "Key: value", the shape of the lines
+// of a list ("Decision: …"), as against a statement about a subject
+// ("Friday updates go to #reliability", "The NAS is a DS920+").
+func colonLabel(text, value string) bool {
+	line, _, _ := strings.Cut(text, "\n")
+	k := strings.Index(line, value)
+	if k < 0 {
+		return false
+	}
+	before := strings.TrimRight(line[:k], " *_`\"'")
+	return strings.HasSuffix(before, ":") || strings.HasSuffix(before, "：")
 }
 
 // listKey reports a key that heads several lines of one list, or lines

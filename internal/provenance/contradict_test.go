@@ -25,6 +25,8 @@ func TestContests_OneAttributeOfOneSubjectWithTwoValues(t *testing.T) {
 - Ollama model: llama3.1:8b
 - Dev server port: 3000
 - Dev server port: 5173
+- Friday updates go to #platform-updates.
+- Friday updates go to #reliability since 2026-11-02.
 -- memory/travel.md --
 # Travel
 
@@ -37,13 +39,13 @@ func TestContests_OneAttributeOfOneSubjectWithTwoValues(t *testing.T) {
 - Ollama: qwen2.5:7b on newton
 `), Options{})
 	got := strings.Join(contestTexts(r), "\n")
-	for _, want := range []string{"birthday 14 March", "Arjun's birthday: 14 May", "llama3.1:8b", "qwen2.5:7b", "port: 3000", "port: 5173"} {
+	for _, want := range []string{"birthday 14 March", "Arjun's birthday: 14 May", "llama3.1:8b", "qwen2.5:7b", "port: 3000", "port: 5173", "#platform-updates", "#reliability"} {
 		if !strings.Contains(got, want) {
 			t.Errorf("no contest names %q; contests:\n%s", want, got)
 		}
 	}
-	if len(r.Contests) != 3 {
-		t.Errorf("%d contests, want 3 (birthday, model, port):\n%s", len(r.Contests), got)
+	if len(r.Contests) != 4 {
+		t.Errorf("%d contests, want 4 (birthday, model, port, where Friday updates go):\n%s", len(r.Contests), got)
 	}
 	if c := claimWith(t, r, "Arjun's birthday"); c.Status != StatusContested {
 		t.Errorf("status %s, want contested", c.Status)
