@@ -293,6 +293,7 @@ func patch(old *site, v *vault.Vault, d vault.Delta, w output.Writer) (*site, *d
 		for _, ci := range s.mem.claims {
 			if claimTouched(s, ci, changed) {
 				dirty.add(v, ci.note)
+				dirty.add(v, s.mem.bySource[ci.c.File]) // its evidence marker
 			}
 		}
 	} else {
@@ -395,6 +396,7 @@ func (s *site) patchMemory(old *memory, d vault.Delta, changed map[string]*vault
 		m.claims[i], m.byNote[ci.note], m.byID[ci.ID] = &next, &next, &next
 		if claimTouched(s, &next, changed) {
 			dirty.add(s.v, ci.note)
+			dirty.add(s.v, s.mem.bySource[ci.c.File]) // its evidence marker
 		}
 	}
 	return s.mem

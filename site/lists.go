@@ -182,6 +182,7 @@ func (s *site) renderHome() error {
 		d.Page.Description = describe(string(content))
 		var title template.HTML
 		title, d.Page.Content = splitTitle(content)
+		d.Page.Legend = legendFor(d.Page.Content)
 		if title != "" {
 			d.Page.Subtitle = n.Title
 		}

@@ -82,6 +82,7 @@ func (s *site) contentHTML(n *vault.Note, page string) (template.HTML, error) {
 		attr := ` id="` + template.HTMLEscapeString(id) + `"`
 		h = strings.Replace(h, attr, attr+` class="lapsed-claim" title="This permission has lapsed"`, 1)
 	}
+	h = s.markClaims(h, page)
 	return template.HTML(h), nil //nolint:gosec // produced by our escaping renderer
 }
 
@@ -153,6 +154,7 @@ func (s *site) renderNote(n *vault.Note) error {
 		d.Page.Content = humanNotes(d.Page.Content)
 		d.Page.TOC = ""
 	}
+	d.Page.Legend = legendFor(d.Page.Content)
 	if err := s.render(page, "note.html", d); err != nil {
 		return err
 	}

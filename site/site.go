@@ -373,6 +373,8 @@ type pageInfo struct {
 	Tags         []link
 	Breadcrumbs  []link
 	Content      template.HTML
+	// Legend explains the evidence markers when Content has any.
+	Legend []evidenceState
 	// TitleHTML is the note's own leading H1 (with its id), taken off the
 	// content; the layout prints Title when it is empty.
 	TitleHTML template.HTML
