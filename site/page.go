@@ -148,6 +148,10 @@ func (s *site) renderNote(n *vault.Note) error {
 	d.Claim = s.claimView(n, page)
 	d.Page.Description = describe(string(d.Page.Content))
 	if d.Claim != nil {
+		// The title is the claim's full text, said once: the note's own
+		// title may be cut short, and the breadcrumbs stop at the folder.
+		d.Page.TitleHTML = template.HTML("<h1>" + esc(d.Claim.Text) + "</h1>") //nolint:gosec // escaped
+		d.Page.Breadcrumbs = d.Page.Breadcrumbs[:len(d.Page.Breadcrumbs)-1]
 		d.Page.Description = clip(d.Claim.Text, 160)
 		// The card shows what the generated claim note says; only a
 		// person's own notes are kept from its body.
@@ -374,6 +378,9 @@ func (s *site) breadcrumbs(page, title string) []link {
 			}
 			crumbs = append(crumbs, link{Title: title, URL: rel(page, f+"/index.html")})
 		}
+	}
+	if last := crumbs[len(crumbs)-1]; len(crumbs) > 1 && last.Title == title {
+		crumbs = crumbs[:len(crumbs)-1] // a folder's own page: "Reports", not "Reports / Reports"
 	}
 	return append(crumbs, link{Title: title})
 }
