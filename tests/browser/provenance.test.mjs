@@ -1,0 +1,107 @@
+// Provenance a reader can see (issue 16): every remembered entry carries
+// an evidence marker whose state is in words, a claim page reads top-down,
+// and the same words and colours mean the same everywhere.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { join } from 'node:path';
+import { buildDemo, fileURL, launch } from './helpers.mjs';
+
+let site, browser;
+before(async () => { site = join(buildDemo(), 'site'); browser = await launch(); });
+after(async () => { await browser?.close(); });
+
+async function open(path, options = {}) {
+  const page = await browser.newPage(options);
+  const errors = [];
+  page.on('pageerror', (e) => errors.push(e.message));
+  await page.goto(fileURL(join(site, path)));
+  return { page, errors };
+}
+
+const states = ['supported', 'no evidence', 'contested', 'stale', 'superseded', 'archived', 'lapsed'];
+
+for (const path of ['index.html', 'topics/gateway.html']) {
+  test(`every entry of ${path} has an evidence marker with its state in words`, async () => {
+    const { page, errors } = await open(path);
+    const entries = await page.locator('article .content li:has(.ev)').count();
+    assert.ok(entries >= 5, `${entries} entries with markers`);
+    // No bare "claim" link is left: each became a marker.
+    assert.equal(await page.locator('article .content a', { hasText: /^claim$/ }).count(), 0);
+    // What a screen reader reads for each marker starts with a state.
+    const names = await page.locator('.ev-badge').evaluateAll((els) => els.map((e) => e.textContent.trim()));
+    for (const n of names) assert.ok(states.some((s) => n.startsWith(s)), `marker reads "${n}"`);
+    // One legend explains them.
+    assert.equal(await page.locator('.ev-legend').count(), 1);
+    assert.deepEqual(errors, []);
+    await page.close();
+  });
+}
+
+test('the index shows which entries nothing backs, and a contested one', async () => {
+  const { page } = await open('index.html');
+  const cello = page.locator('li', { hasText: 'learning the cello' });
+  assert.match(await cello.locator('.ev-badge').innerText(), /^no evidence$/);
+  assert.ok(await page.locator('.ev-contested').count() >= 1);
+  // A supported entry says how much evidence it has.
+  const sam = page.locator('li', { hasText: 'Staff Engineer, Platform Reliability' }).first();
+  assert.match(await sam.locator('.ev-badge').innerText(), /^supported\s*, evidence:\s*1$/, 'read as "supported, evidence: 1"');
+  await page.close();
+});
+
+test('focusing a marker shows the evidence excerpt, linked to its highlighted line', async () => {
+  const { page, errors } = await open('topics/gateway.html');
+  const marker = page.locator('li', { hasText: 'Gateway host is the Mac mini' }).first().locator('.ev');
+  const pop = marker.locator('.ev-pop');
+  assert.equal(await pop.isVisible(), false);
+  await marker.locator('.ev-badge').focus();
+  assert.equal(await pop.isVisible(), true);
+  assert.match(await pop.innerText(), /mac-mini\.lan, 10\.0\.0\.12/);
+  // The badge is described by the excerpts for screen readers.
+  assert.equal(await marker.locator('.ev-badge').getAttribute('aria-describedby'), await pop.getAttribute('id'));
+  // Following the excerpt's link lands on the highlighted log line.
+  await pop.locator('a').first().click();
+  await page.waitForURL(/sources\/daily\/2026-10-21\.html#/);
+  const bg = await page.evaluate(() => getComputedStyle(document.getElementById(decodeURIComponent(location.hash.slice(1)))).backgroundColor);
+  assert.notEqual(bg, 'rgba(0, 0, 0, 0)', 'the evidence line is highlighted');
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
+test('a written Source pointer is a link to the lines it names', async () => {
+  const { page } = await open('index.html');
+  const ptr = page.locator('a.ev-pointer', { hasText: 'memory/2026-10-26.md#L3-L4' });
+  assert.equal(await ptr.count(), 1);
+  assert.match(await ptr.getAttribute('href'), /^sources\/daily\/2026-10-26\.html#/);
+  await page.close();
+});
+
+test('a claim page reads top-down: title once, why, evidence, history', async () => {
+  const { page, errors } = await open('claims/gateway-host-is-the-mac-mini-mac-mini-lan-10-0-0-12-since.html');
+  const text = 'Gateway host is the Mac mini (mac-mini.lan, 10.0.0.12) since 2026-10-21, as the launchd service ai.openclaw.gateway.';
+  assert.equal(await page.locator('article h1').innerText(), text, 'the full text is the title');
+  const body = await page.locator('main').innerText();
+  assert.equal(body.split('Gateway host is the Mac mini').length - 1, 1, 'the claim is said once');
+  // In this order: state, why, evidence, history.
+  const order = await page.evaluate(() => ['.claim-badges .ev-badge', '.claim-why', '#evidence', '.evidence', '#history', '.claim-stats']
+    .map((s) => document.querySelector(s)?.getBoundingClientRect().top ?? -1));
+  assert.ok(order.every((y, i) => y >= 0 && (i === 0 || y > order[i - 1])), `order ${order}`);
+  assert.match(await page.locator('.claim-why').innerText(), /Why we believe this: Backed by 1 piece of evidence/);
+  // The tier is in plain words, explained on focus.
+  const tip = page.locator('.claim-badges .tip');
+  assert.equal(await tip.locator('.badge').innerText(), 'settled');
+  await tip.focus();
+  assert.match(await tip.locator('.tip-text').innerText(), /Recalled 20 times or more/);
+  assert.equal(await page.locator('body', { hasText: 'crystallised' }).count(), 0, 'no unexplained jargon');
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
+test('a claim with no evidence is not shown as current', async () => {
+  const { page } = await open('index.html');
+  await page.locator('li', { hasText: 'learning the cello' }).locator('.ev-badge').click();
+  await page.waitForURL(/claims\//);
+  assert.equal(await page.locator('.claim-badges .ev-badge').innerText(), 'no evidence');
+  assert.equal(await page.locator('.claim-badges', { hasText: 'current' }).count(), 0);
+  assert.match(await page.locator('.claim-why').innerText(), /Nothing backs this/);
+  await page.close();
+});
