@@ -105,3 +105,39 @@ test('a claim with no evidence is not shown as current', async () => {
   assert.match(await page.locator('.claim-why').innerText(), /Nothing backs this/);
   await page.close();
 });
+
+const phone = { viewport: { width: 390, height: 844 }, hasTouch: true, isMobile: true };
+
+test('on a phone the header is one row, search sits behind an icon, and no key hints show', async () => {
+  for (const path of ['index.html', 'claims/gateway-host-is-the-mac-mini-mac-mini-lan-10-0-0-12-since.html', 'dashboard.html']) {
+    const { page, errors } = await open(path, phone);
+    const h = await page.locator('.site-header').evaluate((e) => e.getBoundingClientRect().height);
+    assert.ok(h <= 64, `${path}: header is ${h}px high`);
+    assert.equal(await page.locator('.search-key').isVisible(), false, 'no "/" hint on a touch screen');
+    assert.equal(await page.locator('#search-input').isVisible(), false);
+    await page.locator('a.search-open').click();
+    assert.equal(await page.locator('#search-input').isVisible(), true);
+    assert.equal(await page.evaluate(() => document.activeElement?.id), 'search-input');
+    assert.deepEqual(errors, []);
+    await page.close();
+  }
+});
+
+test('with JavaScript off no control that needs it shows, and a phone still reaches every folder', async () => {
+  const ctx = await browser.newContext({ javaScriptEnabled: false, ...phone });
+  const page = await ctx.newPage();
+  for (const path of ['index.html', 'topics/gateway.html']) {
+    await page.goto(fileURL(join(site, path)));
+    for (const sel of ['#nav-toggle', '#theme-toggle', '.local-graph']) {
+      assert.equal(await page.locator(sel).isVisible(), false, `${path}: ${sel} is hidden`);
+    }
+    assert.equal(await page.locator('#left').isVisible(), true, `${path}: the explorer is reachable`);
+    const folders = await page.locator('nav.explorer :is(a.folder, summary)').evaluateAll((els) => els.filter((e) => e.offsetParent).length);
+    assert.ok(folders >= 9, `${path}: ${folders} folders visible`);
+  }
+  // The search icon is a link to the search page.
+  await page.locator('a.search-open').click();
+  await page.waitForURL(/search\.html$/);
+  assert.equal(await page.locator('#search-input').isVisible(), true);
+  await ctx.close();
+});
