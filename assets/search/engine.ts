@@ -65,6 +65,7 @@ export interface Fragment {
   s?: string; // status
   l?: boolean; // lapsed permission
   p?: string; // workspace path
+  g?: string[]; // tags
   x: string; // text
 }
 

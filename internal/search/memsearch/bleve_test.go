@@ -88,6 +88,7 @@ func TestIndex_SearchSyntax(t *testing.T) {
 		{Query{Text: "gateway tier:warm"}, "MEMORY.md#L5-L5"},
 		{Query{Text: `"mac mini" -moved`}, "MEMORY.md#L5-L5"},
 		{Query{Text: "gateway kind:daily -assistant"}, "memory/2026-09-15.md#L3-L3"},
+		{Query{Text: "type:daily mac mini"}, "memory/2026-10-21.md#L3-L3"}, // a note's type is its kind
 		{Query{Text: "gateway path:memory/2026-09"}, "memory/2026-09-15.md#L3-L3"},
 		{Query{Text: "nuc-01 keeps"}, "memory/2026-10-21.md#L4-L4"}, // narrowed to the matching line
 		{Query{Text: "gatway", Limit: 1}, "MEMORY.md#L5-L5"},
