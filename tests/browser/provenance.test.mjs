@@ -3,6 +3,7 @@
 // and the same words and colours mean the same everywhere.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { buildDemo, fileURL, launch } from './helpers.mjs';
 
@@ -140,4 +141,60 @@ test('with JavaScript off no control that needs it shows, and a phone still reac
   await page.waitForURL(/search\.html$/);
   assert.equal(await page.locator('#search-input').isVisible(), true);
   await ctx.close();
+});
+
+// searchFor opens search.html?q=... and returns the results' kind badges and titles.
+async function searchFor(q, options = {}) {
+  const { page, errors } = await open('search.html', options);
+  await page.goto(fileURL(join(site, 'search.html')) + '?q=' + encodeURIComponent(q));
+  await page.waitForFunction(() => /result|No results|Nothing has/.test(document.querySelector('.search-status')?.textContent || ''));
+  const rows = await page.locator('.search-results li').evaluateAll((els) => els.map((li) => ({
+    title: li.querySelector('.sr-title').textContent, kind: li.querySelector('.sr-badge').textContent })));
+  return { page, errors, rows };
+}
+
+test('the browser parses queries exactly as `dreamwiki search` does (shared vectors)', async () => {
+  const vectors = JSON.parse(readFileSync(new URL('../../testdata/query-syntax.json', import.meta.url), 'utf8'));
+  const { page } = await open('search.html');
+  await page.waitForFunction(() => window.dreamwikiSearch?.parse);
+  const got = await page.evaluate((qs) => qs.map((q) => window.dreamwikiSearch.parse(q)), vectors.map((v) => v.q));
+  vectors.forEach((v, i) => {
+    const want = {
+      words: (v.words || []).map((w) => ({ text: w.text, phrase: !!w.phrase, must: !!w.must, not: !!w.not })),
+      filters: (v.filters || []).map((f) => ({ field: f.field, value: f.value, not: !!f.not })),
+    };
+    assert.deepEqual(got[i], want, `parse(${JSON.stringify(v.q)})`);
+  });
+  await page.close();
+});
+
+test('type:claim gateway returns only claims, and filters take one row', async () => {
+  const { page, errors, rows } = await searchFor('type:claim gateway');
+  assert.ok(rows.length >= 5, `${rows.length} results`);
+  assert.deepEqual([...new Set(rows.map((r) => r.kind))], ['Claim']);
+  const bar = await page.locator('.search-filters').evaluate((e) => e.getBoundingClientRect().height);
+  assert.ok(bar < 40, `the filter row is ${bar}px high`);
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
+test('exact matches come first, and -word, phrases, tag: and path: filter', async () => {
+  let r = await searchFor('gateway host');
+  assert.match(r.rows[0].title, /^Gateway host is/);
+  assert.match(r.rows[1].title, /^Gateway host is/);
+  await r.page.close();
+  r = await searchFor('"gateway host" -nuc');
+  assert.ok(r.rows.length > 0);
+  assert.ok(r.rows.every((x) => !/nuc/i.test(x.title)), 'nothing about nuc');
+  await r.page.close();
+  r = await searchFor('path:memory/2026-10 gateway');
+  assert.ok(r.rows.length > 0 && r.rows.every((x) => x.kind === 'Daily log' && /2026-10/.test(x.title)), JSON.stringify(r.rows));
+  await r.page.close();
+  r = await searchFor('tag:reliability friday');
+  assert.ok(r.rows.length > 0 && r.rows.length < 10, JSON.stringify(r.rows));
+  await r.page.close();
+  r = await searchFor('type:nonsense gateway');
+  assert.equal(r.rows.length, 0);
+  assert.match(await r.page.locator('.search-status').innerText(), /Nothing has type:nonsense/);
+  await r.page.close();
 });
