@@ -198,3 +198,19 @@ test('exact matches come first, and -word, phrases, tag: and path: filter', asyn
   assert.match(await r.page.locator('.search-status').innerText(), /Nothing has type:nonsense/);
   await r.page.close();
 });
+
+test('dashboard charts are legible and the budget is one number in the unit that governs', async () => {
+  for (const viewport of [{ width: 1280, height: 800 }, { width: 390, height: 844 }]) {
+    const { page, errors } = await open('dashboard.html', { viewport });
+    const sizes = await page.locator('svg.chart text').evaluateAll((els) => els
+      .filter((e) => e.getBoundingClientRect().width > 0)
+      .map((e) => parseFloat(getComputedStyle(e).fontSize) * e.getScreenCTM().a));
+    assert.ok(sizes.length > 20);
+    const small = sizes.filter((s) => s < 12);
+    assert.deepEqual(small, [], `${viewport.width}px: labels under 12 px`);
+    assert.match(await page.locator('#g-budget-t').textContent(), /: 95 of 200 lines$/);
+    assert.match(await page.locator('section[aria-labelledby=p-budget]').innerText(), /lines limit .* closest to being reached/);
+    assert.deepEqual(errors, []);
+    await page.close();
+  }
+});
