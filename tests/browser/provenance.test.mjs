@@ -214,3 +214,26 @@ test('dashboard charts are legible and the budget is one number in the unit that
     await page.close();
   }
 });
+
+test('the graph names its hubs, names more notes as it zooms in, and finds a note by name', async () => {
+  const { page, errors } = await open('graph.html', { viewport: { width: 1280, height: 800 } });
+  await page.waitForFunction(() => window.dreamwikiGraphViews?.[0]?.settled(), null, { timeout: 20000 });
+  const names = () => page.evaluate(() => window.dreamwikiGraphViews[0].labelled.slice());
+  const atFit = await names();
+  assert.ok(atFit.length >= 3, `${atFit.length} hub labels at the fitted zoom`);
+  // The legend is in view with the graph.
+  const legend = await page.locator('.graph-legend').evaluate((e) => e.getBoundingClientRect().bottom);
+  assert.ok(legend < 800, `legend ends at ${legend}px`);
+  for (let i = 0; i < 3; i++) await page.getByRole('button', { name: 'Zoom in' }).click();
+  await page.waitForTimeout(300);
+  const zoomed = await names();
+  assert.ok(zoomed.length > atFit.length, `${zoomed.length} labels zoomed in, ${atFit.length} before`);
+  // Find a note: the view goes to it and names it.
+  await page.getByRole('searchbox', { name: 'Find a note in the graph' }).fill('Gateway');
+  await page.keyboard.press('Enter');
+  await page.waitForTimeout(300);
+  const named = await page.evaluate(() => window.dreamwikiGraphViews[0].labelled.map((i) => window.dreamwikiGraphViews[0].graphTitle(i)));
+  assert.ok(named.includes('Gateway'), `labels: ${named.slice(0, 5)}`);
+  assert.deepEqual(errors, []);
+  await page.close();
+});
