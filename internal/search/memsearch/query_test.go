@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"os"
 	"reflect"
+	"strings"
 	"testing"
 )
 
@@ -47,5 +48,20 @@ func TestParseQuery_SharedVectors(t *testing.T) {
 		if got := parseQuery(v.Q); !reflect.DeepEqual(got, want) {
 			t.Errorf("parseQuery(%q)\n got %+v\nwant %+v", v.Q, got, want)
 		}
+	}
+}
+
+func TestWriteResults_BestScoreFirst(t *testing.T) {
+	var b strings.Builder
+	rs := []Result{{Citation: "a.md#L1-L1", Score: 0.2, Source: "daily"}, {Citation: "b.md#L1-L1", Score: 0.9, Source: "topic"}, {Citation: "c.md#L1-L1", Score: 0.5, Source: "index"}}
+	if err := WriteResults(&b, rs, false); err != nil {
+		t.Fatal(err)
+	}
+	want := "1. b.md#L1-L1  (topic, 0.90)\n   \n2. c.md#L1-L1  (index, 0.50)\n   \n3. a.md#L1-L1  (daily, 0.20)\n   \n"
+	if b.String() != want {
+		t.Errorf("got\n%s\nwant\n%s", b.String(), want)
+	}
+	if rs[0].Citation != "a.md#L1-L1" {
+		t.Error("WriteResults reordered its caller's slice")
 	}
 }
