@@ -158,6 +158,14 @@ func (s *site) renderNote(n *vault.Note) error {
 		d.Page.Content = humanNotes(d.Page.Content)
 		d.Page.TOC = ""
 	}
+	if d.Claim == nil && noHumanNotes(n.Doc) {
+		// A generated note (a report) whose "Notes" section nobody wrote
+		// in ends without it, and its table of contents does not list it.
+		if i := strings.LastIndex(string(d.Page.Content), `<h2 id="notes">`); i >= 0 {
+			d.Page.Content = d.Page.Content[:i]
+			d.Page.TOC = toc(n.Doc.Headings[:len(n.Doc.Headings)-1])
+		}
+	}
 	d.Page.Legend = legendFor(d.Page.Content)
 	if err := s.render(page, "note.html", d); err != nil {
 		return err

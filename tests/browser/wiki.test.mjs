@@ -58,6 +58,10 @@ test('hovering an internal link shows a preview of the note', async () => {
   const pop = page.locator('.preview-popover');
   await pop.waitFor({ state: 'visible', timeout: 5000 });
   assert.match(await pop.innerText(), /Home lab/);
+  // Its host table stays a table, and block ids (" ^e3") are not text.
+  assert.ok(await pop.locator('table th', { hasText: 'address' }).count() === 1, 'the table is a table');
+  assert.ok(await pop.locator('table td', { hasText: '10.0.0.12' }).count() >= 1);
+  assert.doesNotMatch(await pop.innerText(), /\^e\d/);
   // The preview is the small fragment, not the whole page.
   assert.equal(await pop.locator('header, nav, footer').count(), 0);
   await page.mouse.move(5, 600);
