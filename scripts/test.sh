@@ -20,6 +20,7 @@ if ! command -v node >/dev/null 2>&1; then
   as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends nodejs npm >/dev/null
 fi
 (cd tests/browser && npm ci --no-audit --no-fund --loglevel=error)
+(cd tests/mcp && npm ci --no-audit --no-fund --loglevel=error)
 
 step "gofmt, go vet and go mod tidy"
 unformatted=$(gofmt -l $(git ls-files '*.go' 2>/dev/null || find . -name '*.go' -not -path './node_modules/*'))
@@ -48,5 +49,8 @@ fuzz FuzzStateFiles ./internal/memory 50000x
 step "browser tests (Chromium + playwright-core)"
 go build -o tests/browser/.bin/dreamwiki ./cmd/dreamwiki
 (cd tests/browser && node --test --test-concurrency=1 ./*.test.mjs)
+
+step "MCP: an independent client (the TypeScript SDK) against dreamwiki mcp --demo"
+(cd tests/mcp && node --test ./*.test.mjs)
 
 step "all tests passed"

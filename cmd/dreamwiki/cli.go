@@ -155,6 +155,7 @@ Obsidian-compatible provenance vault and a static HTML wiki.`,
 	root.AddCommand(newSearchCmd(e))
 	root.AddCommand(newGetCmd(e))
 	root.AddCommand(newServeCmd(e))
+	root.AddCommand(newMCPCmd(e))
 	return root
 }
 

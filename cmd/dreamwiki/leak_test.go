@@ -6,6 +6,7 @@ import (
 	"compress/gzip"
 	"context"
 	"encoding/base64"
+	"encoding/json"
 	"fmt"
 	"hash/fnv"
 	"io"
@@ -24,6 +25,8 @@ import (
 
 	"github.com/blevesearch/bleve/v2"
 	"github.com/rogpeppe/go-internal/txtar"
+
+	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/dreamwiki/dreamwiki/internal/server"
 )
@@ -70,7 +73,7 @@ func TestLeak_NoPlantedSecretOrPrivateWordIsPublished(t *testing.T) {
 	for _, a := range answers {
 		sc.scan(a.name, a.body)
 	}
-	t.Logf("%d answers: the build report, %d CLI searches, %d CLI gets, %d served pages and API calls",
+	t.Logf("%d answers: the build report, %d CLI searches, %d CLI gets, %d served pages, API and MCP calls",
 		len(answers), len(queries), len(files), len(answers)-1-len(queries)-len(files))
 	sc.report(t)
 }
@@ -337,6 +340,7 @@ func serveAnswers(t *testing.T, ws, dist string, files, queries []string) []answ
 		out = append(out, a)
 	}
 	out = append(out, get("/", ""), get("/_dreamwiki/status", ""))
+	out = append(out, mcpAnswers(t, base+"/mcp", files, queries)...)
 	site := filepath.Join(dist, "site")
 	err = filepath.WalkDir(site, func(p string, d fs.DirEntry, err error) error {
 		if err != nil || d.IsDir() {
@@ -348,6 +352,53 @@ func serveAnswers(t *testing.T, ws, dist string, files, queries []string) []answ
 	})
 	if err != nil {
 		t.Fatal(err)
+	}
+	return out
+}
+
+// mcpAnswers asks the MCP tools at endpoint what an agent would: every
+// query through memory_search and memory_why, every file through
+// memory_get, what changed since long ago, a dream plan, and every
+// resource.
+func mcpAnswers(t *testing.T, endpoint string, files, queries []string) []answer {
+	t.Helper()
+	ctx := context.Background()
+	cs, err := sdk.NewClient(&sdk.Implementation{Name: "leak-test", Version: "1"}, nil).Connect(ctx, &sdk.StreamableClientTransport{Endpoint: endpoint}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer cs.Close()
+	var out []answer
+	call := func(tool string, args map[string]any, input string) {
+		res, err := cs.CallTool(ctx, &sdk.CallToolParams{Name: tool, Arguments: args})
+		if err != nil {
+			t.Fatalf("%s: %v", tool, err)
+		}
+		b, _ := json.Marshal(res)
+		out = append(out, withoutInput("mcp "+tool+" "+input, b, input))
+	}
+	for _, q := range queries {
+		call("memory_search", map[string]any{"query": q, "limit": 50}, q)
+		call("memory_why", map[string]any{"claim": q}, q)
+	}
+	for _, p := range files {
+		call("memory_get", map[string]any{"path": p}, p)
+	}
+	call("memory_changes", map[string]any{"since": "2000-01-01"}, "")
+	call("dream_plan", map[string]any{"force": true}, "")
+	for r, err := range cs.Resources(ctx, nil) {
+		if err != nil {
+			t.Fatal(err)
+		}
+		res, err := cs.ReadResource(ctx, &sdk.ReadResourceParams{URI: r.URI})
+		if err != nil {
+			t.Fatalf("%s: %v", r.URI, err)
+		}
+		b, _ := json.Marshal(struct {
+			R *sdk.Resource
+			C *sdk.ReadResourceResult
+		}{r, res})
+		out = append(out, answer{name: "mcp resource " + r.URI, body: b})
 	}
 	return out
 }

@@ -71,20 +71,17 @@ Ctrl-C stops the server.`,
 				dir = args[0]
 			}
 			if f.demo {
-				tmp, err := os.MkdirTemp("", "dreamwiki-demo-")
+				tmp, cleanup, err := demoCopy()
 				if err != nil {
-					return failure{err.Error()}
+					return err
 				}
-				defer os.RemoveAll(tmp)
-				if err := os.CopyFS(tmp, demo.FS()); err != nil {
-					return failure{"copying the demo: " + err.Error()}
-				}
+				defer cleanup()
 				dir = tmp
 			}
 			if fi, err := os.Stat(dir); err != nil || !fi.IsDir() {
 				return failure{fmt.Sprintf("workspace %q is not a folder", dir)}
 			}
-			return serve(cmd.Context(), e, f, dir, server.Options{Build: bopts})
+			return serve(cmd.Context(), e, f, dir, server.Options{Build: bopts, Version: version})
 		},
 	}
 	cmd.Flags().BoolVar(&f.demo, "demo", false, "serve a writable copy of the embedded demo workspace")
@@ -196,4 +193,18 @@ func openBrowser(url string, log *slog.Logger) {
 		return
 	}
 	go func() { _ = cmd.Wait() }() // reap the opener, which exits at once
+}
+
+// demoCopy writes a writable copy of the embedded demo into a temporary
+// folder; cleanup deletes it.
+func demoCopy() (dir string, cleanup func(), err error) {
+	tmp, err := os.MkdirTemp("", "dreamwiki-demo-")
+	if err != nil {
+		return "", nil, failure{err.Error()}
+	}
+	if err := os.CopyFS(tmp, demo.FS()); err != nil {
+		os.RemoveAll(tmp)
+		return "", nil, failure{"copying the demo: " + err.Error()}
+	}
+	return tmp, func() { os.RemoveAll(tmp) }, nil
 }

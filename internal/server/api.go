@@ -47,7 +47,7 @@ func (s *Server) serveSearch(w http.ResponseWriter, r *http.Request) {
 	}
 	if !s.indexer.ready.Load() {
 		w.Header().Set("Retry-After", "2")
-		jsonError(w, http.StatusServiceUnavailable, "the search index is still being built; try again in a moment")
+		jsonError(w, http.StatusServiceUnavailable, errIndexing.Error())
 		return
 	}
 	params := search.ParamsFromConfig(s.snapshot().ws.Config.Search)

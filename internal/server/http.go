@@ -32,6 +32,16 @@ func (s *Server) Handler() http.Handler {
 	mux.HandleFunc("GET /api/search", s.serveSearch)
 	mux.HandleFunc("GET /api/get", s.serveGet)
 	mux.HandleFunc("POST /api/dream", s.serveDream)
+	mcpH := s.mcpHandler()
+	mux.HandleFunc("/mcp", func(w http.ResponseWriter, r *http.Request) {
+		// Agents send no Origin; a page of another site must not reach the
+		// tools (the Host check already stops DNS rebinding).
+		if !s.sameOrigin(r, true) {
+			jsonError(w, http.StatusForbidden, "this request comes from another site (Origin "+r.Header.Get("Origin")+"); /mcp answers local programs and this server's own pages")
+			return
+		}
+		mcpH.ServeHTTP(w, r)
+	})
 	for _, p := range apiRoutes {
 		mux.HandleFunc(p, s.apiNotFound) // other methods
 	}
@@ -41,7 +51,7 @@ func (s *Server) Handler() http.Handler {
 		// it instead. The site has files under api/ too (api/pages.json,
 		// api/claims.json): only the server's own endpoints are the mux's.
 		p := r.URL.Path
-		if strings.HasPrefix(p, "/_dreamwiki/") || apiRoute(p) {
+		if strings.HasPrefix(p, "/_dreamwiki/") || apiRoute(p) || p == "/mcp" {
 			if _, ok := sitePath(r.URL); !ok {
 				http.NotFound(w, r)
 				return

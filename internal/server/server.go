@@ -19,6 +19,7 @@ import (
 
 	"github.com/dreamwiki/dreamwiki/internal/build"
 	"github.com/dreamwiki/dreamwiki/internal/diag"
+	"github.com/dreamwiki/dreamwiki/internal/provenance"
 	"github.com/dreamwiki/dreamwiki/internal/search/memsearch"
 	"github.com/dreamwiki/dreamwiki/internal/workspace"
 )
@@ -44,6 +45,8 @@ type Options struct {
 	Now func() time.Time
 	// Log receives developer logging; nil discards it.
 	Log *slog.Logger
+	// Version is the dreamwiki version the MCP server at /mcp reports.
+	Version string
 	// Out receives a line per rebuild for the person running the server
 	// ("12:03:04 notes/today.md: 2 pages in 35 ms"); nil for silence.
 	Out io.Writer
@@ -107,6 +110,8 @@ type Server struct {
 type snapshot struct {
 	// ws is the workspace as published (build.Load): what get serves.
 	ws *workspace.Workspace
+	// prov is the provenance of ws: its claims.
+	prov *provenance.Result
 	// dreamNotes maps each dream-run note's vault path to its title.
 	dreamNotes map[string]string
 	// notes and published count the vault's notes.
@@ -509,7 +514,7 @@ func reloadable(changed []string) []string {
 // publish makes the new build's workspace readable by handlers.
 func (s *Server) publish(c *build.Change) {
 	v := s.session.Vault()
-	snap := &snapshot{ws: s.session.Workspace(), dreamNotes: map[string]string{}}
+	snap := &snapshot{ws: s.session.Workspace(), prov: v.Provenance, dreamNotes: map[string]string{}}
 	snap.notes, snap.published = len(v.Notes), len(v.Notes)
 	for _, n := range v.Notes {
 		if n.Dream != nil {

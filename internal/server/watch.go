@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
+	"sync/atomic"
 	"time"
 
 	"github.com/fsnotify/fsnotify"
@@ -38,6 +39,8 @@ type watcher struct {
 	maxWait time.Duration
 	log     *slog.Logger
 	out     chan change
+	// gathering is set while events wait to be sent as a batch.
+	gathering atomic.Bool
 }
 
 // newWatcher starts watching root and every folder below it that the
@@ -134,6 +137,7 @@ func (w *watcher) run(ctx context.Context) {
 			if !w.event(ev, pending) {
 				continue
 			}
+			w.gathering.Store(true)
 			now := time.Now()
 			if first.IsZero() {
 				first = now
@@ -148,6 +152,7 @@ func (w *watcher) run(ctx context.Context) {
 			if errors.Is(err, fsnotify.ErrEventOverflow) {
 				w.log.Warn("file events were lost; reading the whole workspace again")
 				reset = true
+				w.gathering.Store(true)
 				if first.IsZero() {
 					first = time.Now()
 				}
@@ -160,6 +165,7 @@ func (w *watcher) run(ctx context.Context) {
 		case out <- batch:
 			pending = map[string]bool{}
 			reset, ready, first = false, false, time.Time{}
+			w.gathering.Store(false)
 		}
 	}
 }

@@ -81,3 +81,11 @@ func namesPrivacyKey(content string) bool {
 // maxUnclosedFrontMatter is how many lines of a front matter block without
 // a closing fence are read for a privacy key.
 const maxUnclosedFrontMatter = 50
+
+// Unpublished reports whether the workspace path p is kept out of what is
+// published: a private file this read left out, or a path the privacy
+// rule makes private whatever it holds (a file yet to be written in a
+// private folder).
+func (w *Workspace) Unpublished(p string) bool {
+	return w.Withholds(p) || privateByPath(w.Config.Private, cleanRel(p))
+}

@@ -704,11 +704,13 @@ func resultOf(h *bsearch.DocumentMatch, score float64) Result {
 		Score: math.Round(score*1e4) / 1e4, Snippet: snip, Source: fieldString(h, "kind"),
 		Lapsed: fieldString(h, "lapsed") == "true", Superseded: fieldString(h, "status") == "superseded",
 	}
-	r.Citation = citation(r.Path, r.StartLine, r.EndLine)
+	r.Citation = Citation(r.Path, r.StartLine, r.EndLine)
 	return r
 }
 
-func citation(path string, start, end int) string {
+// Citation is the citation of lines start to end of a workspace file,
+// "path#Lx-Ly", as search results give it and ParseCitation reads it.
+func Citation(path string, start, end int) string {
 	return fmt.Sprintf("%s#L%d-L%d", path, start, end)
 }
 

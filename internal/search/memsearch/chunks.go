@@ -41,7 +41,7 @@ type Chunk struct {
 }
 
 // ID is the chunk's document id in the index: its citation.
-func (c *Chunk) ID() string { return citation(c.Path, c.StartLine, c.EndLine) }
+func (c *Chunk) ID() string { return Citation(c.Path, c.StartLine, c.EndLine) }
 
 // Evergreen reports whether the chunk is exempt from decay (as Doc.Evergreen).
 func (c *Chunk) Evergreen() bool {
