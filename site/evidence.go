@@ -6,7 +6,6 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/dreamwiki/dreamwiki/internal/provenance"
 	"github.com/dreamwiki/dreamwiki/vault"
 )
 
@@ -30,27 +29,9 @@ var evidenceStates = []evidenceState{
 	{"lapsed", "lapsed", "A permission whose expiry date has passed: ask again before acting on it."},
 }
 
-// stateOf says how a claim is backed. Retirement outranks everything (a
-// superseded fact is history however well it was supported), then the
-// lint findings provenance recorded for the claim, so that a marker and
-// `dreamwiki check` never disagree.
+// stateOf is how a claim is backed (provenance.Claim.Backing), in words.
 func stateOf(ci *claimInfo) evidenceState {
-	key := "supported"
-	has := func(code string) bool { return containsString(ci.c.Findings, code) }
-	switch {
-	case ci.Status == string(provenance.StatusSuperseded):
-		key = "superseded"
-	case ci.Status == string(provenance.StatusArchived):
-		key = "archived"
-	case ci.Lapsed:
-		key = "lapsed"
-	case ci.Status == string(provenance.StatusContested) || has("claim-contested"):
-		key = "contested"
-	case has("claim-stale"):
-		key = "stale"
-	case len(ci.Evidence) == 0:
-		key = "none"
-	}
+	key := string(ci.c.Backing())
 	for _, st := range evidenceStates {
 		if st.Key == key {
 			return st

@@ -410,8 +410,17 @@ class SearchBox {
       if (f.d) badge(f.d);
       if (f.m) badge(f.m);
       if (f.r) badge(f.r);
-      if (f.s === "superseded") badge("superseded", true);
-      if (f.l) badge("lapsed permission", true);
+      if (f.e) {
+        // A claim's evidence marker, as beside its entry on the pages.
+        const b = el("span", "ev-badge ev-" + f.e);
+        const dot = el("span", "ev-dot");
+        dot.setAttribute("aria-hidden", "true");
+        b.append(dot, f.e === "none" ? "no evidence" : f.e);
+        meta.append(b);
+      } else {
+        if (f.s === "superseded") badge("superseded", true);
+        if (f.l) badge("lapsed permission", true);
+      }
       const snip = el("span", "sr-snippet");
       snip.append(...render(snippet(f.x, terms, res.prefixes)));
       a.append(title, meta, snip);

@@ -172,6 +172,10 @@ test('type:claim gateway returns only claims, and filters take one row', async (
   const { page, errors, rows } = await searchFor('type:claim gateway');
   assert.ok(rows.length >= 5, `${rows.length} results`);
   assert.deepEqual([...new Set(rows.map((r) => r.kind))], ['Claim']);
+  // Each claim shows its evidence marker.
+  const marks = await page.locator('.search-results .ev-badge').allInnerTexts();
+  assert.equal(marks.length, rows.length);
+  for (const m of marks) assert.ok(states.includes(m.trim()), `marker "${m}"`);
   const bar = await page.locator('.search-filters').evaluate((e) => e.getBoundingClientRect().height);
   assert.ok(bar < 40, `the filter row is ${bar}px high`);
   assert.deepEqual(errors, []);

@@ -520,17 +520,19 @@ func (ix *staticIndex) trigramShard(terms []int) []byte {
 // fragmentJSON is what a shown result needs. Short keys: there is one per
 // shown result, so bytes count.
 type fragmentJSON struct {
-	Title  string   `json:"t"`
-	URL    string   `json:"u"`
-	Kind   string   `json:"k"`
-	Date   string   `json:"d,omitempty"`
-	Type   string   `json:"m,omitempty"`
-	Tier   string   `json:"r,omitempty"`
-	Status string   `json:"s,omitempty"`
-	Lapsed bool     `json:"l,omitempty"`
-	Source string   `json:"p,omitempty"`
-	Tags   []string `json:"g,omitempty"` // for the browser's tag: filter
-	Text   string   `json:"x"`
+	Title  string `json:"t"`
+	URL    string `json:"u"`
+	Kind   string `json:"k"`
+	Date   string `json:"d,omitempty"`
+	Type   string `json:"m,omitempty"`
+	Tier   string `json:"r,omitempty"`
+	Status string `json:"s,omitempty"`
+	Lapsed bool   `json:"l,omitempty"`
+	// Backing is how well a claim is backed (the evidence marker).
+	Backing string   `json:"e,omitempty"`
+	Source  string   `json:"p,omitempty"`
+	Tags    []string `json:"g,omitempty"` // for the browser's tag: filter
+	Text    string   `json:"x"`
 }
 
 func (ix *staticIndex) fragment(d int) []byte {
@@ -550,7 +552,7 @@ func (ix *staticIndex) fragment(d int) []byte {
 	}
 	data, _ := json.Marshal(fragmentJSON{
 		Title: doc.Title, URL: doc.URL, Kind: doc.KindLabel, Date: doc.Date,
-		Type: doc.MemoryType, Tier: doc.Tier, Status: doc.Status, Lapsed: doc.Lapsed,
+		Type: doc.MemoryType, Tier: doc.Tier, Status: doc.Status, Lapsed: doc.Lapsed, Backing: doc.Backing,
 		Source: doc.Source, Tags: doc.Tags, Text: text,
 	})
 	return data
