@@ -211,3 +211,14 @@ func legendFor(content template.HTML) []evidenceState {
 	}
 	return evidenceStates
 }
+
+// backingOf is the evidence marker of a claim note in lists, nil for
+// other notes.
+func (s *site) backingOf(n *vault.Note) *evidenceState {
+	ci := s.mem.byNote[n]
+	if ci == nil {
+		return nil
+	}
+	st := stateOf(ci)
+	return &st
+}

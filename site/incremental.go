@@ -295,6 +295,14 @@ func patch(old *site, v *vault.Vault, d vault.Delta, w output.Writer) (*site, *d
 				dirty.add(v, ci.note)
 				dirty.add(v, s.mem.bySource[ci.c.File]) // its evidence marker
 			}
+			if o := old.mem.byID[ci.ID]; o == nil || o.c.Backing() != ci.c.Backing() {
+				// Lists show each claim's evidence marker.
+				dirty.add(v, s.mem.bySource[ci.c.File])
+				dirty.folders[folderOf(s.pages[ci.note])] = true
+				for _, t := range tagsWithParents(ci.note.Doc.Tags) {
+					dirty.tags[t] = true
+				}
+			}
 		}
 	} else {
 		s.patchMemory(old.mem, d, changed, dirty)

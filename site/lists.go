@@ -255,7 +255,7 @@ func (s *site) renderFolder(dir string, taken map[string]bool) error {
 	if len(f.Notes) > 0 {
 		g := listGroup{Title: "Notes"}
 		for _, n := range f.Notes {
-			g.Items = append(g.Items, link{Title: n.Title, URL: rel(page, s.pages[n]), Meta: n.Date, Note: true})
+			g.Items = append(g.Items, link{Title: n.Title, URL: rel(page, s.pages[n]), Meta: n.Date, Note: true, Backing: s.backingOf(n)})
 		}
 		d.List.Groups = append(d.List.Groups, g)
 	}
@@ -319,7 +319,7 @@ func (s *site) renderTag(t string, names []string) error {
 	notes := append([]*vault.Note(nil), s.tags[t]...)
 	sortNotes(notes)
 	for _, n := range notes {
-		g.Items = append(g.Items, link{Title: n.Title, URL: rel(page, s.pages[n]), Meta: n.Kind.Label(), Note: true})
+		g.Items = append(g.Items, link{Title: n.Title, URL: rel(page, s.pages[n]), Meta: n.Kind.Label(), Note: true, Backing: s.backingOf(n)})
 	}
 	d.List.Groups = append(d.List.Groups, g)
 	return s.render(page, "list.html", d)
@@ -487,3 +487,10 @@ func (s *site) writeRobots() error {
 	}
 	return s.write("robots.txt", []byte(body))
 }
+
+// favicon is the site's icon: the header's moon on the accent colour.
+// Every page names it, so browsers do not ask for a missing favicon.ico.
+const favicon = `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 24 24"><rect width="24" height="24" rx="6" fill="#5443c0"/><path d="M12 5a5 5 0 0 0 7 7 7 7 0 1 1-7-7Z" fill="#fff"/></svg>
+`
+
+func (s *site) writeFavicon() error { return s.write("favicon.svg", []byte(favicon)) }

@@ -196,7 +196,7 @@ func (s *site) renderAll(ctx context.Context, deferred bool) error {
 		func() error { return s.renderFolders(ctx) },
 		func() error { return s.renderTags(ctx) },
 		s.renderGraph, s.renderDashboard, s.renderDreamJournal, s.renderConversations, s.render404,
-		s.writeAssets, s.writeRobots,
+		s.writeAssets, s.writeRobots, s.writeFavicon,
 	}
 	if deferred {
 		steps = append(steps, func() error { return s.writeDeferred(ctx) })
@@ -400,6 +400,8 @@ type link struct {
 	Note bool
 	// Summary is a line shown under the title in lists.
 	Summary string
+	// Backing is a claim's evidence marker in lists, nil for other notes.
+	Backing *evidenceState
 }
 
 type listData struct {

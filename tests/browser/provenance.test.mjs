@@ -244,7 +244,8 @@ test('the graph names its hubs, names more notes as it zooms in, and finds a not
 
 test('small things: a favicon, no empty "Notes" heading on reports, no repeated breadcrumb', async () => {
   const { page, errors } = await open('reports/lint.html');
-  assert.match(await page.locator('link[rel=icon]').getAttribute('href'), /^data:image\/svg\+xml,/);
+  assert.equal(await page.locator('link[rel=icon]').getAttribute('href'), '../favicon.svg');
+  assert.match(readFileSync(join(site, 'favicon.svg'), 'utf8'), /^<svg /);
   assert.equal(await page.locator('article h2', { hasText: /^Notes$/ }).count(), 0);
   await page.goto(fileURL(join(site, 'reports', 'index.html')));
   const crumbs = await page.locator('nav.breadcrumbs li').allInnerTexts();
