@@ -339,12 +339,15 @@ class SearchBox {
       return;
     }
     // The query's own filters (type:claim) win over the filter row's.
-    const plan = planQuery(parseQuery(text), { kinds: engine.kinds(), types: engine.types(), tiers: engine.tiers() });
+    const parsed = parseQuery(text);
+    const plan = planQuery(parsed, { kinds: engine.kinds(), types: engine.types(), tiers: engine.tiers() });
     const pick = (fromQuery: string[], fromRow: Set<string>): string[] => (fromQuery.length > 0 ? fromQuery : Array.from(fromRow));
     const unknown = plan.unknown.length ? ` Nothing has ${plan.unknown.join(", ")}.` : "";
     if (plan.text === "") {
       this.clear();
-      this.say(`Add a word to search with ${clip(text)}.${unknown}${note}`);
+      this.say(parsed.filters.length > 0
+        ? `Add a word to search with ${clip(text)}.${unknown}${note}`
+        : `No searchable words in “${clip(text)}”.${note}`);
       return;
     }
     let res: Result;
