@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Runs every test dreamwiki has: Go unit and integration tests (with the
-# race detector), short fuzz runs of the parsers, and browser tests in
-# Debian's Chromium. Installs what it needs on a fresh Debian machine.
+# race detector), short fuzz runs of the parsers, browser tests in
+# Debian's Chromium, and the vault read by an independent Markdown
+# toolchain. Installs what it needs on a fresh Debian machine.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -20,6 +21,7 @@ if ! command -v node >/dev/null 2>&1; then
   as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends nodejs npm >/dev/null
 fi
 (cd tests/browser && npm ci --no-audit --no-fund --loglevel=error)
+(cd tests/compat && npm ci --no-audit --no-fund --loglevel=error)
 (cd tests/mcp && npm ci --no-audit --no-fund --loglevel=error)
 
 step "gofmt, go vet and go mod tidy"
@@ -30,6 +32,18 @@ if ! go mod tidy -diff; then echo "go.mod/go.sum are not tidy: run go mod tidy";
 
 step "go test (race detector on)"
 go test -race -count=1 -timeout 25m ./...
+
+step "the workflow init-ci writes passes actionlint"
+ci=$(mktemp -d)
+go run ./cmd/dreamwiki init-ci github -C "$ci" --workspace memory >/dev/null
+go run github.com/rhysd/actionlint/cmd/actionlint@v1.7.12 -color=false "$ci/.github/workflows/dreamwiki.yml"
+rm -rf "$ci"
+
+step "serve mode's random edits at full length (3 seeds x 200 steps)"
+# The race detector run above shortens it to one seed of 60 steps; this
+# run, without the detector, checks every step of every seed against a
+# fresh build (about 25 s of CPU).
+go test -count=1 -timeout 10m -run '^TestSession_RandomEditsEqualFreshBuilds$' ./internal/build
 
 step "fuzz the parsers briefly"
 # Budgets are counts of inputs (about ten seconds each here), not times:
@@ -49,6 +63,16 @@ fuzz FuzzStateFiles ./internal/memory 50000x
 step "browser tests (Chromium + playwright-core)"
 go build -o tests/browser/.bin/dreamwiki ./cmd/dreamwiki
 (cd tests/browser && node --test --test-concurrency=1 ./*.test.mjs)
+
+step "vault compatibility (unified/remark, remark-wiki-link, @r4ai/remark-callout)"
+# The demo's vault and a generated 1,000-note one, read by a toolchain
+# that shares no code with dreamwiki (tests/compat/vault.test.mjs).
+compat=$(mktemp -d)
+tests/browser/.bin/dreamwiki build --demo --out "$compat/demo" --quiet
+go run ./bench/gen -n 1000 -out "$compat/ws"
+tests/browser/.bin/dreamwiki build "$compat/ws" --out "$compat/gen" --quiet
+(cd tests/compat && COMPAT_VAULTS="$compat/demo/vault:$compat/gen/vault" node --test ./*.test.mjs)
+rm -rf "$compat"
 
 step "MCP: an independent client (the TypeScript SDK) against dreamwiki mcp --demo"
 (cd tests/mcp && node --test ./*.test.mjs)

@@ -220,7 +220,7 @@ func (s *site) writeAPI() error {
 		p := s.pages[c.note]
 		cj := claimJSON{ID: c.ID, Text: c.Text, Type: c.Type, Tier: c.Tier, Decay: c.Decay, Recalls: c.Recalls, Status: c.Status,
 			Lapsed: c.Lapsed, Created: c.Created, LastRecalled: c.LastRecalled, URL: p, Markdown: twinPath(p), Evidence: []evidenceJSON{}}
-		for _, e := range c.Evidence {
+		for _, e := range s.evidence(c, nil) {
 			if e.Private {
 				cj.Evidence = append(cj.Evidence, evidenceJSON{Private: true})
 				continue

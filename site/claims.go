@@ -11,48 +11,97 @@ import (
 )
 
 // readClaims reads the claims from the claim notes the vault made from
-// provenance (vault.Note.Claim).
-func (s *site) readClaims() {
+// provenance (vault.Note.Claim), taking those memo has (and filling it).
+func (s *site) readClaims(memo claimMemo) {
 	m := s.mem
 	for _, n := range s.notes {
 		c := n.Claim
 		if c == nil {
 			continue
 		}
-		ci := &claimInfo{
-			note: n, c: c, ID: c.ID, Text: c.Text, Type: string(c.MemoryType), Tier: string(c.Tier), Status: string(c.Status),
-			Decay: c.Scores.Decay, Recalls: c.Recalls, Created: day(c.Created.Format("2006-01-02"), c.Created.IsZero()),
-			LastRecalled: day(c.LastRecall.Format("2006-01-02"), c.LastRecall.IsZero()), Lapsed: c.Lapsed(),
-		}
-		if c.Permission != nil && !c.Permission.Expires.IsZero() {
-			ci.ExpiresOn = c.Permission.Expires.Format("2006-01-02")
-		}
-		for _, e := range c.Evidence {
-			ci.Evidence = append(ci.Evidence, s.evidenceOf(e))
-		}
-		m.claims = append(m.claims, ci)
-		m.byNote[n] = ci
-		m.byID[c.ID] = ci
-		if ci.Lapsed && c.Block != "" {
-			if src := m.bySource[c.File]; src != nil {
-				if id, ok := src.Doc.Anchor("^" + c.Block); ok {
-					m.lapsedBlocks[src] = append(m.lapsedBlocks[src], id)
-				}
+		ci := memo[n]
+		if ci == nil {
+			ci = newClaimInfo(n)
+			if memo != nil {
+				memo[n] = ci
 			}
 		}
+		m.claims = append(m.claims, ci)
+		// Serve mode patches the maps (patchMemory): most are set already.
+		if m.byNote[n] != ci {
+			m.byNote[n] = ci
+		}
+		if m.byID[c.ID] != ci {
+			m.byID[c.ID] = ci
+		}
+		if ci.Lapsed && c.Block != "" {
+			m.lapsed[c.File] = append(m.lapsed[c.File], c.Block)
+		}
 	}
+}
+
+// newClaimInfo is what pages show of claim note n.
+func newClaimInfo(n *vault.Note) *claimInfo {
+	c := n.Claim
+	ci := &claimInfo{
+		note: n, c: c, ID: c.ID, Text: c.Text, Type: string(c.MemoryType), Tier: string(c.Tier), Status: string(c.Status),
+		Decay: c.Scores.Decay, Recalls: c.Recalls, Created: day(c.Created.Format("2006-01-02"), c.Created.IsZero()),
+		LastRecalled: day(c.LastRecall.Format("2006-01-02"), c.LastRecall.IsZero()), Lapsed: c.Lapsed(),
+	}
+	if c.Permission != nil && !c.Permission.Expires.IsZero() {
+		ci.ExpiresOn = c.Permission.Expires.Format("2006-01-02")
+	}
+	return ci
+}
+
+// lapsedBlocks are the blocks of the entries of a workspace file whose
+// claims are lapsed permissions.
+func (s *site) lapsedBlocks(file string) []string { return s.mem.lapsed[file] }
+
+// lapsedIDs are the HTML ids, in n's page, of entries whose claims are
+// lapsed permissions.
+func (s *site) lapsedIDs(n *vault.Note, r *reads) []string {
+	if n.Source == "" {
+		return nil
+	}
+	r.add(depSource, n.Source)
+	r.add(depLapsed, n.Source)
+	if s.mem.bySource[n.Source] != n {
+		return nil
+	}
+	var ids []string
+	for _, b := range s.lapsedBlocks(n.Source) {
+		if id, ok := n.Doc.Anchor("^" + b); ok {
+			ids = append(ids, id)
+		}
+	}
+	return ids
+}
+
+// evidence is a claim's evidence as the site may show it.
+func (s *site) evidence(ci *claimInfo, r *reads) []evidenceInfo {
+	out := make([]evidenceInfo, 0, len(ci.c.Evidence))
+	for _, e := range ci.c.Evidence {
+		out = append(out, s.evidenceOf(e, r))
+	}
+	return out
 }
 
 // evidenceOf is one piece of evidence as the site may show it. Evidence
 // in a private note (which provenance gives no path, lines or excerpt)
 // shows only that it exists.
-func (s *site) evidenceOf(e provenance.Evidence) evidenceInfo {
+func (s *site) evidenceOf(e provenance.Evidence, r *reads) evidenceInfo {
+	if e.Private {
+		return evidenceInfo{Private: true}
+	}
+	r.add(depURL, e.Note)
 	target := s.v.Note(e.Note)
-	if e.Private || target == nil {
+	if target == nil {
 		return evidenceInfo{Private: true}
 	}
 	ei := evidenceInfo{Note: target, Path: e.Path, StartLine: e.StartLine, EndLine: e.EndLine, Excerpt: e.Excerpt, How: methodWords(e)}
 	if e.Block != "" {
+		r.anchor(target.Path, "^"+e.Block)
 		if id, ok := target.Doc.Anchor("^" + e.Block); ok {
 			ei.Anchor = id
 		}
@@ -80,7 +129,7 @@ func methodWords(e provenance.Evidence) string {
 }
 
 // claimView returns the card for a claim note, nil for other notes.
-func (s *site) claimView(n *vault.Note, page string) *claimView {
+func (s *site) claimView(n *vault.Note, page string, r *reads) *claimView {
 	ci := s.mem.byNote[n]
 	if ci == nil {
 		return nil
@@ -104,15 +153,16 @@ func (s *site) claimView(n *vault.Note, page string) *claimView {
 		where += " (" + c.Section + ")"
 	}
 	v.Written = link{Title: where}
-	if src := s.mem.bySource[c.File]; src != nil {
-		v.Written.URL = rel(page, s.pages[src])
+	if src := s.sourceNote(c.File, r); src != nil {
+		v.Written.URL = rel(page, s.url(src, r))
 		if c.Block != "" {
+			r.anchor(src.Path, "^"+c.Block)
 			if id, ok := src.Doc.Anchor("^" + c.Block); ok {
 				v.Written.URL += "#" + id
 			}
 		}
 	}
-	for _, e := range ci.Evidence {
+	for _, e := range s.evidence(ci, r) {
 		if e.Private {
 			v.Evidence = append(v.Evidence, evidenceView{Label: "A private note", How: "not published"})
 			continue
@@ -124,16 +174,20 @@ func (s *site) claimView(n *vault.Note, page string) *claimView {
 		}
 		v.Evidence = append(v.Evidence, ev)
 	}
-	v.Why = whyWeBelieve(ci, v.State)
-	v.Chain = s.chainOf(ci, page)
+	v.Why = whyWeBelieve(ci, v.State, v.Evidence)
+	v.Chain = s.chainOf(ci, page, r)
 	for _, id := range c.Contests {
-		if o := s.mem.byID[id]; o != nil {
-			v.Contests = append(v.Contests, link{Title: o.note.Title, URL: rel(page, s.pages[o.note]), Note: true})
+		if o := s.claimByID(id, r); o != nil {
+			r.note(depTitle, o.note)
+			v.Contests = append(v.Contests, link{Title: o.note.Title, URL: rel(page, s.url(o.note, r)), Note: true})
 		}
 	}
 	for _, slug := range c.Dreams {
-		if dn := s.v.Note(vault.DreamsFolder + "/" + slug + ".md"); dn != nil {
+		p := vault.DreamsFolder + "/" + slug + ".md"
+		r.add(depURL, p)
+		if dn := s.v.Note(p); dn != nil {
 			if u, ok := s.pages[dn]; ok {
+				r.note(depTitle, dn)
 				v.Dreams = append(v.Dreams, link{Title: dn.Title, URL: rel(page, u), Note: true})
 			}
 		}
@@ -141,20 +195,50 @@ func (s *site) claimView(n *vault.Note, page string) *claimView {
 	return v
 }
 
+// claimByID is the published claim with an id, nil when there is none;
+// r reads its card.
+func (s *site) claimByID(id string, r *reads) *claimInfo {
+	if slug, ok := strings.CutPrefix(id, "claim."); ok {
+		r.add(depCard, vault.ClaimsFolder+"/"+slug+".md")
+	}
+	ci := s.mem.byID[id]
+	if ci != nil {
+		r.note(depCard, ci.note)
+	}
+	return ci
+}
+
+// sourceNote is the published note of a workspace file, nil when there is
+// none.
+func (s *site) sourceNote(file string, r *reads) *vault.Note {
+	r.add(depSource, file)
+	src := s.mem.bySource[file]
+	r.note(depURL, src)
+	return src
+}
+
+// url is the page of a published note, read by r.
+func (s *site) url(n *vault.Note, r *reads) string {
+	r.note(depURL, n)
+	return s.pages[n]
+}
+
 // chainOf returns the supersession timeline a claim belongs to, oldest
 // first, leaving out claims that are not published.
-func (s *site) chainOf(ci *claimInfo, page string) []chainStep {
+func (s *site) chainOf(ci *claimInfo, page string, r *reads) []chainStep {
 	res := s.mem.result
 	if res == nil || len(ci.c.Chain) == 0 {
 		return nil
 	}
+	// The chains of the provenance result are read with its budget.
+	r.add(depBudget, "")
 	for _, ch := range res.Chains {
 		if !containsString(ch.Claims, ci.ID) {
 			continue
 		}
 		var steps []chainStep
 		for i, id := range ch.Claims {
-			o := s.mem.byID[id]
+			o := s.claimByID(id, r)
 			if o == nil {
 				continue
 			}
@@ -163,7 +247,7 @@ func (s *site) chainOf(ci *claimInfo, page string) []chainStep {
 				st.Date = ch.Dates[i].Format("2006-01-02")
 			}
 			if o != ci {
-				st.URL = rel(page, s.pages[o.note])
+				st.URL = rel(page, s.url(o.note, r))
 			}
 			steps = append(steps, st)
 		}
@@ -198,17 +282,17 @@ type words struct{ Label, Help string }
 
 // whyWeBelieve is the one line at the top of a claim page that says what
 // backs it.
-func whyWeBelieve(ci *claimInfo, st evidenceState) string {
+func whyWeBelieve(ci *claimInfo, st evidenceState, evidence []evidenceView) string {
 	var b strings.Builder
-	switch n := len(ci.Evidence); {
+	switch n := len(evidence); {
 	case st.Key == "none":
 		b.WriteString("Nothing backs this: no pointer, recall or log line in the workspace supports it.")
 	case n > 0:
 		b.WriteString("Backed by " + plural(n, "piece") + " of evidence")
 		latest := ""
-		for _, e := range ci.Evidence {
-			if !e.Private && e.Path > latest {
-				latest = e.Path
+		for _, e := range evidence {
+			if e.URL != "" && e.Label > latest {
+				latest = e.Label
 			}
 		}
 		if latest != "" {

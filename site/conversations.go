@@ -13,14 +13,14 @@ const conversationsDir = "sources/conversations"
 // renderConversations writes the conversations folder page as a digest:
 // per channel and group, the digest and index notes and each topic with
 // its message count.
-func (s *site) renderConversations() error {
+func (s *site) renderConversations(r *reads) error {
 	if len(s.opts.Conversations) == 0 {
 		return nil
 	}
 	page := conversationsDir + "/index.html"
 	d := pageData{Page: pageInfo{Kind: "conversations", KindLabel: "Folder", Title: "Conversations",
 		Description: "Archived conversations by channel, group and topic, with message counts.",
-		Breadcrumbs: s.breadcrumbs(page, "Conversations")}}
+		Breadcrumbs: s.breadcrumbs(page, "Conversations", r)}}
 	var b strings.Builder
 	channel := ""
 	total := 0
@@ -42,7 +42,7 @@ func (s *site) renderConversations() error {
 		fmt.Fprintf(&b, `<h3>%s</h3><p>`, esc(label))
 		var links []string
 		for _, x := range []struct{ title, path string }{{"Digest", c.Digest}, {"Index", c.Index}} {
-			if u := s.notePageURL(page, x.path); u != "" {
+			if u := s.notePageURL(page, x.path, r); u != "" {
 				links = append(links, fmt.Sprintf(`<a class="internal" href="%s">%s</a>`, esc(u), x.title))
 			}
 		}
@@ -56,7 +56,7 @@ func (s *site) renderConversations() error {
 		for _, t := range c.Topics {
 			sum += t.Messages
 			name := esc(t.Name)
-			if u := s.notePageURL(page, t.Path); u != "" {
+			if u := s.notePageURL(page, t.Path, r); u != "" {
 				name = fmt.Sprintf(`<a class="internal" href="%s">%s</a>`, esc(u), name)
 			}
 			msgs := "unknown"
@@ -68,6 +68,7 @@ func (s *site) renderConversations() error {
 		fmt.Fprintf(&b, `</tbody><tfoot><tr><th scope="row">All topics</th><td class="num">%s</td></tr></tfoot></table>`, thousands(sum))
 	}
 	d.Body = template.HTML(b.String()) //nolint:gosec // escaped above
+	r.add(depFolder, conversationsDir)
 	if f := s.folders[conversationsDir]; f != nil {
 		g := listGroup{Title: "Folders"}
 		for _, sub := range f.Folders {
@@ -78,15 +79,16 @@ func (s *site) renderConversations() error {
 			d.List.Groups = append(d.List.Groups, g)
 		}
 	}
-	return s.render(page, "list.html", d)
+	return s.render(page, "list.html", d, r)
 }
 
 // notePageURL is the page of the note at a vault path, relative to page;
 // "" when the note is missing or private.
-func (s *site) notePageURL(page, vaultPath string) string {
+func (s *site) notePageURL(page, vaultPath string, r *reads) string {
 	if vaultPath == "" {
 		return ""
 	}
+	r.add(depURL, vaultPath)
 	n := s.v.Note(vaultPath)
 	if n == nil {
 		return ""

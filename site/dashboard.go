@@ -22,7 +22,7 @@ var (
 
 // renderDashboard writes dashboard.html: the memory's shape at a glance,
 // every chart drawn at build time.
-func (s *site) renderDashboard() error {
+func (s *site) renderDashboard(r *reads) error {
 	const page = "dashboard.html"
 	d := pageData{Page: pageInfo{Kind: "dashboard", Title: "Dashboard",
 		Description: "Claims by tier and type, decay, daily-log activity and the MEMORY.md budget.",
@@ -40,20 +40,26 @@ func (s *site) renderDashboard() error {
 			fmt.Fprintf(&b, `<div><span>%s</span><span class="big">%s</span></div>`, esc(label), thousands(n))
 		}
 	}
+	for _, k := range []depKind{depNotes, depClaims, depDaily, depRuns, depTags, depBudget} {
+		r.add(k, "")
+	}
 	stat("Notes", len(s.notes), "")
-	stat("Claims", len(m.claims), folderURL(s, "claims"))
-	stat("Daily logs", len(m.daily), folderURL(s, "sources/daily"))
+	stat("Claims", len(m.claims), folderURL(s, "claims", r))
+	stat("Daily logs", len(m.daily), folderURL(s, "sources/daily", r))
 	stat("Dream runs", len(m.runs), "dreams/journal.html")
 	stat("Tags", len(s.tags), "tags/index.html")
 	lapsed := 0
 	for _, c := range m.claims {
+		r.note(depCard, c.note)
 		if c.Lapsed {
 			lapsed++
 		}
 	}
 	if lapsed > 0 {
 		u := ""
-		if n := s.v.Note(vault.ReportsFolder + "/lapsed-permissions.md"); n != nil {
+		p := vault.ReportsFolder + "/lapsed-permissions.md"
+		r.add(depURL, p)
+		if n := s.v.Note(p); n != nil {
 			u = s.pages[n]
 		}
 		stat("Lapsed permissions", lapsed, u)
@@ -117,7 +123,7 @@ func (s *site) renderDashboard() error {
 	b.WriteString(`</section>`)
 
 	// Daily-log activity.
-	if cal := s.activityCalendar(page); cal != "" {
+	if cal := s.activityCalendar(page, r); cal != "" {
 		b.WriteString(`<section class="panel wide" aria-labelledby="p-activity"><h2 id="p-activity">Daily-log activity</h2>`)
 		b.WriteString(string(cal))
 		b.WriteString(`<p class="legend" aria-hidden="true">Fewer words <i class="lv0"></i><i class="lv1"></i><i class="lv2"></i><i class="lv3"></i><i class="lv4"></i> more words</p>`)
@@ -129,17 +135,19 @@ func (s *site) renderDashboard() error {
 		b.WriteString(`<section class="panel" aria-labelledby="p-dreams"><h2 id="p-dreams">Recent dreams</h2><ul class="note-list">`)
 		for i := len(runs) - 1; i >= 0 && i >= len(runs)-5; i-- {
 			n := runs[i]
+			r.note(depRun, n)
 			fmt.Fprintf(&b, `<li><a href="dreams/journal.html#%s">%s</a><span class="meta">%s</span></li>`, esc(runID(n)), esc(n.Title), esc(countsLine(runCounts(n.Dream))))
 		}
 		b.WriteString(`</ul></section>`)
 	}
 	b.WriteString(`</div>`)
 	d.Body = template.HTML(b.String()) //nolint:gosec // escaped above
-	return s.render(page, "list.html", d)
+	return s.render(page, "list.html", d, r)
 }
 
 // folderURL links a folder's page when the site has that folder.
-func folderURL(s *site, dir string) string {
+func folderURL(s *site, dir string, r *reads) string {
+	r.add(depFolderTitle, dir)
 	if _, ok := s.folders[dir]; ok {
 		return dir + "/index.html"
 	}
@@ -172,10 +180,12 @@ func ordered(m map[string]int, order []string, prefix string) []bar {
 }
 
 // activityCalendar draws the daily logs by date, sized by words.
-func (s *site) activityCalendar(page string) template.HTML {
+func (s *site) activityCalendar(page string, r *reads) template.HTML {
 	days := map[string]calendarDay{}
 	var first, last time.Time
 	for _, n := range s.mem.daily {
+		r.note(depListing, n)
+		r.note(depWords, n)
 		t, err := time.Parse("2006-01-02", n.Date)
 		if err != nil {
 			continue
@@ -191,7 +201,7 @@ func (s *site) activityCalendar(page string) template.HTML {
 		d.Value += words
 		d.Label = plural(d.Value, "word")
 		if d.URL == "" {
-			d.URL = rel(page, s.pages[n])
+			d.URL = rel(page, s.url(n, r))
 		}
 		days[n.Date] = d
 	}

@@ -51,7 +51,7 @@ var claimLink = regexp.MustCompile(`<a class="internal" href="([^"]*)" data-path
 // hover or focus by CSS alone so that it works without JavaScript. A
 // written "Source: path#Lx-Ly" pointer in the same note becomes a link
 // to the lines it names.
-func (s *site) markClaims(h string, page string) string {
+func (s *site) markClaims(h string, page string, r *reads) string {
 	ms := claimLink.FindAllStringSubmatchIndex(h, -1)
 	if len(ms) == 0 {
 		return h
@@ -68,7 +68,7 @@ func (s *site) markClaims(h string, page string) string {
 		}
 		b.WriteString(h[last:m[0]])
 		last = m[1]
-		pointers = s.writeMarker(&b, ci, h[m[2]:m[3]], page, "ev-"+strconv.Itoa(i+1), pointers)
+		pointers = s.writeMarker(&b, ci, h[m[2]:m[3]], page, "ev-"+strconv.Itoa(i+1), pointers, r)
 	}
 	b.WriteString(h[last:])
 	return linkPointers(b.String(), pointers)
@@ -80,21 +80,25 @@ type pointer struct{ text, url string }
 
 // writeMarker writes one claim's evidence marker and returns pointers
 // with the pointers of its evidence added.
-func (s *site) writeMarker(b *strings.Builder, ci *claimInfo, href, page, id string, pointers []pointer) []pointer {
+func (s *site) writeMarker(b *strings.Builder, ci *claimInfo, href, page, id string, pointers []pointer, r *reads) []pointer {
+	// The marker shows the claim note's state and evidence: it is read
+	// whole, like an embed.
+	r.note(depContent, ci.note)
+	evidence := s.evidence(ci, r)
 	st := stateOf(ci)
 	b.WriteString(`<span class="ev ev-` + st.Key + `">`)
 	b.WriteString(`<a class="ev-badge" href="` + href + `" aria-describedby="` + id + `">`)
 	b.WriteString(`<span class="ev-dot" aria-hidden="true"></span>` + esc(st.Label))
-	if n := len(ci.Evidence); n > 0 {
+	if n := len(evidence); n > 0 {
 		b.WriteString(`<span class="ev-n"><span class="visually-hidden">, evidence: </span>` + strconv.Itoa(n) + `</span>`)
 	}
 	b.WriteString(`</a><span class="ev-pop" role="tooltip" id="` + id + `"><span class="ev-help">` + esc(st.Help) + `</span>`)
-	for _, e := range ci.Evidence {
+	for _, e := range evidence {
 		if e.Private {
 			b.WriteString(`<span class="ev-item">A private note (not published)</span>`)
 			continue
 		}
-		u := rel(page, s.pages[e.Note])
+		u := rel(page, s.url(e.Note, r))
 		if e.Anchor != "" {
 			u += "#" + e.Anchor
 		}
@@ -214,11 +218,12 @@ func legendFor(content template.HTML) []evidenceState {
 
 // backingOf is the evidence marker of a claim note in lists, nil for
 // other notes.
-func (s *site) backingOf(n *vault.Note) *evidenceState {
+func (s *site) backingOf(n *vault.Note, r *reads) *evidenceState {
 	ci := s.mem.byNote[n]
 	if ci == nil {
 		return nil
 	}
+	r.note(depContent, n)
 	st := stateOf(ci)
 	return &st
 }

@@ -27,20 +27,22 @@ type graphData struct {
 
 // graphGroup is the colour group of a note: its kind. A claim's tier is
 // on its page; ten kinds are as many colours as a reader can tell apart.
-func (s *site) graphGroup(n *vault.Note) string {
+func (s *site) graphGroup(n *vault.Note, r *reads) string {
+	r.note(depListing, n)
 	return string(n.Kind)
 }
 
 // buildGraph makes the graph of published notes and the links between
 // them; links to private notes are not part of it.
-func (s *site) buildGraph() graphData {
+func (s *site) buildGraph(r *reads) graphData {
+	r.add(depNotes, "")
 	idx := make(map[*vault.Note]int, len(s.notes))
 	groupIdx := map[string]int{}
 	var g graphData
 	g.Nodes = make([][3]any, 0, len(s.notes))
 	groups := map[string]bool{}
 	for _, n := range s.notes {
-		groups[s.graphGroup(n)] = true
+		groups[s.graphGroup(n, r)] = true
 	}
 	for name := range groups {
 		g.Groups = append(g.Groups, name)
@@ -51,13 +53,14 @@ func (s *site) buildGraph() graphData {
 	}
 	for i, n := range s.notes {
 		idx[n] = i
-		g.Nodes = append(g.Nodes, [3]any{n.Title, s.pages[n], groupIdx[s.graphGroup(n)]})
+		g.Nodes = append(g.Nodes, [3]any{n.Title, s.url(n, r), groupIdx[s.graphGroup(n, nil)]})
 	}
 	seen := map[[2]int]bool{}
 	for i, n := range s.notes {
-		for _, r := range n.Links {
-			j, ok := idx[r.Note]
-			if !ok || r.Note == nil || j == i {
+		r.note(depTargets, n)
+		for _, l := range n.Links {
+			j, ok := idx[l.Note]
+			if !ok || l.Note == nil || j == i {
 				continue
 			}
 			key := [2]int{min(i, j), max(i, j)}
@@ -78,8 +81,8 @@ func (s *site) buildGraph() graphData {
 }
 
 // renderGraph writes the graph's data and the global graph page.
-func (s *site) renderGraph() error {
-	g := s.buildGraph()
+func (s *site) renderGraph(r *reads) error {
+	g := s.buildGraph(r)
 	data, err := json.Marshal(g)
 	if err != nil {
 		return err
@@ -88,6 +91,7 @@ func (s *site) renderGraph() error {
 	js = append(js, "window.dreamwikiGraphData="...)
 	js = append(js, data...)
 	js = append(js, ";\n"...)
+	r.file(graphDataPath)
 	if err := s.write(graphDataPath, js); err != nil {
 		return err
 	}
@@ -116,5 +120,5 @@ func (s *site) renderGraph() error {
 	}
 	b.WriteString(`</ul>`)
 	d.Body = template.HTML(b.String()) //nolint:gosec // escaped above
-	return s.render(page, "graph.html", d)
+	return s.render(page, "graph.html", d, r)
 }

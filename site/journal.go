@@ -85,11 +85,12 @@ func runID(n *vault.Note) string { return "dream-" + n.Dream.Slug }
 // newest first, with what it promoted, merged, superseded, pruned and
 // archived (each claim linked), how MEMORY.md's size changed and which
 // logs it read.
-func (s *site) renderDreamJournal() error {
+func (s *site) renderDreamJournal(r *reads) error {
 	const page = "dreams/journal.html"
 	d := pageData{Page: pageInfo{Kind: "journal", Title: "Dream journal",
 		Description: "Every consolidation run: what was promoted, merged, superseded, pruned and archived.",
-		Breadcrumbs: []link{{Title: "Home", URL: "../index.html"}, {Title: "Dreams", URL: folderLink(s, page, "dreams")}, {Title: "Dream journal"}}}}
+		Breadcrumbs: []link{{Title: "Home", URL: "../index.html"}, {Title: "Dreams", URL: folderLink(s, page, "dreams", r)}, {Title: "Dream journal"}}}}
+	r.add(depRuns, "")
 	runs := s.mem.runs
 	var b strings.Builder
 	if len(runs) == 0 {
@@ -101,10 +102,11 @@ func (s *site) renderDreamJournal() error {
 	toc.WriteString("<ol>")
 	for i := len(runs) - 1; i >= 0; i-- {
 		n := runs[i]
+		r.note(depRun, n)
 		dr := n.Dream
 		id := runID(n)
 		fmt.Fprintf(&toc, `<li><a href="#%s">%s</a></li>`, esc(id), esc(strings.TrimPrefix(n.Title, "Dream ")))
-		fmt.Fprintf(&b, `<li class="dream-entry" id="%s"><h2><a class="internal" href="%s">%s</a></h2>`, esc(id), esc(rel(page, s.pages[n])), esc(n.Title))
+		fmt.Fprintf(&b, `<li class="dream-entry" id="%s"><h2><a class="internal" href="%s">%s</a></h2>`, esc(id), esc(rel(page, s.url(n, r))), esc(n.Title))
 		if cs := runCounts(dr); len(cs) > 0 {
 			b.WriteString(`<ul class="dream-counts">`)
 			for _, c := range cs {
@@ -133,7 +135,7 @@ func (s *site) renderDreamJournal() error {
 			what string
 			ids  []string
 		}{{"Promoted", dr.Promoted}, {"Superseded", dr.Superseded}, {"Archived", dr.Archived}} {
-			s.claimList(&b, page, x.what, x.ids)
+			s.claimList(&b, page, x.what, x.ids, r)
 		}
 		if len(dr.Items) > 0 {
 			b.WriteString(`<ul class="dream-items">`)
@@ -143,8 +145,8 @@ func (s *site) renderDreamJournal() error {
 					break
 				}
 				text := esc(it.Text)
-				if c := s.mem.byID[it.Claim]; c != nil {
-					text = fmt.Sprintf(`<a class="internal" href="%s">%s</a>`, esc(rel(page, s.pages[c.note])), text)
+				if c := s.claimByID(it.Claim, r); c != nil {
+					text = fmt.Sprintf(`<a class="internal" href="%s">%s</a>`, esc(rel(page, s.url(c.note, r))), text)
 				}
 				fmt.Fprintf(&b, `<li>%s`, text)
 				if it.Status != "" {
@@ -168,22 +170,23 @@ func (s *site) renderDreamJournal() error {
 	var other listGroup
 	other.Title = "Dream notes"
 	for _, n := range s.mem.dreams {
-		other.Items = append(other.Items, link{Title: n.Title, URL: rel(page, s.pages[n]), Meta: n.Date, Note: true})
+		r.note(depListing, n)
+		other.Items = append(other.Items, link{Title: n.Title, URL: rel(page, s.url(n, r)), Meta: n.Date, Note: true})
 	}
 	if len(other.Items) > 0 {
 		d.List.Groups = []listGroup{other}
 	}
 	d.Body = template.HTML(b.String()) //nolint:gosec // escaped above
-	return s.render(page, "list.html", d)
+	return s.render(page, "list.html", d, r)
 }
 
 // claimList writes "what: claim, claim, …" with each published claim
 // linked, at most 8 then a count.
-func (s *site) claimList(b *strings.Builder, page, what string, ids []string) {
+func (s *site) claimList(b *strings.Builder, page, what string, ids []string, r *reads) {
 	var links []string
 	more := 0
 	for _, id := range ids {
-		c := s.mem.byID[id]
+		c := s.claimByID(id, r)
 		if c == nil {
 			continue
 		}
@@ -191,11 +194,12 @@ func (s *site) claimList(b *strings.Builder, page, what string, ids []string) {
 			more++
 			continue
 		}
+		r.note(depTitle, c.note)
 		label := c.note.Title
 		if c.Lapsed {
 			label += " (lapsed)"
 		}
-		links = append(links, fmt.Sprintf(`<a class="internal" href="%s">%s</a>`, esc(rel(page, s.pages[c.note])), esc(label)))
+		links = append(links, fmt.Sprintf(`<a class="internal" href="%s">%s</a>`, esc(rel(page, s.url(c.note, r))), esc(label)))
 	}
 	if len(links) == 0 {
 		return
@@ -220,8 +224,8 @@ func countsLine(cs []dreamCount) string {
 }
 
 // folderLink is a folder page's URL from page, "" when there is none.
-func folderLink(s *site, page, dir string) string {
-	if u := folderURL(s, dir); u != "" {
+func folderLink(s *site, page, dir string, r *reads) string {
+	if u := folderURL(s, dir, r); u != "" {
 		return rel(page, u)
 	}
 	return ""

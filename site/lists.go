@@ -20,6 +20,9 @@ type folder struct {
 	Notes   []*vault.Note
 	Folders []string // child folder paths
 	Count   int      // notes in this folder and below
+	// from is the vault path of the note the title was read from (the
+	// first, by path, in the folder or below), "" for a fixed title.
+	from string
 }
 
 // folderTitles names the folders of the vault layout.
@@ -41,8 +44,9 @@ func (s *site) collectFolders() {
 	for _, n := range s.notes {
 		page := s.pages[n]
 		dir := folderOf(page)
-		origDirs := strings.Split(vault.Folder(n.Path), "/")
-		s.ensureFolder(dir, origDirs)
+		if _, ok := s.folders[dir]; !ok {
+			s.ensureFolder(dir, n.Path)
+		}
 		s.folders[dir].Notes = append(s.folders[dir].Notes, n)
 		for d := dir; ; d = folderOf(d) {
 			s.folders[d].Count++
@@ -57,41 +61,32 @@ func (s *site) collectFolders() {
 	}
 }
 
-// ensureFolder creates dir and its parents; orig holds the vault's own
-// (unslugged) folder names for titles.
-func (s *site) ensureFolder(dir string, orig []string) {
+// ensureFolder creates dir and its parents for the note at vault path p,
+// whose own (unslugged) folder names give their titles.
+func (s *site) ensureFolder(dir, p string) {
 	if _, ok := s.folders[dir]; ok || dir == "" {
 		return
 	}
 	parent := folderOf(dir)
-	s.ensureFolder(parent, orig)
+	s.ensureFolder(parent, p)
+	orig := strings.Split(vault.Folder(p), "/")
 	depth := strings.Count(dir, "/")
 	title := dir[strings.LastIndex(dir, "/")+1:]
 	if depth < len(orig) && orig[depth] != "" {
 		title = orig[depth]
 	}
+	from := p
 	if t, ok := folderTitles[dir]; ok {
-		title = t
+		title, from = t, ""
 	}
-	s.folders[dir] = &folder{Path: dir, Title: title}
+	s.folders[dir] = &folder{Path: dir, Title: title, from: from}
 	s.folders[parent].Folders = append(s.folders[parent].Folders, dir)
 }
 
-// sortNotes puts dated notes newest first, then the rest by title.
+// sortNotes puts dated notes newest first, then the rest by title (see
+// lessNote).
 func sortNotes(ns []*vault.Note) {
-	sort.SliceStable(ns, func(i, j int) bool {
-		a, b := ns[i], ns[j]
-		if (a.Date != "") != (b.Date != "") {
-			return a.Date == ""
-		}
-		if a.Date != b.Date {
-			return a.Date > b.Date
-		}
-		if ta, tb := strings.ToLower(a.Title), strings.ToLower(b.Title); ta != tb {
-			return ta < tb
-		}
-		return a.Path < b.Path
-	})
+	sort.SliceStable(ns, func(i, j int) bool { return lessNote(ns[i], ns[j]) })
 }
 
 // navLimit caps how many notes (and sub-folders) of one folder the
@@ -163,20 +158,33 @@ func (s *site) navFolder(b *strings.Builder, f *folder, page, open string, root 
 
 func esc(s string) string { return template.HTMLEscapeString(s) }
 
+// homeNote is the note whose page is the home page (the memory index),
+// nil when there is none.
+func (s *site) homeNote(r *reads) *vault.Note {
+	r.add(depNotes, "")
+	r.add(depURL, "index.md")
+	if n := s.v.Note("index.md"); n != nil && s.pages[n] == "index.html" {
+		return n
+	}
+	for _, n := range s.notes {
+		if s.pages[n] == "index.html" {
+			return n
+		}
+	}
+	return nil
+}
+
 // renderHome renders index.html: cards to browse the memory, then the
 // memory index note (MEMORY.md) when there is one.
-func (s *site) renderHome() error {
+func (s *site) renderHome(r *reads) error {
 	const page = "index.html"
 	d := pageData{Page: pageInfo{Kind: "home", Title: s.opts.Title}}
-	for _, n := range s.notes {
-		if s.pages[n] != page {
-			continue
-		}
-		content, err := s.contentHTML(n, page)
+	if n := s.homeNote(r); n != nil {
+		content, err := s.contentHTML(n, page, r)
 		if err != nil {
 			return err
 		}
-		d.Page = s.pageInfo(n, page)
+		d.Page = s.pageInfo(n, page, r)
 		d.Page.Kind = "home"
 		d.Page.Title = s.opts.Title
 		d.Page.Description = describe(string(content))
@@ -186,15 +194,18 @@ func (s *site) renderHome() error {
 		if title != "" {
 			d.Page.Subtitle = n.Title
 		}
-		if err := s.write(twinPath(page), s.twin(n, page)); err != nil {
+		r.file(twinPath(page))
+		if err := s.write(twinPath(page), s.twin(n, page, r)); err != nil {
 			return err
 		}
 	}
+	r.add(depFolder, "")
 	root := s.folders[""]
 	for _, sub := range root.Folders {
 		f := s.folders[sub]
 		d.List.Cards = append(d.List.Cards, link{Title: f.Title, URL: sub + "/index.html", Meta: plural(f.Count, "note")})
 	}
+	r.add(depTags, "")
 	if len(s.tags) > 0 {
 		d.List.Cards = append(d.List.Cards, link{Title: "Tags", URL: "tags/index.html", Meta: plural(len(s.tags), "tag")})
 	}
@@ -206,25 +217,23 @@ func (s *site) renderHome() error {
 	var other listGroup
 	other.Title = "Notes"
 	for _, n := range root.Notes {
-		if s.pages[n] != page {
-			other.Items = append(other.Items, link{Title: n.Title, URL: s.pages[n], Note: true})
+		if u := s.url(n, r); u != page {
+			r.note(depTitle, n)
+			other.Items = append(other.Items, link{Title: n.Title, URL: u, Note: true})
 		}
 	}
 	if len(other.Items) > 0 {
 		d.List.Groups = append(d.List.Groups, other)
 	}
 	d.List.Empty = "This workspace has no notes yet. Add MEMORY.md or daily logs under memory/ and build again."
-	return s.render(page, "list.html", d)
+	return s.render(page, "list.html", d, r)
 }
 
 // renderFolders writes one listing page per folder, unless a note already
 // lives at the folder's index page. It stops between pages when ctx is
 // done.
 func (s *site) renderFolders(ctx context.Context) error {
-	taken := map[string]bool{}
-	for _, p := range s.pages {
-		taken[p] = true
-	}
+	taken := s.takenPages()
 	dirs := make([]string, 0, len(s.folders))
 	for d := range s.folders {
 		if d != "" {
@@ -232,18 +241,34 @@ func (s *site) renderFolders(ctx context.Context) error {
 		}
 	}
 	sort.Strings(dirs)
-	return parallel.Each(ctx, len(dirs), workers(), func(i int) error { return s.renderFolder(dirs[i], taken) })
+	return parallel.Each(ctx, len(dirs), workers(), func(i int) error { return s.renderFolder(dirs[i], taken, nil) })
+}
+
+// takenPages are the pages of notes.
+func (s *site) takenPages() map[string]bool {
+	taken := make(map[string]bool, len(s.pages))
+	for _, p := range s.pages {
+		taken[p] = true
+	}
+	return taken
+}
+
+// hasFolderPage reports whether a folder has a listing page of its own:
+// not when a note, or the conversations digest, lives at its index page.
+func (s *site) hasFolderPage(dir string, taken map[string]bool) bool {
+	return !taken[dir+"/index.html"] && (dir != conversationsDir || len(s.opts.Conversations) == 0)
 }
 
 // renderFolder writes the listing page of one folder; taken holds the
 // pages of notes.
-func (s *site) renderFolder(dir string, taken map[string]bool) error {
+func (s *site) renderFolder(dir string, taken map[string]bool, r *reads) error {
 	page := dir + "/index.html"
-	if taken[page] || (dir == conversationsDir && len(s.opts.Conversations) > 0) {
-		return nil // a note, or the conversations digest, lives there
+	if !s.hasFolderPage(dir, taken) {
+		return nil
 	}
+	r.add(depFolder, dir)
 	f := s.folders[dir]
-	d := pageData{Page: pageInfo{Kind: "folder", KindLabel: "Folder", Title: f.Title, Breadcrumbs: s.breadcrumbs(page, f.Title)}}
+	d := pageData{Page: pageInfo{Kind: "folder", KindLabel: "Folder", Title: f.Title, Breadcrumbs: s.breadcrumbs(page, f.Title, r)}}
 	if len(f.Folders) > 0 {
 		g := listGroup{Title: "Folders"}
 		for _, sub := range f.Folders {
@@ -255,12 +280,13 @@ func (s *site) renderFolder(dir string, taken map[string]bool) error {
 	if len(f.Notes) > 0 {
 		g := listGroup{Title: "Notes"}
 		for _, n := range f.Notes {
-			g.Items = append(g.Items, link{Title: n.Title, URL: rel(page, s.pages[n]), Meta: n.Date, Note: true, Backing: s.backingOf(n)})
+			r.note(depListing, n)
+			g.Items = append(g.Items, link{Title: n.Title, URL: rel(page, s.url(n, r)), Meta: n.Date, Note: true, Backing: s.backingOf(n, r)})
 		}
 		d.List.Groups = append(d.List.Groups, g)
 	}
 	d.List.Empty = "This folder is empty."
-	return s.render(page, "list.html", d)
+	return s.render(page, "list.html", d, r)
 }
 
 func plural(n int, word string) string {
@@ -293,15 +319,17 @@ func (s *site) collectTags() {
 // pages when ctx is done.
 func (s *site) renderTags(ctx context.Context) error {
 	names := s.sortedTags()
-	if err := parallel.Each(ctx, len(names), workers(), func(i int) error { return s.renderTag(names[i], names) }); err != nil {
+	if err := parallel.Each(ctx, len(names), workers(), func(i int) error { return s.renderTag(names[i], names, nil) }); err != nil {
 		return err
 	}
-	return s.renderTagIndex(names)
+	return s.renderTagIndex(names, nil)
 }
 
 // renderTag writes the page of tag t; names are all tags, sorted.
-func (s *site) renderTag(t string, names []string) error {
+func (s *site) renderTag(t string, names []string, r *reads) error {
 	page := tagPage(t)
+	r.add(depTags, "")
+	r.add(depTag, t)
 	d := pageData{Page: pageInfo{Kind: "tag", KindLabel: "Tag", Title: "#" + t, Breadcrumbs: s.tagCrumbs(page, t)}}
 	var sub listGroup
 	sub.Title = "Nested tags"
@@ -319,19 +347,21 @@ func (s *site) renderTag(t string, names []string) error {
 	notes := append([]*vault.Note(nil), s.tags[t]...)
 	sortNotes(notes)
 	for _, n := range notes {
-		g.Items = append(g.Items, link{Title: n.Title, URL: rel(page, s.pages[n]), Meta: n.Kind.Label(), Note: true, Backing: s.backingOf(n)})
+		r.note(depListing, n)
+		g.Items = append(g.Items, link{Title: n.Title, URL: rel(page, s.url(n, r)), Meta: n.Kind.Label(), Note: true, Backing: s.backingOf(n, r)})
 	}
 	d.List.Groups = append(d.List.Groups, g)
-	return s.render(page, "list.html", d)
+	return s.render(page, "list.html", d, r)
 }
 
 // renderTagIndex writes tags/index.html, the tag tree.
-func (s *site) renderTagIndex(names []string) error {
+func (s *site) renderTagIndex(names []string, r *reads) error {
 	const page = "tags/index.html"
+	r.add(depTags, "")
 	d := pageData{Page: pageInfo{Kind: "tags", Title: "Tags", Breadcrumbs: []link{{Title: "Home", URL: "../index.html"}, {Title: "Tags"}}}}
 	d.List.Tree = s.tagTree(page, names)
 	d.List.Empty = "No note has tags yet."
-	return s.render(page, "list.html", d)
+	return s.render(page, "list.html", d, r)
 }
 
 // tagTree renders the tag index as nested lists: #a/b under #a. names is
@@ -383,12 +413,12 @@ func (s *site) tagCrumbs(page, tag string) []link {
 // depth. With a base URL its links resolve against it (<base href>);
 // without one they are relative to the site root, which is where most
 // hosts serve it from.
-func (s *site) render404() error {
+func (s *site) render404(r *reads) error {
 	d := pageData{Page: pageInfo{Kind: "404", Title: "Not found", NoIndex: true}}
 	d.Page.Content = template.HTML(`<p>There is no page at this address. It may have been renamed when the memory was consolidated.</p>`)
 	d.List.Groups = []listGroup{{Items: []link{{Title: "Go to the start page", URL: "index.html"}, {Title: "Browse the tags", URL: "tags/index.html"}}}}
 	d.Site = s.siteData("404.html")
-	return s.renderWith("404.html", "list.html", d, s.basePath())
+	return s.renderWith("404.html", "list.html", d, s.basePath(), r)
 }
 
 // basePath is the path of the base URL ("/memory/"), "" without one.

@@ -25,6 +25,7 @@ func TestListPages_StopWhenTheBuildIsCancelled(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
+		s.collect(nil, nil)
 		err = errors.Join(s.renderFolders(ctx), s.renderTags(ctx))
 		return mem.Names(), err
 	}

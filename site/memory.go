@@ -21,13 +21,16 @@ type memory struct {
 	daily  []*vault.Note // daily logs
 	// bySource maps a workspace path to its published note.
 	bySource map[string]*vault.Note
-	// lapsedBlocks are, per note, the HTML ids of entries whose claim is
-	// a lapsed permission, so pages can mark them.
-	lapsedBlocks map[*vault.Note][]string
-	result       *provenance.Result
+	// lapsed are, per workspace file, the blocks of entries whose claim is
+	// a lapsed permission, so their pages can mark them.
+	lapsed map[string][]string
+	result *provenance.Result
 }
 
-// claimInfo is one published claim and the published notes around it.
+// claimInfo is one published claim as pages show it: a function of its
+// note alone, so serve mode keeps it as long as the note (claimMemo). What
+// it says of other notes (where its evidence is, and whether that is
+// published) is read when a page renders (evidenceOf).
 type claimInfo struct {
 	note *vault.Note
 	c    *provenance.Claim
@@ -43,7 +46,6 @@ type claimInfo struct {
 	LastRecalled       string
 	Lapsed             bool
 	ExpiresOn          string
-	Evidence           []evidenceInfo
 }
 
 // evidenceInfo is one piece of evidence: the note (usually a daily log),
@@ -112,15 +114,12 @@ func lineRange(a, b int) string {
 	return "lines " + strconv.Itoa(a) + "–" + strconv.Itoa(b)
 }
 
-// collectMemory gathers the memory views' data.
-func (s *site) collectMemory() *memory {
-	m := &memory{
-		byNote: map[*vault.Note]*claimInfo{}, byID: map[string]*claimInfo{},
-		bySource: map[string]*vault.Note{}, lapsedBlocks: map[*vault.Note][]string{},
-		result: s.v.Provenance,
-	}
-	for _, n := range s.notes {
-		if n.Source != "" {
+// gather lists the dream runs, the other dream notes and the daily logs
+// of notes, and maps each workspace path that remap accepts to the last
+// note (by path) made from it.
+func (m *memory) gather(notes []*vault.Note, remap func(source string) bool) {
+	for _, n := range notes {
+		if n.Source != "" && remap(n.Source) {
 			m.bySource[n.Source] = n
 		}
 		switch {
@@ -134,7 +133,22 @@ func (s *site) collectMemory() *memory {
 	}
 	sortNotes(m.dreams)
 	sortRuns(m.runs)
+}
+
+// collectMemory gathers the memory views' data. memo, when not nil, keeps
+// each claim note's claimInfo between serve mode's updates: a note never
+// changes, so neither does what is made of it alone.
+func (s *site) collectMemory(memo claimMemo) *memory {
+	m := &memory{
+		byNote: map[*vault.Note]*claimInfo{}, byID: map[string]*claimInfo{},
+		bySource: map[string]*vault.Note{}, lapsed: map[string][]string{},
+		result: s.v.Provenance,
+	}
+	m.gather(s.notes, func(string) bool { return true })
 	s.mem = m
-	s.readClaims()
+	s.readClaims(memo)
 	return m
 }
+
+// claimMemo maps claim notes to what readClaims made of them.
+type claimMemo map[*vault.Note]*claimInfo

@@ -14,16 +14,23 @@ import (
 )
 
 // pageContext resolves links for one page. Every href it returns is
-// relative to that page, including hrefs inside transcluded notes.
+// relative to that page, including hrefs inside transcluded notes. r
+// records what the page reads.
 type pageContext struct {
 	s    *site
 	page string
+	r    *reads
 }
 
 // Resolve maps the vault's resolution of a link onto published pages:
 // links to private notes become plain text.
 func (c pageContext) Resolve(from *markdown.Doc, l *markdown.Link) markdown.Target {
+	c.r.note(depLinks, c.s.v.NoteOf(from))
 	r, ok := c.s.v.Resolution(l)
+	if ok && r.Note != nil && l.Embed {
+		// The embed shows the note: its text, and where its own links go.
+		c.r.note(depContent, r.Note)
+	}
 	switch {
 	case !ok || r.Broken:
 		return markdown.Target{Broken: true}
@@ -45,7 +52,7 @@ func (c pageContext) Href(_ *markdown.Doc, t markdown.Target) string {
 		if n == nil {
 			return ""
 		}
-		target := c.s.pages[n]
+		target := c.s.url(n, c.r)
 		if target != c.page {
 			u = rel(c.page, target)
 		}
@@ -69,20 +76,21 @@ func (c pageContext) TagHref(_ *markdown.Doc, tag string) string {
 // contentHTML renders a note's body for a page, with the touches the
 // Markdown engine leaves to the site: heading anchor links and labels on
 // task-list checkboxes.
-func (s *site) contentHTML(n *vault.Note, page string) (template.HTML, error) {
+func (s *site) contentHTML(n *vault.Note, page string, r *reads) (template.HTML, error) {
 	buf := getBuffer()
 	defer putBuffer(buf)
-	if err := s.eng.RenderHTML(buf, n.Doc, pageContext{s: s, page: page}); err != nil {
+	r.note(depContent, n)
+	if err := s.eng.RenderHTML(buf, n.Doc, pageContext{s: s, page: page, r: r}); err != nil {
 		return "", fmt.Errorf("rendering %s: %w", n.Path, err)
 	}
 	h := finishHTML(buf.Bytes())
-	for _, id := range s.mem.lapsedBlocks[n] {
+	for _, id := range s.lapsedIDs(n, r) {
 		// Entries granting a permission that has lapsed are marked where
 		// they are written (MEMORY.md, topic files).
 		attr := ` id="` + template.HTMLEscapeString(id) + `"`
 		h = strings.Replace(h, attr, attr+` class="lapsed-claim" title="This permission has lapsed"`, 1)
 	}
-	h = s.markClaims(h, page)
+	h = s.markClaims(h, page, r)
 	return template.HTML(h), nil //nolint:gosec // produced by our escaping renderer
 }
 
@@ -90,18 +98,19 @@ func (s *site) contentHTML(n *vault.Note, page string) (template.HTML, error) {
 // person's own, which shows nothing of its generated note but the title:
 // only the title is rendered, sparing the parse of the whole note (13,000
 // claims at 10,000 notes).
-func (s *site) noteContent(n *vault.Note, page string) (template.HTML, error) {
+func (s *site) noteContent(n *vault.Note, page string, r *reads) (template.HTML, error) {
 	if n.Claim == nil || !noHumanNotes(n.Doc) {
-		return s.contentHTML(n, page)
+		return s.contentHTML(n, page, r)
 	}
 	buf := getBuffer()
 	defer putBuffer(buf)
-	ok, err := s.eng.RenderTitle(buf, n.Doc, pageContext{s: s, page: page})
+	r.note(depContent, n)
+	ok, err := s.eng.RenderTitle(buf, n.Doc, pageContext{s: s, page: page, r: r})
 	if err != nil {
 		return "", fmt.Errorf("rendering %s: %w", n.Path, err)
 	}
 	if !ok {
-		return s.contentHTML(n, page)
+		return s.contentHTML(n, page, r)
 	}
 	return template.HTML(finishHTML(buf.Bytes())), nil //nolint:gosec // produced by our escaping renderer
 }
@@ -137,15 +146,16 @@ func noHumanNotes(d *markdown.Doc) bool {
 	return true
 }
 
-func (s *site) renderNote(n *vault.Note) error {
-	page := s.pages[n]
-	content, err := s.noteContent(n, page)
+// renderNote writes a note's page and its Markdown twin.
+func (s *site) renderNote(n *vault.Note, r *reads) error {
+	page := s.url(n, r)
+	content, err := s.noteContent(n, page, r)
 	if err != nil {
 		return err
 	}
-	d := pageData{Page: s.pageInfo(n, page)}
+	d := pageData{Page: s.pageInfo(n, page, r)}
 	d.Page.TitleHTML, d.Page.Content = splitTitle(content)
-	d.Claim = s.claimView(n, page)
+	d.Claim = s.claimView(n, page, r)
 	d.Page.Description = describe(string(d.Page.Content))
 	if d.Claim != nil {
 		// The title is the claim's full text, said once: the note's own
@@ -167,18 +177,21 @@ func (s *site) renderNote(n *vault.Note) error {
 		}
 	}
 	d.Page.Legend = legendFor(d.Page.Content)
-	if err := s.render(page, "note.html", d); err != nil {
+	if err := s.render(page, "note.html", d, r); err != nil {
 		return err
 	}
 	// The twin doubles as the hover preview's source (ui/preview.ts).
-	return s.write(twinPath(page), s.twin(n, page))
+	r.file(twinPath(page))
+	return s.write(twinPath(page), s.twin(n, page, r))
 }
 
 // maxBacklinks caps the backlinks a page lists.
 const maxBacklinks = 40
 
 // pageInfo fills what every note page shows around the content.
-func (s *site) pageInfo(n *vault.Note, page string) pageInfo {
+func (s *site) pageInfo(n *vault.Note, page string, r *reads) pageInfo {
+	r.note(depContent, n)
+	r.note(depBacklinks, n)
 	p := pageInfo{
 		Kind:         string(n.Kind),
 		KindLabel:    n.Kind.Label(),
@@ -187,13 +200,14 @@ func (s *site) pageInfo(n *vault.Note, page string) pageInfo {
 		Updated:      n.Date,
 		Source:       n.Source,
 		TOC:          toc(n.Doc.Headings),
-		Breadcrumbs:  s.breadcrumbs(page, n.Title),
+		Breadcrumbs:  s.breadcrumbs(page, n.Title, r),
 		LocalGraph:   true,
 	}
 	for _, t := range n.Doc.Tags {
 		p.Tags = append(p.Tags, link{Name: t, URL: rel(page, tagPage(t))})
 	}
 	for _, b := range s.v.Backlinks(n) {
+		r.note(depURL, b)
 		u, ok := s.pages[b]
 		if !ok {
 			continue
@@ -205,6 +219,7 @@ func (s *site) pageInfo(n *vault.Note, page string) pageInfo {
 			p.MoreBacklinks++
 			continue
 		}
+		r.note(depTitle, b)
 		p.Backlinks = append(p.Backlinks, link{Title: b.Title, URL: rel(page, u), Note: true})
 	}
 	return p
@@ -370,7 +385,7 @@ func toc(hs []markdown.Heading) template.HTML {
 }
 
 // breadcrumbs links the home page and each folder above the page.
-func (s *site) breadcrumbs(page, title string) []link {
+func (s *site) breadcrumbs(page, title string, r *reads) []link {
 	if page == "index.html" {
 		return nil
 	}
@@ -381,6 +396,7 @@ func (s *site) breadcrumbs(page, title string) []link {
 		for i := range parts {
 			f := strings.Join(parts[:i+1], "/")
 			title := parts[i]
+			r.add(depFolderTitle, f)
 			if fo := s.folders[f]; fo != nil {
 				title = fo.Title
 			}

@@ -17,7 +17,7 @@ func (s *site) writeSearch(ctx context.Context) error {
 		return err
 	}
 	d := pageData{Page: pageInfo{Kind: "search", Title: "Search", Description: "Search " + s.opts.Title}}
-	if err := s.render("search.html", "search.html", d); err != nil {
+	if err := s.render("search.html", "search.html", d, nil); err != nil {
 		return fmt.Errorf("rendering the search page: %w", err)
 	}
 	return nil

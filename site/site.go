@@ -79,6 +79,8 @@ type site struct {
 	layouts  map[string]*template.Template
 	notes    []*vault.Note // published notes, by path
 	pages    map[*vault.Note]string
+	taken    map[string]bool          // the pages of notes
+	collided bool                     // some note's URL has a suffix (see urlsFor)
 	tags     map[string][]*vault.Note // tag -> notes carrying it or a sub-tag
 	folders  map[string]*folder
 	navByDir map[string]template.HTML
@@ -88,12 +90,12 @@ type site struct {
 	chromeErr   error
 	mem         *memory // claims, dreams and charts, when the vault has provenance
 	assetMap    map[string]string
-	listed      []string // list pages rendered, for the sitemap
+	listed      map[string]bool // list pages rendered, for the sitemap
 	// twins and docs cache each note's twin as llms-full.txt holds it and
-	// its search document, between incremental updates; nil in a plain
-	// build.
-	twins map[*vault.Note][]byte
-	docs  map[*vault.Note]search.Doc
+	// its search document, by vault path, between incremental updates;
+	// nil in a plain build.
+	twins map[string][]byte
+	docs  map[string]search.Doc
 	w     output.Writer
 	mu    sync.Mutex
 	stats Stats
@@ -110,6 +112,7 @@ func Build(ctx context.Context, eng *markdown.Engine, v *vault.Vault, opts Optio
 	if err != nil {
 		return Stats{}, err
 	}
+	s.collect(nil, nil)
 	if err := s.renderAll(ctx, true); err != nil {
 		return Stats{}, err
 	}
@@ -146,8 +149,8 @@ func (opts Options) normalised(v *vault.Vault) Options {
 	return opts
 }
 
-// newSite prepares a build: the assets bundled, the templates parsed and
-// what every page needs to know about the others (collect).
+// newSite prepares a build: the assets bundled and the templates parsed.
+// What every page needs to know about the others is for collect.
 func newSite(eng *markdown.Engine, v *vault.Vault, opts Options, w output.Writer) (*site, error) {
 	b, err := assets.Build()
 	if err != nil {
@@ -158,20 +161,22 @@ func newSite(eng *markdown.Engine, v *vault.Vault, opts Options, w output.Writer
 	if s.layouts, err = parseTemplates(); err != nil {
 		return nil, err
 	}
-	s.collect()
 	return s, nil
 }
 
 // collect computes what pages show about other notes: the published
 // notes and their URLs, tags, folders, the explorer and the memory views'
-// data. Incremental updates patch these instead when they can.
-func (s *site) collect() {
+// data. Incremental updates patch these instead when they can; bases and
+// memo are their caches (see urlsFor and collectMemory), nil in a plain
+// build.
+func (s *site) collect(bases map[string]string, memo claimMemo) {
 	s.notes = s.v.Notes
-	s.pages = urlsFor(s.notes)
+	s.pages, s.collided = urlsFor(s.notes, bases)
+	s.taken = s.takenPages()
 	s.collectTags()
 	s.collectFolders()
 	s.renderNav()
-	s.mem = s.collectMemory()
+	s.mem = s.collectMemory(memo)
 }
 
 // renderAll writes every file of the site; without deferred, it leaves
@@ -192,10 +197,12 @@ func (s *site) renderAll(ctx context.Context, deferred bool) error {
 		}
 	}
 	steps := []func() error{
-		s.renderHome,
+		func() error { return s.renderHome(nil) },
 		func() error { return s.renderFolders(ctx) },
 		func() error { return s.renderTags(ctx) },
-		s.renderGraph, s.renderDashboard, s.renderDreamJournal, s.renderConversations, s.render404,
+		func() error { return s.renderGraph(nil) }, func() error { return s.renderDashboard(nil) },
+		func() error { return s.renderDreamJournal(nil) }, func() error { return s.renderConversations(nil) },
+		func() error { return s.render404(nil) },
 		s.writeAssets, s.writeRobots, s.writeFavicon,
 	}
 	if deferred {
@@ -293,7 +300,8 @@ type chrome struct {
 // notes have theirs from renderNav; other folders (tags/, tags/a/) get
 // theirs on first use: an explorer with nothing open, its links relative
 // to that depth.
-func (s *site) chromeFor(dir string) (template.HTML, chrome) {
+func (s *site) chromeFor(dir string, r *reads) (template.HTML, chrome) {
+	r.add(depChrome, dir)
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if c, ok := s.chromeByDir[dir]; ok {
@@ -447,21 +455,22 @@ func (s *site) assetPaths() map[string]string {
 	return m
 }
 
-// render executes a page template into the output.
-func (s *site) render(page, layout string, d pageData) error {
+// render executes a page template into the output; r records what the
+// page read.
+func (s *site) render(page, layout string, d pageData, r *reads) error {
 	d.Site = s.siteData(page)
-	return s.renderWith(page, layout, d, "")
+	return s.renderWith(page, layout, d, "", r)
 }
 
 // renderWith renders with d.Site already filled; base, when set, is the
 // page's <base href> (the 404 page's).
-func (s *site) renderWith(page, layout string, d pageData, base string) error {
+func (s *site) renderWith(page, layout string, d pageData, base string, r *reads) error {
 	d.Site.Base = base
 	dir := folderOf(page)
 	if base != "" {
 		dir = "" // the 404 page resolves its links against <base href>
 	}
-	d.Nav, d.Chrome = s.chromeFor(dir)
+	d.Nav, d.Chrome = s.chromeFor(dir, r)
 	if s.chromeErr != nil {
 		return s.chromeErr
 	}
@@ -473,9 +482,13 @@ func (s *site) renderWith(page, layout string, d pageData, base string) error {
 	if err := s.layouts[layout].ExecuteTemplate(buf, "layout.html", d); err != nil {
 		return fmt.Errorf("rendering %s: %w", page, err)
 	}
+	r.file(page)
 	if layout != "note.html" && page != "index.html" && !d.Page.NoIndex {
 		s.mu.Lock()
-		s.listed = append(s.listed, page)
+		if s.listed == nil {
+			s.listed = map[string]bool{}
+		}
+		s.listed[page] = true
 		s.mu.Unlock()
 	}
 	return s.write(page, buf.Bytes())
@@ -500,7 +513,10 @@ func putBuffer(b *bytes.Buffer) {
 func (s *site) listPages() []string {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	out := append([]string(nil), s.listed...)
+	out := make([]string, 0, len(s.listed))
+	for p := range s.listed {
+		out = append(out, p)
+	}
 	sort.Strings(out)
 	return out
 }
@@ -517,7 +533,7 @@ func (s *site) renderNotes(ctx context.Context) error {
 		}
 		notes = append(notes, n)
 	}
-	return parallel.Each(ctx, len(notes), workers(), func(i int) error { return s.renderNote(notes[i]) })
+	return parallel.Each(ctx, len(notes), workers(), func(i int) error { return s.renderNote(notes[i], nil) })
 }
 
 // workers is how many pages render at once: more than the cores, because

@@ -13,15 +13,16 @@ import (
 // twin returns the Markdown twin of a page: the note's Markdown with
 // wikilinks and embeds turned into relative links to other twins, so an
 // agent can follow them without an Obsidian resolver.
-func (s *site) twin(n *vault.Note, page string) []byte { return s.twinFrom(n, page, page) }
+func (s *site) twin(n *vault.Note, page string, r *reads) []byte { return s.twinFrom(n, page, page, r) }
 
 // twinFrom is twin with links relative to the file from instead of the
 // page (llms-full.txt, at the root, holds every twin).
-func (s *site) twinFrom(n *vault.Note, page, from string) []byte {
+func (s *site) twinFrom(n *vault.Note, page, from string, r *reads) []byte {
+	r.note(depContent, n)
 	if ci := s.mem.byNote[n]; ci != nil {
-		return s.claimTwin(n, ci, page, from)
+		return s.claimTwin(n, ci, page, from, r)
 	}
-	ctx := pageContext{s: s, page: page}
+	ctx := pageContext{s: s, page: page, r: r}
 	body := markdown.RewriteLinks(n.Doc, func(l *markdown.Link) (string, bool) {
 		t := ctx.Resolve(n.Doc, l)
 		text := l.Display
@@ -38,7 +39,7 @@ func (s *site) twinFrom(n *vault.Note, page, from string) []byte {
 			}
 			return fmt.Sprintf("[%s](%s)", text, u), true
 		}
-		target := s.pages[s.v.NoteOf(t.Doc)]
+		target := s.url(s.v.NoteOf(t.Doc), r)
 		u := ""
 		if target != page || from != page {
 			u = rel(from, twinPath(target))
@@ -86,10 +87,10 @@ func (s *site) twinFrom(n *vault.Note, page, from string) []byte {
 // Markdown, made from the same privacy-checked values (the vault's claim
 // note names evidence in unpublished notes, which the site must not), and
 // the person's own notes from the vault note.
-func (s *site) claimTwin(n *vault.Note, ci *claimInfo, page, from string) []byte {
-	v := s.claimView(n, page)
+func (s *site) claimTwin(n *vault.Note, ci *claimInfo, page, from string, r *reads) []byte {
+	v := s.claimView(n, page, r)
 	link := func(target *vault.Note, anchor string) string {
-		u := rel(from, twinPath(s.pages[target]))
+		u := rel(from, twinPath(s.url(target, r)))
 		if anchor != "" {
 			u += "#" + anchor
 		}
@@ -125,18 +126,20 @@ func (s *site) claimTwin(n *vault.Note, ci *claimInfo, page, from string) []byte
 		}
 		b.WriteString(": ask again before acting on it.\n")
 	}
-	if src := s.mem.bySource[ci.c.File]; src != nil {
+	if src := s.sourceNote(ci.c.File, r); src != nil {
 		anchor := ""
 		if ci.c.Block != "" {
+			r.anchor(src.Path, "^"+ci.c.Block)
 			anchor, _ = src.Doc.Anchor("^" + ci.c.Block)
 		}
 		fmt.Fprintf(&b, "\nWritten in [%s](%s).\n", mdText(v.Written.Title), link(src, anchor))
 	}
 	b.WriteString("\n## Evidence\n\n")
-	if len(ci.Evidence) == 0 {
+	evidence := s.evidence(ci, r)
+	if len(evidence) == 0 {
 		b.WriteString("No evidence: no pointer, recall or log line in the workspace supports this claim.\n")
 	}
-	for _, e := range ci.Evidence {
+	for _, e := range evidence {
 		if e.Private {
 			b.WriteString("- A private note (not published)\n")
 			continue

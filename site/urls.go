@@ -55,25 +55,47 @@ func slugPath(p string) string {
 }
 
 // urlsFor assigns every published note its page path ("topics/gateway.html"),
-// keeping them unique after slugging.
-func urlsFor(notes []*vault.Note) map[*vault.Note]string {
+// keeping them unique after slugging; collided reports whether some note
+// did not get its own base + ".html" (a slug another note, or a page of
+// the site, already had). bases, when not nil, keeps each vault path's
+// slugged base between calls (serve mode makes the URLs again whenever
+// notes come or go).
+func urlsFor(notes []*vault.Note, bases map[string]string) (urls map[*vault.Note]string, collided bool) {
 	out := make(map[*vault.Note]string, len(notes))
-	taken := map[string]bool{"404.html": true, "search.html": true}
+	taken := make(map[string]bool, len(reserved))
+	for p := range reserved {
+		taken[p] = true
+	}
 	for _, n := range notes {
-		base := strings.TrimSuffix(n.Path, path.Ext(n.Path))
-		if n.Kind == vault.KindIndex && n.Path == "index.md" {
-			base = "index"
-		} else {
-			base = slugPath(base)
-		}
+		base := urlBase(n, bases)
 		u := base + ".html"
 		for i := 2; taken[u]; i++ {
 			u = base + "-" + strconv.Itoa(i) + ".html"
+			collided = true
 		}
 		taken[u] = true
 		out[n] = u
 	}
-	return out
+	return out, collided
+}
+
+// reserved are the pages of the site no note may take.
+var reserved = map[string]bool{"404.html": true, "search.html": true}
+
+// urlBase is a note's URL without ".html", before urlsFor makes it unique;
+// bases (see urlsFor) may be nil.
+func urlBase(n *vault.Note, bases map[string]string) string {
+	if n.Kind == vault.KindIndex && n.Path == "index.md" {
+		return "index"
+	}
+	if b, ok := bases[n.Path]; ok {
+		return b
+	}
+	b := slugPath(strings.TrimSuffix(n.Path, path.Ext(n.Path)))
+	if bases != nil {
+		bases[n.Path] = b
+	}
+	return b
 }
 
 // rootPrefix is the relative path from a page back to the site root.

@@ -173,16 +173,24 @@ func existingID(line string) string {
 // noteTarget is a wikilink target for a vault path: the path without .md.
 func noteTarget(p string) string { return strings.TrimSuffix(p, ".md") }
 
-// displayEscaper swaps what a wikilink's display text cannot hold; built
-// once, as building a replacer costs more than using it.
-var displayEscaper = strings.NewReplacer("|", "/", "[", "(", "]", ")", "\n", " ")
+// displayEscaper swaps what a link's text cannot hold for look-alikes: a
+// bar or bracket would end a wikilink, and Quartz shows only what follows
+// the last "/" of a link's text, so a slash is written as U+2215 (∕).
+// Built once, as building a replacer costs more than using it.
+var displayEscaper = strings.NewReplacer("|", "¦", "[", "(", "]", ")", "/", "∕", "\n", " ")
 
-// wikilink writes [[target|display]], dropping characters the display
-// cannot hold.
+// wikilink writes [[target|display]] (target may end in #heading or
+// #^block), swapping characters the display cannot hold; a display that
+// Quartz would not read as a wikilink's (wikiText) is written as a
+// Markdown link to the same note.
 func wikilink(target, display string) string {
 	display = displayEscaper.Replace(display)
 	if display == "" || display == target {
 		return "[[" + target + "]]"
+	}
+	if !wikiText(display) {
+		note, frag, _ := strings.Cut(target, "#")
+		return markdownLink(false, display, note+".md"+markdownFragment(frag))
 	}
 	return "[[" + target + "|" + display + "]]"
 }

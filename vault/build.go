@@ -6,6 +6,7 @@ import (
 	"runtime"
 	"sort"
 	"strings"
+	"sync"
 
 	"github.com/dreamwiki/dreamwiki/internal/diag"
 	"github.com/dreamwiki/dreamwiki/internal/markdown"
@@ -35,10 +36,10 @@ type Vault struct {
 	withheld  map[string]bool
 	backlinks map[*Note][]*Note
 	links     map[*markdown.Link]*Resolution
-	// inVault resolves names as Obsidian will in the written vault, where
-	// workspace paths mean nothing: links are rewritten until they
-	// resolve there.
-	inVault *markdown.NameIndex
+	// pub is how the written vault names notes (publishing), made on
+	// first use.
+	pubOnce sync.Once
+	pub     *publishing
 	// inc is what Update needs to tell which notes changed.
 	inc *incState
 
@@ -97,7 +98,7 @@ func Build(eng *markdown.Engine, inputs []Input, assets []*Asset, withheld []str
 	for _, a := range v.Assets {
 		v.assets[a.Path] = a
 	}
-	v.Names, v.inVault = nameIndexes(v.Notes, v.Assets, v.withheld)
+	v.Names = nameIndex(v.Notes, v.Assets, v.withheld)
 	v.resolveAll()
 	v.Diagnostics.Sort()
 	return v
@@ -172,22 +173,23 @@ func noteOf(in Input, doc *markdown.Doc) *Note {
 }
 
 // normaliseProps builds the front matter written into the vault: the
-// builder's own keys first, then the note's keys in their original order.
+// note's title first (publishers title pages by it, and would otherwise
+// use the file name), then the builder's own keys, then the note's keys
+// in their original order.
 func normaliseProps(n *Note, extra Props) Props {
+	p := Props{{Key: "title", Value: n.Title}}
 	if n.Source == "" && len(extra) > 0 {
 		// A generated note's properties are written as given, in order.
-		p := append(Props(nil), extra...)
+		for _, kv := range extra {
+			p.Set(kv.Key, kv.Value)
+		}
 		if p.Get("type") == nil {
 			p.Set("type", string(n.Kind))
 		}
 		markPrivate(n, &p)
 		return p
 	}
-	var p Props
 	m := n.Doc.Meta
-	if m.Title != "" {
-		p.Set("title", m.Title)
-	}
 	p.Set("type", string(n.Kind))
 	if len(m.Aliases) > 0 {
 		p.Set("aliases", m.Aliases)
@@ -218,12 +220,14 @@ func normaliseProps(n *Note, extra Props) Props {
 	return p
 }
 
-// markPrivate sets `publish: false` on a private note, the key Obsidian
-// Publish and Quartz read, so that a vault kept with its private notes
-// ([vault] include_private) does not publish them either.
+// markPrivate marks a private note, in a vault kept with its private
+// notes ([vault] include_private), so that no publisher publishes it:
+// `publish: false` is what Obsidian Publish reads, `draft: true` what
+// Quartz's default filter (RemoveDrafts) reads.
 func markPrivate(n *Note, p *Props) {
 	if n.Private {
 		p.Set("publish", false)
+		p.Set("draft", true)
 	}
 }
 

@@ -2,10 +2,14 @@ package vault
 
 import (
 	"fmt"
+	"path"
+	"regexp"
+	"slices"
 	"strings"
 	"time"
 
 	"github.com/dreamwiki/dreamwiki/internal/provenance"
+	"github.com/dreamwiki/dreamwiki/internal/workspace"
 )
 
 // HumanStart and HumanEnd fence the text a person adds to a generated
@@ -65,11 +69,11 @@ func claimInput(c *provenance.Claim, res *provenance.Result, locate func(string)
 	if c.Block != "" {
 		from += "#^" + c.Block
 	}
-	where := fmt.Sprintf("%s, line %d", c.File, c.Line)
+	b.WriteString("Written in " + citeLink(from, c.File, fmt.Sprintf(", line %d", c.Line)))
 	if c.Section != "" {
-		where += " (" + c.Section + ")"
+		b.WriteString(" (" + escapeText(c.Section) + ")")
 	}
-	fmt.Fprintf(&b, "Written in %s.\n", wikilink(from, where))
+	b.WriteString(".\n")
 
 	b.WriteString("\n## Evidence\n\n")
 	if len(c.Evidence) == 0 {
@@ -163,18 +167,27 @@ func evidenceLine(ev provenance.Evidence) string {
 		// A private note left out: that it exists is all that is told.
 		return fmt.Sprintf("a private note — %s, confidence %.2f", how, ev.Confidence)
 	}
-	where := ev.Path
+	where := ""
 	if ev.StartLine > 0 {
 		if ev.EndLine > ev.StartLine {
-			where += fmt.Sprintf(", lines %d–%d", ev.StartLine, ev.EndLine)
+			where = fmt.Sprintf(", lines %d–%d", ev.StartLine, ev.EndLine)
 		} else {
-			where += fmt.Sprintf(", line %d", ev.StartLine)
+			where = fmt.Sprintf(", line %d", ev.StartLine)
 		}
 	}
 	if ev.Pointer != "" {
 		how += " `" + strings.ReplaceAll(ev.Pointer, "`", "'") + "`"
 	}
-	return fmt.Sprintf("%s — %s, confidence %.2f", wikilink(ev.Target(), where), how, ev.Confidence)
+	return fmt.Sprintf("%s — %s, confidence %.2f", citeLink(ev.Target(), ev.Path, where), how, ev.Confidence)
+}
+
+// citeLink links to a place in a workspace file, cited by its path: the
+// folder is written before the link rather than in its text, as
+// "memory/[[sources/daily/2026-09-17#^e5|2026-09-17.md, line 5]]", since
+// Quartz shows only the last part of a link text that holds a "/".
+func citeLink(target, file, where string) string {
+	dir, base := path.Split(file)
+	return escapeText(dir) + wikilink(target, base+where)
 }
 
 func methodLabel(m provenance.Method) string {
@@ -250,14 +263,33 @@ func claimTags(c *provenance.Claim) []string {
 	return tags
 }
 
-// claimAliases lets Obsidian find a claim by its title. Titles that hold
-// link syntax are left out: an alias must be usable inside [[ ]].
+// claimAliases are the name a claim goes by, for Obsidian's [[ completion
+// and a publisher's redirects: the first cell of its table row, or the
+// key of its "Key: value" line that links nowhere. A claim's whole text
+// is never an alias (DESIGN 4.1 showed one; issue #21 found them a
+// publisher's root folder's worth of redirects), and neither is a bold
+// title, which already names the claim's file. publishing keeps only the
+// aliases every reader can use.
 func claimAliases(c *provenance.Claim) []string {
-	t := strings.TrimSpace(c.Title)
-	if t == "" || strings.ContainsAny(t, "[]|#^\n") {
+	name := ""
+	if e := c.Entry; e != nil {
+		switch e.Shape {
+		case workspace.ShapeTableRow:
+			if len(e.Cells) > 1 {
+				name = e.Cells[0]
+			}
+		case workspace.ShapeKeyValue:
+			// "Related: [[x]]" points elsewhere; its key names nothing.
+			if !strings.Contains(e.Raw, "[[") && !strings.Contains(e.Raw, "](") {
+				name, _, _ = strings.Cut(e.Text, ": ")
+			}
+		}
+	}
+	name = strings.TrimSpace(name)
+	if name == "" || strings.EqualFold(name, strings.TrimSpace(c.Text)) || !aliasOK(name) {
 		return []string{}
 	}
-	return []string{t}
+	return []string{name}
 }
 
 // dateValue is a date property: YYYY-MM-DD written as a YAML date, as
@@ -285,7 +317,33 @@ var textEscaper = strings.NewReplacer(
 	"\n", " ",
 )
 
-func escapeText(s string) string { return textEscaper.Replace(s) }
+// escapeText makes text safe to write as prose: a wikilink in it (an
+// excerpt quotes the line as written) is reduced to the text it shows,
+// since Quartz makes a live link of an escaped \[\[x\]\] too, and the
+// rest is escaped.
+func escapeText(s string) string {
+	if strings.Contains(s, "[[") {
+		s = wikilinkRe.ReplaceAllStringFunc(s, shownText)
+	}
+	return textEscaper.Replace(s)
+}
+
+// wikilinkRe finds what any reader may take for a wikilink or embed.
+var wikilinkRe = regexp.MustCompile(`!?\[\[([^\[\]]*)\]\]`)
+
+// shownText is the text a wikilink shows: its label, else its target with
+// each heading after " > ", as Obsidian shows it.
+func shownText(link string) string {
+	inner := link[strings.Index(link, "[[")+2 : len(link)-2]
+	if i := strings.LastIndexByte(inner, '|'); i >= 0 {
+		return strings.TrimSpace(inner[i+1:])
+	}
+	parts := strings.Split(inner, "#")
+	for i := range parts {
+		parts[i] = strings.TrimSpace(parts[i])
+	}
+	return strings.Join(slices.DeleteFunc(parts, func(s string) bool { return s == "" }), " > ")
+}
 
 func clipText(s string, n int) string {
 	r := []rune(s)

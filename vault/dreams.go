@@ -2,6 +2,7 @@ package vault
 
 import (
 	"fmt"
+	"path"
 	"strings"
 
 	"github.com/dreamwiki/dreamwiki/internal/provenance"
@@ -31,7 +32,7 @@ func dreamInput(d *provenance.Dream, res *provenance.Result, locate func(string)
 		title += " (dream diary)"
 	}
 	fmt.Fprintf(&b, "# %s\n\n", title)
-	fmt.Fprintf(&b, "From %s.\n\n", wikilink(noteTarget(locate(d.File)), fmt.Sprintf("%s, line %d", d.File, d.Line)))
+	fmt.Fprintf(&b, "From %s.\n\n", citeLink(noteTarget(locate(d.File)), d.File, fmt.Sprintf(", line %d", d.Line)))
 	if body := strings.TrimSpace(d.Body); body != "" {
 		b.WriteString(body)
 		b.WriteString("\n")
@@ -82,7 +83,7 @@ func dreamInput(d *provenance.Dream, res *provenance.Result, locate func(string)
 			if i > 0 {
 				b.WriteString(" · ")
 			}
-			b.WriteString(wikilink(noteTarget(locate(l)), strings.TrimSuffix(strings.TrimPrefix(l, "memory/"), ".md")))
+			b.WriteString(wikilink(noteTarget(locate(l)), strings.TrimSuffix(path.Base(l), ".md")))
 		}
 		b.WriteString("\n")
 	}

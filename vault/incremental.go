@@ -3,6 +3,7 @@ package vault
 import (
 	"reflect"
 	"runtime"
+	"slices"
 	"sort"
 	"strings"
 
@@ -30,8 +31,10 @@ type Delta struct {
 	// resolved again, and only those whose resolutions differ are listed.
 	Relinked []*Note
 	// Names is true when the set of names links resolve against (paths,
-	// aliases, workspace paths, assets) changed: every link was resolved
-	// again.
+	// aliases, workspace paths, assets, private files) changed: the name
+	// indexes were made again, and every link that can name what came,
+	// went or changed was resolved again (listed in Relinked when it now
+	// resolves elsewhere).
 	Names bool
 }
 
@@ -45,6 +48,9 @@ type incState struct {
 	pos []int
 	// linkDiags are each note's broken links and anchors.
 	linkDiags map[*Note]diag.List
+	// links indexes the notes by the keys of their links' targets, made
+	// when names first change.
+	links *linkIndex
 }
 
 // givenPaths lists the paths of inputs.
@@ -128,7 +134,7 @@ func (v *Vault) updateInPlace(eng *markdown.Engine, inputs []Input, assets []*As
 	for _, i := range parse {
 		notes[st.pos[i]] = parsed[i]
 	}
-	nv := &Vault{Notes: notes, Names: v.Names, inVault: v.inVault, byPath: v.byPath, byDoc: v.byDoc,
+	nv := &Vault{Notes: notes, Names: v.Names, byPath: v.byPath, byDoc: v.byDoc,
 		assets: make(map[string]*Asset, len(assets)), withheld: v.withheld, backlinks: v.backlinks, links: v.links, inc: st}
 	for k, n := range notes {
 		if prev := v.Notes[k]; prev != n {
@@ -158,24 +164,7 @@ func (v *Vault) updateInPlace(eng *markdown.Engine, inputs []Input, assets []*As
 			d.Names = true
 		}
 	}
-	if d.Names {
-		nv.relinkAll()
-		return nv, d
-	}
-	for _, n := range nv.relink(v, &d) {
-		if ds := noteLinkDiagnostics(n); len(ds) > 0 {
-			st.linkDiags[n] = ds
-		} else {
-			delete(st.linkDiags, n)
-		}
-	}
-	for _, prev := range d.Replaced {
-		delete(st.linkDiags, prev)
-	}
-	for _, n := range notes {
-		nv.Diagnostics = append(nv.Diagnostics, st.linkDiags[n]...)
-	}
-	nv.Diagnostics.Sort()
+	nv.relinkChanged(v, &d)
 	return nv, d
 }
 
@@ -190,11 +179,13 @@ func (v *Vault) updateAll(eng *markdown.Engine, inputs []Input, assets []*Asset,
 		withheld: withheld,
 		links:    v.links,
 		Names:    v.Names,
-		inVault:  v.inVault,
 	}
 	given := givenPaths(inputs)
 	inputs = uniquePaths(inputs, &nv.Diagnostics)
 	nv.inc = &incState{given: given, inputs: inputs, dups: append(diag.List(nil), nv.Diagnostics...), linkDiags: map[*Note]diag.List{}}
+	if v.inc != nil {
+		nv.inc.linkDiags, nv.inc.links = v.inc.linkDiags, v.inc.links
+	}
 	var prevInputs map[string]Input
 	if v.inc != nil {
 		prevInputs = make(map[string]Input, len(v.inc.inputs))
@@ -252,25 +243,191 @@ func (v *Vault) updateAll(eng *markdown.Engine, inputs []Input, assets []*Asset,
 	}
 
 	d.Names = !sameNames(v, nv)
-	if d.Names {
-		nv.relinkAll()
-		return nv, d
-	}
 	nv.backlinks = v.backlinks
-	nv.relink(v, &d)
-	nv.Diagnostics = append(nv.Diagnostics, nv.linkDiagnostics()...)
-	nv.Diagnostics.Sort()
+	nv.relinkChanged(v, &d)
 	return nv, d
 }
 
-// relinkAll makes the name indexes again and resolves every link.
-func (v *Vault) relinkAll() {
-	v.Names, v.inVault = nameIndexes(v.Notes, v.Assets, v.withheld)
-	v.links = map[*markdown.Link]*Resolution{}
-	v.backlinks = map[*Note][]*Note{}
-	v.inc.linkDiags = map[*Note]diag.List{}
-	v.resolveAll()
-	v.Diagnostics.Sort()
+// relinkChanged resolves again the links a delta can change, from old
+// (taken over): the changed notes', those of the notes linking to a
+// changed or removed note, and, when names changed (d.Names), those whose
+// target can name an entry that came, went or changed (markdown.LinkKeys)
+// after the name indexes are made again. It keeps each note's link
+// diagnostics and adds every diagnostic of the vault, sorted.
+func (nv *Vault) relinkChanged(old *Vault, d *Delta) {
+	st := nv.inc
+	st.reindex(nv, d)
+	var also []*Note
+	if d.Names {
+		nv.Names = nameIndex(nv.Notes, nv.Assets, nv.withheld)
+		also = nv.renamed(old, d)
+	}
+	for _, n := range nv.relink(old, d, also) {
+		if ds := noteLinkDiagnostics(n); len(ds) > 0 {
+			st.linkDiags[n] = ds
+		} else {
+			delete(st.linkDiags, n)
+		}
+	}
+	for _, prev := range d.Replaced {
+		delete(st.linkDiags, prev)
+	}
+	for _, n := range d.Removed {
+		delete(st.linkDiags, n)
+	}
+	for _, n := range nv.Notes {
+		nv.Diagnostics = append(nv.Diagnostics, st.linkDiags[n]...)
+	}
+	nv.Diagnostics.Sort()
+}
+
+// linkIndex finds the notes holding links under a key of
+// markdown.LinkKeys.
+type linkIndex struct {
+	byName, byAlias map[string]map[*Note]struct{}
+}
+
+func (ix *linkIndex) update(n *Note, add bool) {
+	put := func(m map[string]map[*Note]struct{}, k string) {
+		if add {
+			if m[k] == nil {
+				m[k] = map[*Note]struct{}{}
+			}
+			m[k][n] = struct{}{}
+			return
+		}
+		delete(m[k], n)
+		if len(m[k]) == 0 {
+			delete(m, k)
+		}
+	}
+	for _, l := range n.Doc.Links {
+		names, alias := markdown.LinkKeys(l.Target)
+		for _, k := range names {
+			put(ix.byName, k)
+		}
+		if alias != "" {
+			put(ix.byAlias, alias)
+		}
+	}
+}
+
+// reindex brings the link index (when there is one) up to date with d.
+func (st *incState) reindex(nv *Vault, d *Delta) {
+	if st.links == nil {
+		return
+	}
+	for _, n := range d.Changed {
+		if prev := d.Replaced[n]; prev != nil {
+			st.links.update(prev, false)
+		}
+		st.links.update(n, true)
+	}
+	for _, n := range d.Removed {
+		st.links.update(n, false)
+	}
+}
+
+// renamed returns the notes, other than changed ones, with a link whose
+// keys are those of a name that came, went or changed with d: a note, an
+// asset or a private file.
+func (nv *Vault) renamed(old *Vault, d *Delta) []*Note {
+	st := nv.inc
+	if st.links == nil {
+		st.links = &linkIndex{byName: map[string]map[*Note]struct{}{}, byAlias: map[string]map[*Note]struct{}{}}
+		for _, n := range nv.Notes {
+			st.links.update(n, true)
+		}
+	}
+	names, aliases := map[string]bool{markdown.AnyName: true}, map[string]bool{}
+	add := func(e markdown.IndexEntry) {
+		ns, as := markdown.EntryKeys(e)
+		for _, k := range ns {
+			names[k] = true
+		}
+		for _, k := range as {
+			aliases[k] = true
+		}
+	}
+	for _, n := range d.Changed {
+		prev := d.Replaced[n]
+		if prev == nil || prev.Source != n.Source || !reflect.DeepEqual(prev.Doc.Meta.Aliases, n.Doc.Meta.Aliases) {
+			add(noteEntry(n))
+			if prev != nil {
+				add(noteEntry(prev))
+			}
+		}
+	}
+	for _, n := range d.Removed {
+		add(noteEntry(n))
+	}
+	assets := map[string]*Asset{}
+	for _, a := range old.Assets {
+		assets[a.Path] = a
+	}
+	for _, a := range nv.Assets {
+		if o := assets[a.Path]; o == nil || o.Source != a.Source {
+			add(assetEntry(a))
+			if o != nil {
+				add(assetEntry(o))
+			}
+		}
+		delete(assets, a.Path)
+	}
+	for _, a := range assets {
+		add(assetEntry(a))
+	}
+	for p := range old.withheld {
+		if !nv.withheld[p] {
+			add(markdown.IndexEntry{Path: p})
+		}
+	}
+	for p := range nv.withheld {
+		if !old.withheld[p] {
+			add(markdown.IndexEntry{Path: p})
+		}
+	}
+	changed := make(map[*Note]bool, len(d.Changed))
+	for _, n := range d.Changed {
+		changed[n] = true
+	}
+	found := map[*Note]bool{}
+	for _, m := range []struct {
+		keys  map[string]bool
+		index map[string]map[*Note]struct{}
+	}{{names, st.links.byName}, {aliases, st.links.byAlias}} {
+		for k := range m.keys {
+			for n := range m.index[k] {
+				if !changed[n] && nv.byPath[n.Path] == n {
+					found[n] = true
+				}
+			}
+		}
+	}
+	out := make([]*Note, 0, len(found))
+	for n := range found {
+		out = append(out, n)
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].Path < out[j].Path })
+	return out
+}
+
+// noteEntry is a note as the name index holds it (see nameIndex).
+func noteEntry(n *Note) markdown.IndexEntry {
+	e := markdown.IndexEntry{Path: n.Path, Aliases: n.Doc.Meta.Aliases}
+	if n.Source != "" && n.Source != n.Path {
+		e.AltPaths = []string{n.Source}
+	}
+	return e
+}
+
+// assetEntry is an asset as the name index holds it.
+func assetEntry(a *Asset) markdown.IndexEntry {
+	e := markdown.IndexEntry{Path: a.Path}
+	if a.Source != "" && a.Source != a.Path {
+		e.AltPaths = []string{a.Source}
+	}
+	return e
 }
 
 // positions finds where each input's note sits in notes (sorted by path).
@@ -295,11 +452,11 @@ func sameAssets(a, b []*Asset) bool {
 	return true
 }
 
-// relink resolves again the links of changed notes and of the notes
-// linking to a changed or removed note, patches the backlinks (taking the
-// map over) and returns every note it resolved again. The name index is
-// unchanged, so no other link can resolve differently.
-func (v *Vault) relink(old *Vault, d *Delta) []*Note {
+// relink resolves again the links of changed notes, of the notes linking
+// to a changed or removed note and of the notes also, patches the
+// backlinks (taking the map over) and returns every note it resolved
+// again. No other link can resolve differently (see relinkChanged).
+func (v *Vault) relink(old *Vault, d *Delta, also []*Note) []*Note {
 	gone := map[*Note]bool{} // earlier values no longer in the vault
 	for _, n := range d.Replaced {
 		gone[n] = true
@@ -314,6 +471,9 @@ func (v *Vault) relink(old *Vault, d *Delta) []*Note {
 				relink[src] = true
 			}
 		}
+	}
+	for _, n := range also {
+		relink[n] = true
 	}
 	for _, n := range d.Changed {
 		delete(relink, n)
@@ -501,27 +661,16 @@ func sameNames(a, b *Vault) bool {
 	return true
 }
 
-// nameIndexes builds the two name indexes of a vault (see Build): links
-// resolve to private files too, as Obsidian would resolve them, and are
-// then shown as plain text; in the written vault they resolve to nothing.
-func nameIndexes(notes []*Note, assets []*Asset, withheld map[string]bool) (names, inVault *markdown.NameIndex) {
+// nameIndex builds the name index of a vault (see Build): links resolve
+// to private files too, as Obsidian would resolve them, and are then
+// shown as plain text.
+func nameIndex(notes []*Note, assets []*Asset, withheld map[string]bool) *markdown.NameIndex {
 	entries := make([]markdown.IndexEntry, 0, len(notes)+len(assets)+len(withheld))
-	plain := make([]markdown.IndexEntry, 0, len(notes)+len(assets))
 	for _, n := range notes {
-		plain = append(plain, markdown.IndexEntry{Path: n.Path, Aliases: n.Doc.Meta.Aliases})
-		e := markdown.IndexEntry{Path: n.Path, Aliases: n.Doc.Meta.Aliases}
-		if n.Source != "" && n.Source != n.Path {
-			e.AltPaths = []string{n.Source}
-		}
-		entries = append(entries, e)
+		entries = append(entries, noteEntry(n))
 	}
 	for _, a := range assets {
-		plain = append(plain, markdown.IndexEntry{Path: a.Path})
-		e := markdown.IndexEntry{Path: a.Path}
-		if a.Source != "" && a.Source != a.Path {
-			e.AltPaths = []string{a.Source}
-		}
-		entries = append(entries, e)
+		entries = append(entries, assetEntry(a))
 	}
 	private := make([]string, 0, len(withheld))
 	for p := range withheld {
@@ -531,7 +680,7 @@ func nameIndexes(notes []*Note, assets []*Asset, withheld map[string]bool) (name
 	for _, p := range private {
 		entries = append(entries, markdown.IndexEntry{Path: p})
 	}
-	return markdown.NewNameIndex(entries), markdown.NewNameIndex(plain)
+	return markdown.NewNameIndex(entries)
 }
 
 // sameSet reports whether two sets hold the same members.
@@ -564,61 +713,141 @@ func parseSome(eng *markdown.Engine, inputs []Input, idx []int, notes []*Note) {
 	})
 }
 
-// AssembleFiles returns the inputs Assemble(ws, res) makes of some of the
-// workspace's files, by workspace path (files that are not notes have
-// none). Serve mode uses it to remake the inputs of edited files without
-// assembling the whole workspace again.
-func AssembleFiles(ws *workspace.Workspace, res *provenance.Result, files []*workspace.File) map[string]Input {
-	return NewAssembler(res).Files(ws, files)
+// Assembly is what Assemble made of a workspace and a provenance result,
+// kept so that the inputs of the next state can be made from it (Next)
+// with only the work the change needs: a file's input is made again when
+// the file or the claim links and block ids provenance adds to it
+// changed, a claim's when the claim (provenance gives an unchanged claim
+// back as the same value) or a claim its note links to changed. Dreams
+// and reports, made of many claims, are made again each time.
+type Assembly struct {
+	ws     *workspace.Workspace
+	res    *provenance.Result
+	inputs []Input
+	assets []*Asset
+	edits  map[string]map[int]*lineEdit
+	// files are the indexes in inputs of each file's input, by workspace
+	// path; claims those of each claim's.
+	files  map[string]int
+	claims map[*provenance.Claim]int
 }
 
-// Assembler is AssembleFiles for one provenance result, made once: what
-// provenance adds to the files' lines is worked out when it is made.
-type Assembler struct {
-	edits map[string]map[int]*lineEdit
+// NewAssembly is Assemble(ws, res), kept for Next.
+func NewAssembly(ws *workspace.Workspace, res *provenance.Result) *Assembly {
+	return (*Assembly)(nil).Next(ws, res)
 }
 
-// NewAssembler prepares AssembleFiles for res (nil: no provenance).
-func NewAssembler(res *provenance.Result) *Assembler {
-	a := &Assembler{}
-	if res != nil {
-		a.edits = lineEdits(res)
+// Inputs returns the inputs and assets, as Assemble returns them. They
+// belong to the Assembly: the caller must not change them.
+func (a *Assembly) Inputs() ([]Input, []*Asset) { return a.inputs, a.assets }
+
+// Next returns the Assembly of ws and res, reusing what a (nil: nothing)
+// made that the change leaves as it was. Its inputs are the ones
+// Assemble(ws, res) returns.
+func (a *Assembly) Next(ws *workspace.Workspace, res *provenance.Result) *Assembly {
+	n := &Assembly{ws: ws, res: res}
+	if a != nil {
+		n.inputs = make([]Input, 0, len(a.inputs)+16)
+		n.files, n.claims = make(map[string]int, len(a.files)), make(map[*provenance.Claim]int, len(a.claims))
+	} else {
+		n.files, n.claims = map[string]int{}, map[*provenance.Claim]int{}
 	}
-	return a
-}
-
-// Files returns the inputs Assemble makes of files, by workspace path.
-func (a *Assembler) Files(ws *workspace.Workspace, files []*workspace.File) map[string]Input {
-	out := make(map[string]Input, len(files))
-	for _, f := range files {
-		in, ok := FileInput(ws, f)
+	if res != nil {
+		n.edits = lineEdits(res)
+	}
+	// The same file paths locate every note where they did.
+	samePaths := a != nil && samePathsAs(a.ws, ws)
+	dates := fileDates(ws)
+	for _, f := range ws.Files {
+		if a != nil {
+			if i, ok := a.files[f.Path]; ok && a.ws.FileByPath(f.Path) == f && sameEdits(a.edits[f.Path], n.edits[f.Path]) {
+				n.files[f.Path] = len(n.inputs)
+				n.inputs = append(n.inputs, a.inputs[i])
+				continue
+			}
+		}
+		in, ok := fileInput(ws, f, dates[f.Path])
 		if !ok {
 			continue
 		}
-		if es := a.edits[in.Source]; es != nil && isMarkdown(in.Source) {
+		if es := n.edits[in.Source]; es != nil && isMarkdown(in.Source) {
 			in.Text = applyEdits(in.Text, es)
 		}
-		out[f.Path] = in
+		n.files[f.Path] = len(n.inputs)
+		n.inputs = append(n.inputs, in)
 	}
-	return out
+	n.assets = workspaceAssets(ws)
+	if res == nil {
+		return n
+	}
+	locate := Locator(ws)
+	for _, c := range res.Claims {
+		n.claims[c] = len(n.inputs)
+		if i, ok := a.claimAt(c); ok && samePaths && res.AsOf.Equal(a.res.AsOf) && a.sameLinks(c, res) {
+			n.inputs = append(n.inputs, a.inputs[i])
+			continue
+		}
+		n.inputs = append(n.inputs, claimInput(c, res, locate))
+	}
+	for _, d := range res.Dreams {
+		n.inputs = append(n.inputs, dreamInput(d, res, locate))
+	}
+	if len(res.Claims) > 0 || res.Budget != nil || len(res.Findings) > 0 {
+		private := func(p string) bool { f := ws.FileByPath(p); return f != nil && f.Private }
+		n.inputs = append(n.inputs, reportInputs(res, locate, private)...)
+	}
+	return n
 }
 
-// FileInput returns the input FromWorkspace makes of one workspace file;
-// ok is false for files that are not notes.
-func FileInput(ws *workspace.Workspace, f *workspace.File) (Input, bool) {
-	date := ""
-	for _, d := range ws.Daily {
-		if d.File == f {
-			date = d.Date.Format("2006-01-02")
-		}
+// claimAt is the index of c's input in a, when a made one.
+func (a *Assembly) claimAt(c *provenance.Claim) (int, bool) {
+	if a == nil {
+		return 0, false
 	}
-	for _, p := range ws.Phases {
-		if p.File == f && !p.Date.IsZero() {
-			date = p.Date.Format("2006-01-02")
-		}
-	}
-	return fileInput(ws, f, date)
+	i, ok := a.claims[c]
+	return i, ok
 }
 
-// Assets returns the assets FromWorkspace returns.
-func Assets(ws *workspace.Workspace) []*Asset { return workspaceAssets(ws) }
+// sameLinks reports whether every claim c's note names (its chain and
+// contests) is the claim it was in a.
+func (a *Assembly) sameLinks(c *provenance.Claim, res *provenance.Result) bool {
+	for _, l := range c.Chain {
+		if res.Claim(l.Claim) != a.res.Claim(l.Claim) {
+			return false
+		}
+	}
+	for _, id := range c.Contests {
+		if res.Claim(id) != a.res.Claim(id) {
+			return false
+		}
+	}
+	return true
+}
+
+// samePathsAs reports whether two reads of a workspace have the same
+// files at the same paths with the same kinds.
+func samePathsAs(a, b *workspace.Workspace) bool {
+	if len(a.Files) != len(b.Files) {
+		return false
+	}
+	for i, f := range a.Files {
+		if g := b.Files[i]; g.Path != f.Path || g.Kind != f.Kind {
+			return false
+		}
+	}
+	return true
+}
+
+// sameEdits reports whether two files' edits are the same.
+func sameEdits(a, b map[int]*lineEdit) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for ln, x := range a {
+		y, ok := b[ln]
+		if !ok || x.id != y.id || !slices.Equal(x.links, y.links) {
+			return false
+		}
+	}
+	return true
+}

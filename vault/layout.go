@@ -67,10 +67,9 @@ func kindOf(k workspace.Kind) Kind {
 	return KindNote
 }
 
-// FromWorkspace returns a vault input for every Markdown file of the
-// workspace, placed by Layout, and the workspace's assets. Private files
-// (in a workspace read with them) are marked private.
-func FromWorkspace(ws *workspace.Workspace) ([]Input, []*Asset) {
+// fileDates are the dates of the workspace's daily logs and dated phase
+// files, by path, as the notes made from them carry them.
+func fileDates(ws *workspace.Workspace) map[string]string {
 	dates := map[string]string{}
 	for _, d := range ws.Daily {
 		dates[d.File.Path] = d.Date.Format("2006-01-02")
@@ -80,6 +79,14 @@ func FromWorkspace(ws *workspace.Workspace) ([]Input, []*Asset) {
 			dates[p.File.Path] = p.Date.Format("2006-01-02")
 		}
 	}
+	return dates
+}
+
+// FromWorkspace returns a vault input for every Markdown file of the
+// workspace, placed by Layout, and the workspace's assets. Private files
+// (in a workspace read with them) are marked private.
+func FromWorkspace(ws *workspace.Workspace) ([]Input, []*Asset) {
+	dates := fileDates(ws)
 	var inputs []Input
 	for _, f := range ws.Files {
 		if in, ok := fileInput(ws, f, dates[f.Path]); ok {

@@ -19,6 +19,11 @@ const (
 	ReportBudget     = ReportsFolder + "/memory-budget.md"
 )
 
+// reportLines bounds what a report lists. A publisher parses each note
+// whole: reports that listed all of a 2,191-note workspace's findings
+// (25 MB) kept Quartz busy for over 20 minutes.
+const reportLines = 500
+
 // reportInputs are the lint dashboards: one overview and one note per kind
 // of finding a person acts on.
 //
@@ -34,7 +39,7 @@ func reportInputs(res *provenance.Result, locate func(string) string, private fu
 		if c.Block != "" {
 			t += "#^" + c.Block
 		}
-		return wikilink(t, fmt.Sprintf("%s:%d", c.File, c.Line))
+		return citeLink(t, c.File, fmt.Sprintf(":%d", c.Line))
 	}
 	with := func(code string) []*provenance.Claim {
 		var out []*provenance.Claim
@@ -57,8 +62,12 @@ func reportInputs(res *provenance.Result, locate func(string) string, private fu
 		if len(body) == 0 {
 			b.WriteString("Nothing to report.\n")
 		}
-		for _, l := range body {
+		shown := body[:min(len(body), reportLines)]
+		for _, l := range shown {
 			b.WriteString(l + "\n")
+		}
+		if more := len(body) - len(shown); more > 0 {
+			fmt.Fprintf(&b, "\n%d more lines are not listed here; `dreamwiki check` lists every finding.\n", more)
 		}
 		b.WriteString("\nBack to " + wikilink(noteTarget(ReportLint), "the lint overview") + ".\n")
 		b.WriteString(humanSection)

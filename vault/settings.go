@@ -107,5 +107,7 @@ func PropertyTypes() map[string]string {
 		"superseded":           "multitext",
 		"archived":             "multitext",
 		"count":                "number",
+		"publish":              "checkbox",
+		"draft":                "checkbox",
 	}
 }

@@ -22,7 +22,7 @@ func TestVault_EvidenceLinksLandOnTheLineThatSaysIt(t *testing.T) {
 	out.AssertContains("vault/claims/gateway-host-is-the-mac-mini.md",
 		`evidence: ["[[sources/daily/2026-10-21#^e2]]"]`,
 		"source: MEMORY.md#L3",
-		"[[sources/daily/2026-10-21#^e2|memory/2026-10-21.md, line 2]]",
+		"memory/[[sources/daily/2026-10-21#^e2|2026-10-21.md, line 2]]",
 		"> Moved the gateway to the Mac mini.")
 	out.AssertContains("vault/sources/daily/2026-10-21.md", "- Moved the gateway to the Mac mini. ^e2\n")
 	// The entry links its claim, and is a block the claim links back to.

@@ -1,10 +1,10 @@
 package vault
 
 import (
+	"bytes"
 	"context"
 	"fmt"
 	"net/url"
-	"path"
 	"strings"
 
 	"github.com/dreamwiki/dreamwiki/internal/markdown"
@@ -19,12 +19,20 @@ func (v *Vault) Write(ctx context.Context, w output.Writer) error {
 	return err
 }
 
-// Markdown returns the note as written into the vault.
+// Markdown returns the note as written into the vault: its properties
+// with the aliases every reader can use (see publish.go), and its links
+// in the form every reader resolves alike.
 func (v *Vault) Markdown(n *Note) []byte {
+	pub := v.publishing()
 	body := markdown.RewriteLinks(n.Doc, func(l *markdown.Link) (string, bool) {
-		return v.vaultLink(n, l)
+		return v.vaultLink(pub, n, l)
 	})
-	fm := n.Props.Marshal()
+	props := n.Props
+	if props.Get("aliases") != nil {
+		props = append(Props(nil), props...)
+		props.Set("aliases", append([]string{}, pub.aliases[n]...))
+	}
+	fm := props.Marshal()
 	out := make([]byte, 0, len(fm)+len(body)+1)
 	out = append(out, fm...)
 	out = append(out, body...)
@@ -34,11 +42,21 @@ func (v *Vault) Markdown(n *Note) []byte {
 	return out
 }
 
-// vaultLink rewrites a link whose target moved (a path into memory/ that
-// now lives under topics/, say) so it resolves in the vault. Links that
-// already resolve to the same note, and broken links, are left as written;
-// a link to a private note left out becomes its text.
-func (v *Vault) vaultLink(n *Note, l *markdown.Link) (string, bool) {
+// publishing is the vault's naming for writing, worked out on first use.
+func (v *Vault) publishing() *publishing {
+	v.pubOnce.Do(func() { v.pub = newPublishing(v.Notes, v.Assets) })
+	return v.pub
+}
+
+// vaultLink writes a link so that every reader resolves it to the note
+// the builder resolved it to (see publish.go): a target named otherwise
+// (a workspace path, a moved file, a relative path, an ambiguous bare
+// name, another case) is named again, a wikilink whose text a publisher
+// would show otherwise gets that text written out, and one whose text
+// Quartz cannot read as a wikilink ("#", a URL) becomes a Markdown link.
+// Links already in that form, and broken links, are left as written; a
+// link to a private note left out becomes its text.
+func (v *Vault) vaultLink(pub *publishing, n *Note, l *markdown.Link) (string, bool) {
 	r, ok := v.links[l]
 	if ok && r.Private {
 		text := l.Display
@@ -50,79 +68,108 @@ func (v *Vault) vaultLink(n *Note, l *markdown.Link) (string, bool) {
 	if !ok || r.Broken || l.Target == "" {
 		return "", false
 	}
-	targetPath := ""
+	p, note := "", false
 	switch {
 	case r.Note != nil:
-		targetPath = r.Note.Path
+		p, note = r.Note.Path, true
 	case r.Asset != nil:
-		targetPath = r.Asset.Path
+		p = r.Asset.Path
 	}
-	if p, ok := v.inVault.Lookup(n.Path, l.Target); ok && p == targetPath && l.Wiki {
-		return "", false
+	rooted := p
+	if note {
+		rooted = strings.TrimSuffix(p, ".md")
 	}
-	target := v.shortestTarget(targetPath)
+	target := pub.target(p, note)
+	src := n.Doc.Source[l.Start:l.End]
+	if !l.Wiki {
+		if l.Target == p {
+			return "", false
+		}
+		return markdownLink(l.Embed, l.Display, p+markdownFragment(l.Fragment)), true
+	}
+	named := l.Target == target || l.Target == rooted || l.Target == p
+	labelled := bytes.IndexByte(src, '|') >= 0
 	frag := ""
 	if l.Fragment != "" {
 		frag = "#" + l.Fragment
 	}
-	if !l.Wiki {
-		rel := relPath(path.Dir(n.Path), targetPath)
-		if frag != "" {
-			frag = "#" + url.PathEscape(l.Fragment)
-		}
-		bang := ""
-		if l.Embed {
-			bang = "!"
-		}
-		return fmt.Sprintf("%s[%s](<%s%s>)", bang, l.Display, rel, frag), true
-	}
-	var b strings.Builder
 	if l.Embed {
-		b.WriteByte('!')
-	}
-	b.WriteString("[[")
-	b.WriteString(target)
-	b.WriteString(frag)
-	if l.Width > 0 {
-		fmt.Fprintf(&b, "|%d", l.Width)
-		if l.Height > 0 {
-			fmt.Fprintf(&b, "x%d", l.Height)
+		if named {
+			return "", false
 		}
-	} else if l.Display != "" && l.Display != l.Target+frag && l.Display != l.Target {
-		b.WriteString("|" + l.Display)
+		var b strings.Builder
+		b.WriteString("![[" + target + frag)
+		switch {
+		case l.Width > 0:
+			fmt.Fprintf(&b, "|%d", l.Width)
+			if l.Height > 0 {
+				fmt.Fprintf(&b, "x%d", l.Height)
+			}
+		case labelled:
+			b.WriteString("|" + l.Display)
+		}
+		b.WriteString("]]")
+		return b.String(), true
 	}
-	b.WriteString("]]")
-	return b.String(), true
+	display := l.Display
+	if !labelled {
+		// Obsidian shows an unlabelled link as its target; Quartz shows
+		// the last part of the path, or only the heading of [[x#H]].
+		// Written out, the text is the same in both.
+		if named && l.Fragment == "" && !strings.Contains(l.Target, "/") {
+			return "", false
+		}
+		// l.Display is Obsidian's "target > heading": keep its file name.
+		display = fileName(l.Target, note) + strings.TrimPrefix(display, l.Target)
+	}
+	if !wikiText(display) {
+		return markdownLink(false, display, p+markdownFragment(l.Fragment)), true
+	}
+	if named && labelled {
+		return "", false
+	}
+	if display == target && frag == "" {
+		return "[[" + target + "]]", true
+	}
+	bar := "|"
+	if inTableRow(n.Doc.Source, l.Start) {
+		bar = `\|`
+	}
+	return "[[" + target + frag + bar + display + "]]", true
 }
 
-// shortestTarget is how Obsidian writes a link with "shortest path when
-// possible": the bare name when it is unique in the vault, else the path.
-func (v *Vault) shortestTarget(p string) string {
-	name := strings.TrimSuffix(path.Base(p), ".md")
-	if q, ok := v.inVault.Lookup("", name); ok && q == p {
-		return name
-	}
-	return strings.TrimSuffix(p, ".md")
+// wikiText reports whether a wikilink's text is read as one by every
+// reader. Quartz finds wikilinks in the text Markdown leaves, and stops at
+// a "#" in the text; a URL or an e-mail address in it is made a link of
+// its own first, and the wikilink stays literal text.
+func wikiText(s string) bool {
+	return !strings.ContainsAny(s, "#@") && !strings.Contains(s, "://") && !strings.Contains(strings.ToLower(s), "www.")
 }
 
-// relPath returns the path of target relative to the folder dir.
-func relPath(dir, target string) string {
-	if dir == "." {
-		dir = ""
+// markdownLink writes [text](<dest>), the form whose text may hold
+// anything: Markdown makes no link inside a link's text.
+func markdownLink(embed bool, text, dest string) string {
+	bang := ""
+	if embed {
+		bang = "!"
 	}
-	from := strings.Split(dir, "/")
-	if dir == "" {
-		from = nil
+	return bang + "[" + linkTextEscaper.Replace(text) + "](<" + dest + ">)"
+}
+
+// linkTextEscaper keeps a Markdown link's text from ending the link.
+var linkTextEscaper = strings.NewReplacer(`\`, `\\`, "[", `\[`, "]", `\]`, "\n", " ")
+
+// markdownFragment is a fragment for a Markdown link's destination.
+func markdownFragment(f string) string {
+	if f == "" {
+		return ""
 	}
-	to := strings.Split(target, "/")
-	i := 0
-	for i < len(from) && i < len(to)-1 && from[i] == to[i] {
-		i++
-	}
-	var parts []string
-	for range from[i:] {
-		parts = append(parts, "..")
-	}
-	parts = append(parts, to[i:]...)
-	return strings.Join(parts, "/")
+	return "#" + url.PathEscape(f)
+}
+
+// inTableRow reports whether the line holding offset i of src is a table
+// row, where a wikilink's bar must be written \| to stay in its cell.
+func inTableRow(src []byte, i int) bool {
+	start := bytes.LastIndexByte(src[:i], '\n') + 1
+	return bytes.HasPrefix(bytes.TrimLeft(src[start:i], " \t>"), []byte("|"))
 }

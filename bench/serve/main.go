@@ -5,6 +5,7 @@
 //
 //	go run ./bench/serve -n 10000            # generates the workspace
 //	go run ./bench/serve -ws /tmp/ws10k      # a workspace bench/gen wrote
+//	go run ./bench/serve -demo               # a copy of the demo workspace
 //
 // Phases (each can be skipped with its flag set to 0):
 //
@@ -13,7 +14,9 @@
 //     pause, are sometimes interrupted, as when a person saves now and
 //     then); for each, the time from the write to the reload message for
 //     the note's page on a websocket. Then -daily edits of daily logs,
-//     which provenance reads (claims' evidence).
+//     which provenance reads (claims' evidence), and -topic edits of L2
+//     topic files, each adding an entry (a new claim), alternated with
+//     the daily-log edits so both are measured side by side.
 //  2. memory: the heap (after GC) and RSS once the first edit settled,
 //     then again after -mem-edits more edits, settled.
 //  3. load: -clients websockets open while -rate page GETs per second
@@ -45,6 +48,7 @@ import (
 
 	"github.com/gorilla/websocket"
 
+	"github.com/dreamwiki/dreamwiki/internal/demo"
 	"github.com/dreamwiki/dreamwiki/internal/server"
 	"github.com/dreamwiki/dreamwiki/internal/synth"
 	"github.com/dreamwiki/dreamwiki/internal/workspace"
@@ -58,37 +62,52 @@ func main() {
 		gapMin   = flag.Duration("gap-min", 300*time.Millisecond, "shortest pause between timed edits")
 		gapMax   = flag.Duration("gap-max", 2*time.Second, "longest pause between timed edits")
 		daily    = flag.Int("daily", 5, "daily-log edits timed after the others")
+		topic    = flag.Int("topic", 5, "topic-file edits timed after the others, alternating with the daily-log edits")
+		demoWS   = flag.Bool("demo", false, "serve a copy of the demo workspace (ignores -n and -ws)")
 		memEdits = flag.Int("mem-edits", 500, "edits between the two memory readings")
 		load     = flag.Duration("load", 30*time.Second, "length of the load phase")
 		clients  = flag.Int("clients", 50, "websockets open during the load phase")
 		rate     = flag.Int("rate", 200, "page GETs per second during the load phase")
 		seed     = flag.Int64("seed", 1, "random seed")
 		verbose  = flag.Bool("v", false, "print every edit and rebuild")
-		cpuprof  = flag.String("cpuprofile", "", "write a CPU profile of the latency phase to this file")
+		cpuprof  = flag.String("cpuprofile", "", "write a CPU profile of the latency phases to this file")
 	)
 	flag.Parse()
-	if err := run(benchOptions{*n, *wsDir, *edits, *gapMin, *gapMax, *daily, *memEdits, *load, *clients, *rate, *seed, *verbose, *cpuprof}); err != nil {
+	if err := run(benchOptions{*n, *wsDir, *demoWS, *edits, *gapMin, *gapMax, *daily, *topic, *memEdits, *load, *clients, *rate, *seed, *verbose, *cpuprof}); err != nil {
 		fmt.Fprintln(os.Stderr, "bench/serve:", err)
 		os.Exit(1)
 	}
 }
 
 type benchOptions struct {
-	n               int
-	ws              string
-	edits           int
-	gapMin, gapMax  time.Duration
-	daily, memEdits int
-	load            time.Duration
-	clients, rate   int
-	seed            int64
-	verbose         bool
-	cpuprofile      string
+	n              int
+	ws             string
+	demo           bool
+	edits          int
+	gapMin, gapMax time.Duration
+	daily, topic   int
+	memEdits       int
+	load           time.Duration
+	clients, rate  int
+	seed           int64
+	verbose        bool
+	cpuprofile     string
 }
 
 func run(o benchOptions) error {
 	rng := rand.New(rand.NewSource(o.seed))
 	dir := o.ws
+	if o.demo {
+		tmp, err := os.MkdirTemp("", "dreamwiki-bench-demo-")
+		if err != nil {
+			return err
+		}
+		defer os.RemoveAll(tmp)
+		if err := os.CopyFS(tmp, demo.FS()); err != nil {
+			return err
+		}
+		dir = tmp
+	}
 	if dir == "" {
 		tmp, err := os.MkdirTemp("", "dreamwiki-bench-")
 		if err != nil {
@@ -101,11 +120,11 @@ func run(o benchOptions) error {
 		}
 		dir = tmp
 	}
-	others, dailies, err := editable(dir)
+	others, dailies, topics, err := editable(dir)
 	if err != nil {
 		return err
 	}
-	fmt.Printf("workspace %s: %d other notes, %d daily logs; GOMAXPROCS %d\n", dir, len(others), len(dailies), runtime.GOMAXPROCS(0))
+	fmt.Printf("workspace %s: %d other notes, %d daily logs, %d topic files; GOMAXPROCS %d\n", dir, len(others), len(dailies), len(topics), runtime.GOMAXPROCS(0))
 
 	ctx := context.Background()
 	start := time.Now()
@@ -142,8 +161,18 @@ func run(o benchOptions) error {
 	}
 	defer w.Close()
 	b := &bench{s: s, base: base, dir: dir, ws: w, rng: rng, verbose: o.verbose}
+	// Only files with a page of their own can be timed (private ones have
+	// none).
+	pages, err := b.pages()
+	if err != nil {
+		return err
+	}
+	others, dailies, topics = withPages(others, pages), withPages(dailies, pages), withPages(topics, pages)
+	if len(others) == 0 && o.edits > 0 {
+		return fmt.Errorf("%s has no published notes under notes/ or projects/", dir)
+	}
 
-	if o.edits > 0 {
+	if o.edits > 0 || o.daily > 0 || o.topic > 0 {
 		if o.cpuprofile != "" {
 			f, err := os.Create(o.cpuprofile)
 			if err != nil {
@@ -163,21 +192,38 @@ func run(o benchOptions) error {
 			}
 			lat = append(lat, d)
 		}
-		report("edit → reload message, other notes", lat)
+		if len(lat) > 0 {
+			report("edit → reload message, other notes", lat)
+		}
+		// Daily-log and topic-file edits take turns, so that both are
+		// timed under the same conditions of a noisy machine.
+		var daily, topic []time.Duration
+		for i := 0; i < max(o.daily, o.topic); i++ {
+			if i < o.daily && len(dailies) > 0 {
+				time.Sleep(o.gapMax)
+				d, err := b.edit(dailies[rng.Intn(len(dailies))])
+				if err != nil {
+					return err
+				}
+				daily = append(daily, d)
+			}
+			if i < o.topic && len(topics) > 0 {
+				time.Sleep(o.gapMax)
+				d, err := b.edit(topics[rng.Intn(len(topics))])
+				if err != nil {
+					return err
+				}
+				topic = append(topic, d)
+			}
+		}
+		if len(daily) > 0 {
+			report("edit → reload message, daily logs (provenance runs again)", daily)
+		}
+		if len(topic) > 0 {
+			report("edit → reload message, topic files (a new claim each)", topic)
+		}
 		if o.cpuprofile != "" {
 			pprof.StopCPUProfile()
-		}
-		lat = nil
-		for i := 0; i < o.daily && len(dailies) > 0; i++ {
-			time.Sleep(o.gapMax)
-			d, err := b.edit(dailies[rng.Intn(len(dailies))])
-			if err != nil {
-				return err
-			}
-			lat = append(lat, d)
-		}
-		if len(lat) > 0 {
-			report("edit → reload message, daily logs (provenance runs again)", lat)
 		}
 	}
 
@@ -209,9 +255,10 @@ func run(o benchOptions) error {
 	return nil
 }
 
-// editable lists the other notes (edits provenance does not read) and the
-// daily logs of a workspace bench/gen wrote.
-func editable(dir string) (others, dailies []string, err error) {
+// editable lists the other notes (edits provenance does not read), the
+// daily logs and the L2 topic files of a workspace bench/gen wrote (or
+// the demo's).
+func editable(dir string) (others, dailies, topics []string, err error) {
 	err = filepath.WalkDir(dir, func(p string, d os.DirEntry, err error) error {
 		if err != nil {
 			return err
@@ -229,13 +276,15 @@ func editable(dir string) (others, dailies []string, err error) {
 			others = append(others, rel)
 		case isDailyLog(rel):
 			dailies = append(dailies, rel)
+		case strings.HasPrefix(rel, "memory/") && strings.Count(rel, "/") == 1 && rel != "memory/dream-log.md":
+			topics = append(topics, rel)
 		}
 		return nil
 	})
 	if len(others) == 0 {
 		err = errors.Join(err, fmt.Errorf("%s has no notes under notes/ or projects/ (write it with bench/gen)", dir))
 	}
-	return others, dailies, err
+	return others, dailies, topics, err
 }
 
 type bench struct {
@@ -248,8 +297,9 @@ type bench struct {
 	verbose bool
 }
 
-// edit appends a line to a workspace file and times it until the reload
-// message for its page arrives.
+// edit appends a line to a workspace file and times it until a reload
+// message for its page arrives and the page it names shows the line (a
+// message that is about an earlier change does not stop the clock).
 func (b *bench) edit(rel string) (time.Duration, error) {
 	b.n++
 	page := pageOf(rel)
@@ -258,7 +308,8 @@ func (b *bench) edit(rel string) (time.Duration, error) {
 		return 0, err
 	}
 	t0 := time.Now()
-	_, err = fmt.Fprintf(f, "\n- Bench edit %d at %s.\n", b.n, t0.Format(time.RFC3339Nano))
+	marker := fmt.Sprintf("Bench edit %d at", b.n)
+	_, err = fmt.Fprintf(f, "\n- %s %s.\n", marker, t0.Format(time.RFC3339Nano))
 	if cerr := f.Close(); err == nil {
 		err = cerr
 	}
@@ -271,7 +322,7 @@ func (b *bench) edit(rel string) (time.Duration, error) {
 		if err := b.ws.ReadJSON(&m); err != nil {
 			return 0, fmt.Errorf("waiting for the reload of %s: %w", page, err)
 		}
-		if m.Type == "reload" && slices.Contains(m.Paths, page) {
+		if m.Type == "reload" && slices.Contains(m.Paths, page) && b.shows(page, marker) {
 			d := time.Since(t0)
 			if b.verbose {
 				fmt.Printf("  %-40s %s\n", rel, d.Round(100*time.Microsecond))
@@ -284,6 +335,29 @@ func (b *bench) edit(rel string) (time.Duration, error) {
 	}
 }
 
+// shows reports whether the served page holds text.
+func (b *bench) shows(page, text string) bool {
+	res, err := http.Get(b.base + "/" + page)
+	if err != nil {
+		return false
+	}
+	defer res.Body.Close()
+	body, err := io.ReadAll(res.Body)
+	return err == nil && strings.Contains(string(body), text)
+}
+
+// withPages keeps the files whose page the site has.
+func withPages(files, pages []string) []string {
+	var out []string
+	for _, f := range files {
+		if slices.Contains(pages, pageOf(f)) {
+			out = append(out, f)
+		}
+	}
+	return out
+}
+
+// isDailyLog is the workspace reader's rule for a daily log.
 func isDailyLog(rel string) bool {
 	_, _, ok := workspace.DailyLogPath(rel)
 	return ok
@@ -292,8 +366,11 @@ func isDailyLog(rel string) bool {
 // pageOf is the page of a workspace file of a generated workspace.
 func pageOf(rel string) string {
 	base := strings.TrimSuffix(rel, ".md")
-	if strings.HasPrefix(rel, "memory/") {
-		return "sources/daily/" + strings.TrimPrefix(base, "memory/") + ".html"
+	if name, ok := strings.CutPrefix(base, "memory/"); ok {
+		if name[0] >= '0' && name[0] <= '9' {
+			return "sources/daily/" + name + ".html"
+		}
+		return "topics/" + strings.ToLower(name) + ".html"
 	}
 	return strings.ToLower(base) + ".html"
 }
@@ -408,7 +485,7 @@ func (b *bench) loadTest(o benchOptions) error {
 		defer wg.Done()
 		t := time.NewTicker(2 * time.Second)
 		defer t.Stop()
-		others, _, _ := editable(b.dir)
+		others, _, _, _ := editable(b.dir)
 		for i := 0; ; i++ {
 			select {
 			case <-ctx.Done():

@@ -100,7 +100,9 @@ Messages go to stderr; stdout carries the protocol only.`,
 					s.(*server.Server).Close()
 				}
 			}()
-			srv := mcp.New(src, mcp.Options{Version: version, Writable: f.writable, AllowDream: f.allowDream})
+			// A fresh answer is worth a wait: an agent would rather not act on
+			// memory from before an edit.
+			srv := mcp.New(src, mcp.Options{Version: version, Writable: f.writable, AllowDream: f.allowDream, SettleWait: 20 * time.Second})
 			t := &sdk.IOTransport{Reader: io.NopCloser(os.Stdin), Writer: nopWriteCloser{e.stdout}}
 			if err := srv.Run(ctx, t); err != nil && ctx.Err() == nil {
 				return failure{err.Error()}

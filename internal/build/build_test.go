@@ -237,8 +237,9 @@ publish: false
 ---
 Diary-phrase.
 `)
-	out.AssertContains("vault/topics/private/health.md", "publish: false")
-	out.AssertContains("vault/notes/diary.md", "publish: false")
+	// publish: false for Obsidian Publish, draft: true for Quartz.
+	out.AssertContains("vault/topics/private/health.md", "publish: false\ndraft: true\n")
+	out.AssertContains("vault/notes/diary.md", "publish: false\ndraft: true\n")
 	claims := 0
 	for _, p := range out.Files("vault/claims") {
 		if note := out.Read(p); strings.Contains(note, "Knee-physio-phrase") {

@@ -2,8 +2,8 @@ package build
 
 import (
 	"context"
-	"errors"
 	"fmt"
+	"slices"
 	"sort"
 	"time"
 
@@ -33,18 +33,15 @@ type Session struct {
 	eng  *markdown.Engine
 	ws   *workspace.Workspace
 	prov *provenance.Result
-	// inputs are what the vault was built from; bySource indexes them by
-	// workspace path, made again only when the inputs are assembled again.
-	inputs   []vault.Input
-	bySource map[string]int
-	// cited are the files citedBy (a provenance result) names; assembler
-	// remakes inputs with assembledBy's claim links and block ids.
-	cited       map[string]bool
-	citedBy     *provenance.Result
-	assembler   *vault.Assembler
-	assembledBy *provenance.Result
-	v           *vault.Vault
-	site        site.Incremental
+	// cache keeps what provenance worked out for the next run.
+	cache *provenance.Cache
+	// asm holds the vault's inputs, made from ws and prov.
+	asm *vault.Assembly
+	// cited are the files citedBy (a provenance result) names.
+	cited   map[string]bool
+	citedBy *provenance.Result
+	v       *vault.Vault
+	site    site.Incremental
 	// broken is set when an update failed halfway: the next one starts
 	// afresh.
 	broken bool
@@ -95,16 +92,19 @@ func (s *Session) load(ctx context.Context, w output.Writer) (*Change, error) {
 	if s.prov != nil {
 		prior = s.prov.Prior()
 	}
-	*s = Session{opts: s.opts, eng: markdown.New(), ws: ws} // pending too
+	cache := s.cache
+	if cache == nil {
+		cache = &provenance.Cache{}
+	}
+	*s = Session{opts: s.opts, eng: markdown.New(), ws: ws, cache: cache} // pending too
 	t0 := time.Now()
-	s.prov = analyze(s.opts, ws, prior)
+	s.prov = analyzeCached(s.opts, ws, prior, cache)
 	took := time.Since(t0)
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
-	var assets []*vault.Asset
-	s.inputs, assets = vault.Assemble(ws, s.prov)
-	s.v = vault.Build(s.eng, s.inputs, assets, vault.Withheld(ws))
+	s.asm = vault.NewAssembly(ws, s.prov)
+	s.v = vault.Build(s.eng, s.inputs(), s.assets(), vault.Withheld(ws))
 	d := vault.Delta{Changed: s.v.Notes, Names: true}
 	ch := &Change{Provenance: true, ProvenanceTook: took}
 	if err := s.render(ctx, d, w, ch); err != nil {
@@ -127,10 +127,17 @@ func (o Options) asOf() time.Time {
 // analyze runs provenance for Load and for serve mode's rebuilds; prior
 // are the claims of the earlier state, whose ids survive edits.
 func analyze(opts Options, ws *workspace.Workspace, prior []provenance.PriorClaim) *provenance.Result {
+	return analyzeCached(opts, ws, prior, nil)
+}
+
+// analyzeCached is analyze keeping what it works out in cache (nil: none)
+// for the next run.
+func analyzeCached(opts Options, ws *workspace.Workspace, prior []provenance.PriorClaim, cache *provenance.Cache) *provenance.Result {
 	return provenance.Analyze(ws, provenance.Options{
 		AsOf:     opts.asOf(),
 		Previous: prior,
 		Locate:   vault.Locator(ws),
+		Cache:    cache,
 	})
 }
 
@@ -150,18 +157,18 @@ func (s *Session) render(ctx context.Context, d vault.Delta, w output.Writer, ch
 // Update brings the session up to date after the workspace files at paths
 // (workspace-relative, forward slashes) changed, and writes what changed
 // of the site into w (everything when ch.Site.Full). Finish writes the
-// deferred files afterwards.
+// pages that only list what changed, and the deferred files, afterwards.
 //
-// When files were only edited, their pages are rendered at once, with the
-// claim links and evidence anchors of the last provenance run: exact for
-// the files provenance does not read, a moment out of date for evidence
-// it does (a daily log's block ids). If provenance reads an edited file,
-// the session is then Pending: ProvenanceJob runs provenance (in another
-// goroutine, if the caller likes) and ApplyProvenance renders what it
-// changed. Curated files that claims come from (MEMORY.md, topic files,
-// the archive) keep their earlier pages until then, since their pages
-// show their claims. When files were added or removed, or the
-// configuration changed, provenance runs before anything is rendered.
+// When a curated file that claims come from (MEMORY.md, a topic file, the
+// archive) changed, or files were added or removed, or the configuration
+// changed, provenance runs before anything is rendered: those pages show
+// their claims. When other files were only edited, their pages are
+// rendered at once, with the claim links and evidence anchors of the last
+// provenance run: exact for the files provenance does not read, a moment
+// out of date for evidence it does (a daily log's block ids). If
+// provenance reads an edited file, the session is then Pending:
+// ProvenanceJob runs provenance (in another goroutine, if the caller
+// likes) and ApplyProvenance renders what it changed.
 func (s *Session) Update(ctx context.Context, paths []string, w output.Writer) (*Change, error) {
 	start := time.Now()
 	if s.broken || s.opts.Demo {
@@ -179,30 +186,24 @@ func (s *Session) Update(ctx context.Context, paths []string, w output.Writer) (
 	files, structural := changedFiles(s.ws, ws)
 	ch := &Change{Files: files}
 	s.broken = true // until this update is through
-	var inputs []vault.Input
-	var assets []*vault.Asset
-	if structural || !configEqual(s.ws.Config, ws.Config) {
+	if structural || curated(ws, files) || !configEqual(s.ws.Config, ws.Config) {
 		t0 := time.Now()
-		s.prov = analyze(s.opts, ws, s.prov.Prior())
+		s.prov = analyzeCached(s.opts, ws, s.prov.Prior(), s.cache)
 		s.pending = false
 		ch.Provenance, ch.ProvenanceTook = true, time.Since(t0)
 		if err := ctx.Err(); err != nil {
 			return nil, err
 		}
-		inputs, assets = vault.Assemble(ws, s.prov)
-		s.bySource = nil
-	} else {
-		if s.provenanceReads(ws, files) {
-			s.pending = true
-		}
-		if inputs, assets, err = s.patchInputs(ws, files); err != nil {
-			return nil, err
-		}
+	} else if s.provenanceReads(ws, files) {
+		s.pending = true
 	}
+	// Without provenance, the edited files' inputs are made with the claim
+	// links and block ids of the last run.
+	s.asm = s.asm.Next(ws, s.prov)
 	ch.Pending = s.pending
-	s.ws, s.inputs = ws, inputs
+	s.ws = ws
 	var d vault.Delta
-	s.v, d = s.v.Update(s.eng, inputs, assets, vault.Withheld(ws))
+	s.v, d = s.v.Update(s.eng, s.inputs(), s.assets(), vault.Withheld(ws))
 	if err := s.render(ctx, d, w, ch); err != nil {
 		return nil, err
 	}
@@ -211,14 +212,29 @@ func (s *Session) Update(ctx context.Context, paths []string, w output.Writer) (
 	return ch, nil
 }
 
+// curated reports whether any of the changed files is one whose entries
+// become claims.
+func curated(ws *workspace.Workspace, paths []string) bool {
+	for _, p := range paths {
+		if f := ws.FileByPath(p); f != nil && claimOrigin(f.Kind) {
+			return true
+		}
+	}
+	return false
+}
+
 // ProvenanceResult is a provenance run over a workspace and the vault
 // inputs assembled from it (see ProvenanceJob).
 type ProvenanceResult struct {
-	ws     *workspace.Workspace
-	prov   *provenance.Result
-	inputs []vault.Input
-	assets []*vault.Asset
+	ws   *workspace.Workspace
+	prov *provenance.Result
+	asm  *vault.Assembly
 }
+
+// inputs are the vault's inputs; assets its assets.
+func (s *Session) inputs() []vault.Input { in, _ := s.asm.Inputs(); return in }
+
+func (s *Session) assets() []*vault.Asset { _, as := s.asm.Inputs(); return as }
 
 // Pending reports whether provenance has yet to run over edits already
 // rendered.
@@ -230,11 +246,10 @@ func (s *Session) Pending() bool { return s.pending }
 // goroutine while the session goes on updating. Its result is for
 // ApplyProvenance.
 func (s *Session) ProvenanceJob() func() *ProvenanceResult {
-	ws, prior, opts := s.ws, s.prov.Prior(), s.opts
+	ws, prior, opts, cache, asm := s.ws, s.prov.Prior(), s.opts, s.cache, s.asm
 	return func() *ProvenanceResult {
-		prov := analyze(opts, ws, prior)
-		inputs, assets := vault.Assemble(ws, prov)
-		return &ProvenanceResult{ws: ws, prov: prov, inputs: inputs, assets: assets}
+		prov := analyzeCached(opts, ws, prior, cache)
+		return &ProvenanceResult{ws: ws, prov: prov, asm: asm.Next(ws, prov)}
 	}
 }
 
@@ -248,11 +263,10 @@ func (s *Session) ApplyProvenance(ctx context.Context, r *ProvenanceResult, w ou
 	}
 	start := time.Now()
 	s.broken = true
-	s.prov = r.prov
-	s.inputs, s.bySource = r.inputs, nil
+	s.prov, s.asm = r.prov, r.asm
 	ch = &Change{Provenance: true}
 	var d vault.Delta
-	s.v, d = s.v.Update(s.eng, s.inputs, r.assets, vault.Withheld(r.ws))
+	s.v, d = s.v.Update(s.eng, s.inputs(), s.assets(), vault.Withheld(r.ws))
 	if err := s.render(ctx, d, w, ch); err != nil {
 		return nil, false, err
 	}
@@ -303,6 +317,11 @@ func changedFiles(a, b *workspace.Workspace) (paths []string, structural bool) {
 		}
 	}
 	if a.Config.Title != b.Config.Title || a.Config.BaseURL != b.Config.BaseURL {
+		structural = true
+	}
+	// A private file that came or went changes what links and pointers to
+	// it resolve to (plain text, private evidence, nothing).
+	if !slices.Equal(a.Withheld, b.Withheld) {
 		structural = true
 	}
 	sort.Strings(paths)
@@ -362,43 +381,6 @@ func citedFiles(r *provenance.Result) map[string]bool {
 		out[p] = true
 	}
 	return out
-}
-
-// patchInputs remakes the inputs of the edited files, with the claim
-// links and block ids of the last provenance run; every other input
-// (claims, dreams, reports included) is what it was. Curated files whose
-// entries become claims keep their inputs until provenance runs (their
-// pages show their claims). The session's inputs are patched in place.
-func (s *Session) patchInputs(ws *workspace.Workspace, paths []string) ([]vault.Input, []*vault.Asset, error) {
-	if s.bySource == nil {
-		s.bySource = make(map[string]int, len(s.inputs))
-		for i, in := range s.inputs {
-			if in.Source != "" {
-				s.bySource[in.Source] = i
-			}
-		}
-	}
-	var files []*workspace.File
-	for _, p := range paths {
-		f := ws.FileByPath(p)
-		if f == nil || f.Kind == workspace.KindData || claimOrigin(f.Kind) {
-			continue // an asset, data (no page of its own), or waiting for provenance
-		}
-		files = append(files, f)
-	}
-	if s.assembler == nil || s.assembledBy != s.prov {
-		s.assembler, s.assembledBy = vault.NewAssembler(s.prov), s.prov
-	}
-	made := s.assembler.Files(ws, files)
-	for _, f := range files {
-		i, ok := s.bySource[f.Path]
-		in, isNote := made[f.Path]
-		if !ok || !isNote {
-			return nil, nil, errors.New("build: a changed file has no input of its own: " + f.Path)
-		}
-		s.inputs[i] = in
-	}
-	return s.inputs, vault.Assets(ws), nil
 }
 
 // claimOrigin reports the kinds of files whose entries become claims.

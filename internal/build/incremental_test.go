@@ -12,8 +12,6 @@ import (
 
 	"github.com/dreamwiki/dreamwiki/internal/demo"
 	"github.com/dreamwiki/dreamwiki/internal/output"
-	"github.com/dreamwiki/dreamwiki/internal/provenance"
-	"github.com/dreamwiki/dreamwiki/internal/workspace"
 	"github.com/dreamwiki/dreamwiki/site"
 )
 
@@ -22,14 +20,18 @@ import (
 type served map[string][]byte
 
 // apply lays the files of an update over the site: a full render replaces
-// every file that Finish does not write.
-func (sv served) apply(w *output.Memory, full bool) {
-	if full {
+// every file that Finish does not write; otherwise the files the update
+// says are gone go.
+func (sv served) apply(w *output.Memory, st site.UpdateStats) {
+	if st.Full {
 		for name := range sv {
 			if !site.Deferred(name) {
 				delete(sv, name)
 			}
 		}
+	}
+	for _, name := range st.Removed {
+		delete(sv, name)
 	}
 	sv.put(w)
 }
@@ -62,7 +64,7 @@ func openServed(t *testing.T, dir string) (*Session, served, *Change) {
 		t.Fatal(err)
 	}
 	sv := served{}
-	sv.apply(w, true)
+	sv.apply(w, ch.Site)
 	return s, sv, ch
 }
 
@@ -75,7 +77,7 @@ func (sv served) update(t *testing.T, s *Session, paths []string) *Change {
 	if err != nil {
 		t.Fatal(err)
 	}
-	sv.apply(w, ch.Site.Full)
+	sv.apply(w, ch.Site)
 	return ch
 }
 
@@ -91,7 +93,7 @@ func (sv served) provenance(t *testing.T, s *Session) {
 	if err != nil || !applied {
 		t.Fatalf("applying provenance: %v (applied %v)", err, applied)
 	}
-	sv.apply(w, ch.Site.Full)
+	sv.apply(w, ch.Site)
 }
 
 // settle does what serve mode does once changes pause: provenance, then
@@ -111,28 +113,6 @@ func (sv served) put(w *output.Memory) {
 		b, _ := w.Get(n)
 		sv[n] = b
 	}
-}
-
-// reference builds the site of the workspace in dir afresh, as `dreamwiki
-// build` does when its previous vault held the claims prior.
-func reference(t *testing.T, dir string, prior []provenance.PriorClaim) served {
-	t.Helper()
-	ws, err := workspace.Load(dir, published())
-	if err != nil {
-		t.Fatal(err)
-	}
-	opts := Options{Workspace: dir}
-	m, err := assemble(context.Background(), opts, ws, prior)
-	if err != nil {
-		t.Fatal(err)
-	}
-	w := output.NewMemory()
-	if _, err := site.Build(context.Background(), m.Engine, m.Vault, m.SiteOptions(opts), w); err != nil {
-		t.Fatal(err)
-	}
-	sv := served{}
-	sv.put(w)
-	return sv
 }
 
 // siteDiff lists how got differs from want.
@@ -225,7 +205,7 @@ func TestSession_UpdatesEqualFullBuilds(t *testing.T) {
 	}
 	sv.finish(w)
 	fullPages := ch.Site.Pages
-	if d := siteDiff(sv, reference(t, dir, nil)); d != "" {
+	if d := siteDiff(sv, freshBuild(t, Options{Workspace: dir}, nil)); d != "" {
 		t.Fatalf("the first render differs from a build:\n%s", d)
 	}
 
@@ -313,7 +293,7 @@ func TestSession_UpdatesEqualFullBuilds(t *testing.T) {
 				return
 			}
 			sv.settle(t, s)
-			if d := siteDiff(sv, reference(t, dir, prior)); d != "" {
+			if d := siteDiff(sv, freshBuild(t, Options{Workspace: dir}, prior)); d != "" {
 				t.Fatalf("after the update the site differs from a build (%s; pages %v):\n%s", ch.Site, ch.Site.Notes, d)
 			}
 		})
@@ -346,7 +326,7 @@ func TestSession_StaleProvenanceIsNotApplied(t *testing.T) {
 		t.Fatal("the session no longer waits for provenance")
 	}
 	sv.settle(t, s)
-	if d := siteDiff(sv, reference(t, dir, prior)); d != "" {
+	if d := siteDiff(sv, freshBuild(t, Options{Workspace: dir}, prior)); d != "" {
 		t.Fatalf("the site differs from a build:\n%s", d)
 	}
 }

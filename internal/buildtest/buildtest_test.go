@@ -50,13 +50,13 @@ func TestAssertions_FailureShowsTheFile(t *testing.T) {
 		want   string
 	}{
 		{func() { out.AssertContains("vault/index.md", "under the bed") },
-			`vault/index.md lacks "under the bed"; it reads:` + "\n---\ntype: index\n"},
+			`vault/index.md lacks "under the bed"; it reads:` + "\n---\ntitle: Memory\ntype: index\n"},
 		{func() { out.AssertContains("site/index.html", "under the bed") },
 			`site/index.html lacks "under the bed"; it reads:` + "\n<main"},
 		{func() { out.AssertNotContains("vault/index.md", "stairs") },
-			`vault/index.md:6 holds "stairs", and should not:` + "\n- The NAS sits under the stairs."},
+			`vault/index.md:7 holds "stairs", and should not:` + "\n- The NAS sits under the stairs."},
 		{func() { out.AssertNoFileHolds("vault/claims", "NAS sits") },
-			`vault/claims/the-nas-sits-under-the-stairs.md:15 holds "NAS sits"`},
+			`vault/claims/the-nas-sits-under-the-stairs.md:2 holds "NAS sits"`},
 		{func() { out.AssertExists("site/missing.html") },
 			`site/missing.html was not written`},
 		{func() { out.AssertDiagnostic("secret", "MEMORY.md") },

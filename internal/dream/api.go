@@ -251,21 +251,51 @@ func PlanWorkspace(ctx context.Context, ws *workspace.Workspace, opts Options) (
 	if ws == nil {
 		return nil, errors.New("no workspace")
 	}
-	p := newPlanner(ctx, ws, opts)
+	p := newPlanner(ws, opts)
 	p.plan = &Plan{Workspace: ws.Root, Now: p.now, Force: opts.Force, root: ws.Root, command: opts.Command,
 		lockTimeout: time.Duration(max(p.cfg.Dream.LockTimeoutMin, 1)) * time.Minute,
 		Actions:     []Action{}, Skipped: []Skip{}, Secrets: []SecretFinding{}, Inputs: []Input{}, Files: []FileChange{}}
-	if err := p.run(); err != nil {
+	if err := p.run(ctx); err != nil {
 		return nil, err
 	}
 	return p.plan, nil
 }
 
-// run is the whole planning pipeline.
-func (p *planner) run() error {
+// run is the whole planning pipeline, phase by phase (DESIGN 5.3): the
+// gates and the batch of logs, collect (curated memory, its meta records,
+// the recall data and the candidates of the logs), distil (repeats folded,
+// optionally the model), decide (each candidate placed, merged, closed or
+// superseding, oldest first, against curated memory as the earlier ones
+// left it), settle (archive, budget, header, meta records) and the write
+// phase (the dream log, the state files and every changed file, audited).
+func (p *planner) run(ctx context.Context) error {
 	d := p.cfg.Dream
 	p.sel = selectLogs(p.ws, d.MaxLogs, d.MaxBytes)
+	p.gate()
+	sensed, err := p.collect()
+	if err != nil {
+		return err
+	}
+	cands := p.distil(ctx, sensed)
+	p.decide(ctx, cands)
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	p.settle()
+	p.write()
 	pl := p.plan
+	p.counts.Candidates = pl.Counts.Candidates
+	p.counts.Skipped = pl.Counts.Skipped
+	p.counts.Secrets = len(pl.Secrets)
+	pl.Counts = p.counts
+	pl.Summary = p.summary()
+	pl.Diagnostics.Sort()
+	return nil
+}
+
+// gate puts the gates and the batch of logs on the plan.
+func (p *planner) gate() {
+	d, pl := p.cfg.Dream, p.plan
 	pl.Gates = gates(p.sel, p.now, d)
 	pl.Ready = true
 	for i := range pl.Gates {
@@ -289,24 +319,52 @@ func (p *planner) run() error {
 	if p.sel.oversized != "" {
 		pl.Notes = append(pl.Notes, p.sel.oversized)
 	}
+}
 
-	p.loadCurated()
+// collect reads curated memory, its meta records and the recall data, and
+// returns the candidates of the batch (their skipped lines and secrets
+// are on the plan).
+func (p *planner) collect() (sensed, error) {
+	if err := p.loadCurated(); err != nil {
+		return sensed{}, err
+	}
 	p.loadMeta()
 	p.matchMeta()
 	p.bootstrapMeta()
 	p.evaluate()
-	p.loadRecall()
-	p.anchorRecall()
-	p.sense()
-	pl.Counts.Candidates = len(p.cands)
-	p.groupDuplicates()
+	rec, err := readRecalls(p.ws, p.logs)
+	if err != nil {
+		p.warn(recallPath, "the recall store is not valid JSON (%v); recall counts were not used and it is left alone", err)
+	} else if f := p.ws.FileByPath(recallPath); f != nil {
+		p.before[recallPath] = fileState{hash: f.Hash, data: []byte(f.Content)}
+	}
+	p.rec = rec
+	s := p.sense()
+	p.plan.Skipped = append(p.plan.Skipped, s.skipped...)
+	p.plan.Secrets = append(p.plan.Secrets, s.secrets...)
+	p.plan.Counts.Candidates = len(s.cands)
+	return s, nil
+}
+
+// distil folds the batch's repeats into one candidate each and, with a
+// model configured, runs the rest through it; it returns the candidates
+// to decide about, oldest first.
+func (p *planner) distil(ctx context.Context, s sensed) []*candidate {
+	cands, merges := groupDuplicates(s.cands)
+	for _, a := range merges {
+		p.action(a)
+	}
+	p.counts.Merged += len(merges)
 	if p.opts.LLM != nil {
-		p.distilByModel()
+		cands = p.distilByModel(ctx, cands)
 	}
-	p.decide()
-	if err := p.ctx.Err(); err != nil {
-		return err
-	}
+	return cands
+}
+
+// settle archives decayed entries, keeps the index within its budget,
+// dates its header and gives every new line its meta record.
+func (p *planner) settle() {
+	pl := p.plan
 	if mf := p.ws.Memory; mf != nil {
 		pl.Memory.Before = sizeOf(p.before[mf.File.Path].data)
 	}
@@ -315,11 +373,17 @@ func (p *planner) run() error {
 	p.fitBudget()
 	p.updateHeader()
 	pl.Memory.Budget = p.budget()
-	pl.Memory.After = sizeOf(p.memDoc.render())
-	if !p.memDoc.changed() {
+	pl.Memory.After = sizeOf(p.mem.memDoc.render())
+	if !p.mem.memDoc.changed() {
 		pl.Memory.After = pl.Memory.Before
 	}
 	p.metaForPlacements()
+}
+
+// write renders the dream log entry, the state files and every changed
+// document, and puts what passes the audit on the plan.
+func (p *planner) write() {
+	pl := p.plan
 	pl.Counts.Skipped = len(pl.Skipped)
 	pl.Counts.Secrets = len(pl.Secrets)
 	pl.Counts.Indexed = p.counts.Indexed
@@ -332,13 +396,6 @@ func (p *planner) run() error {
 		}
 	}
 	p.audit(out)
-	p.counts.Candidates = pl.Counts.Candidates
-	p.counts.Skipped = pl.Counts.Skipped
-	p.counts.Secrets = len(pl.Secrets)
-	pl.Counts = p.counts
-	pl.Summary = p.summary()
-	pl.Diagnostics.Sort()
-	return nil
 }
 
 // Diff returns the unified diff of every file the plan changes, in path
@@ -512,9 +569,12 @@ func Run(ctx context.Context, dir string, opts Options, dryRun bool, progress fu
 
 // audit is the read-only checkpoint before anything is written (the seed's
 // quality gates): only allowed paths are written (a target outside them is
-// dropped and reported, the rest goes on), daily logs never; no new secret
+// dropped and reported, the rest goes on), daily logs and private notes
+// never (the plan never opens one; a file it would start where a private
+// one lies is refused here); no new secret
 // reaches curated Markdown (one on a line the file did not have is
-// redacted and reported; a line the file already had is never changed);
+// redacted and reported; a line the file already had is never changed,
+// and a file that would lose a secret value it holds is not written);
 // and a state file that would gain one is not written at all.
 func (p *planner) audit(out map[string][]byte) {
 	paths := make([]string, 0, len(out))
@@ -528,7 +588,19 @@ func (p *planner) audit(out map[string][]byte) {
 			p.plan.Diagnostics.Errorf("dream", path, 0, "the plan would write outside the paths a dream may change; this file was left alone")
 			continue
 		}
+		if isCuratedPath(path) && privateFile(p.ws, path) {
+			p.plan.Diagnostics.Errorf("dream", path, 0, "the plan would write into a private note, which a dream never reads or writes; this file was left alone")
+			continue
+		}
 		before := p.before[path]
+		lost := 0
+		if strings.HasSuffix(path, ".md") {
+			lost = lostSecret(before.data, data)
+		}
+		if lost > 0 {
+			p.plan.Diagnostics.Errorf("dream", path, lost, "the plan would lose the secret value this line holds (a plan over a workspace read redacted, as the site reads it, sees only placeholders); this file was left alone")
+			continue
+		}
 		red, found := redactNew(before.data, data)
 		switch {
 		case len(found) == 0:
@@ -565,8 +637,8 @@ func allowedTarget(path string) bool {
 	case "MEMORY.md", "memory.md", dreamLogPath, metaPath, heartbeatPath, recallPath, eventsPath:
 		return true
 	}
-	if isDailyPath(path) {
-		return false
+	if _, _, daily := workspace.DailyLogPath(path); daily {
+		return false // the reader's rule: what it reads as a daily log is one
 	}
 	if strings.HasPrefix(path, "memory/archive/") && strings.HasSuffix(path, ".md") && !strings.Contains(path, "..") {
 		return true

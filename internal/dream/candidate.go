@@ -8,6 +8,7 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"github.com/dreamwiki/dreamwiki/internal/mdline"
 	"github.com/dreamwiki/dreamwiki/internal/memory"
 	"github.com/dreamwiki/dreamwiki/internal/secrets"
 	"github.com/dreamwiki/dreamwiki/internal/workspace"
@@ -170,10 +171,25 @@ func newCandidate(id int, log *workspace.DailyLog, it workspace.LogItem) (*candi
 	return c, nil
 }
 
-// stripListMarker drops a list marker (and checkbox, quote marker) opening
-// s.
+// stripListMarker drops what opens a list item or a quote line, as mdline
+// reads them: quote markers, a list marker and its task checkbox.
 func stripListMarker(s string) string {
-	return reLeadMarker.ReplaceAllString(strings.TrimSpace(s), "")
+	t := unquote(strings.TrimSpace(s))
+	if it, ok := mdline.ListItem(t); ok {
+		return it.Text
+	}
+	return t
+}
+
+// unquote drops the blockquote markers opening a trimmed line.
+func unquote(t string) string {
+	for {
+		q, ok := mdline.Quote(t)
+		if !ok {
+			return t
+		}
+		t = strings.TrimSpace(q)
+	}
 }
 
 // factParts reads an item's lines as written (Markdown, code spans and

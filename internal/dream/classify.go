@@ -3,7 +3,7 @@ package dream
 import (
 	"strings"
 
-	"github.com/dreamwiki/dreamwiki/internal/memory"
+	"github.com/dreamwiki/dreamwiki/internal/analysis"
 )
 
 // The four memory types of the "Memory Dream" seed.
@@ -15,8 +15,9 @@ const (
 )
 
 // cues are the words and phrases that vote for each type. Words are
-// matched against the lower-case words of the text, phrases as lower-case
-// substrings; a set lookup per word keeps classification linear and cheap
+// matched against the words of the text as analysis.Words gives them (so a
+// cue with an apostrophe, which splits words, is a phrase), phrases as
+// lower-case substrings; a set lookup per word keeps classification linear and cheap
 // (it runs on every line of every log a dream reads).
 type cues struct {
 	words   map[string]int
@@ -38,8 +39,8 @@ func newCues(words, phrases string, weight int) cues {
 
 var typeCues = map[string]cues{
 	// Feedback: the user correcting or confirming how the agent works.
-	TypeFeedback: newCues(`don't dont never always stop instead feedback correction rule lesson`,
-		`do not|from now on|next time|too long|too short|too verbose|too wordy|fewer words|keep it |should have|shouldn't have|that worked|worked well|good job|well done|called it out|noted for|asked me|told me|wants me|reminded me|corrected me| me to |my answer|my reply|my summary|my draft|my update|i should|i must |i need to|rule:|why:|how to apply:|下次|不要|别再|以后`, 2),
+	TypeFeedback: newCues(`dont never always stop instead feedback correction rule lesson`,
+		`don't|do not|from now on|next time|too long|too short|too verbose|too wordy|fewer words|keep it |should have|shouldn't have|that worked|worked well|good job|well done|called it out|noted for|asked me|told me|wants me|reminded me|corrected me| me to |my answer|my reply|my summary|my draft|my update|i should|i must |i need to|rule:|why:|how to apply:|下次|不要|别再|以后`, 2),
 	// Project: work with a state or a date.
 	TypeProject: newCues(`migration migrated cutover deadline due target milestone launch launched release released ship shipped roadmap sprint project decided decision chosen plan planned prep draft kickoff postponed rollout rollback blocked todo done finished completed`,
 		`in progress|项目|截止|上线`, 2),
@@ -67,7 +68,7 @@ func classify(text, typeTag string, tags []string, structural bool) string {
 	}
 	score := map[string]int{}
 	lower := strings.ToLower(text)
-	words := memory.Words(text)
+	words := analysis.Words(text)
 	for typ, c := range typeCues {
 		for _, w := range words {
 			score[typ] += c.words[w]

@@ -44,6 +44,31 @@ type curated struct {
 	supersededBy *candidate
 }
 
+// curatedMemory is MEMORY.md and the public L2 files as a dream works on
+// them: the collect phase reads them (loadCurated), the place, supersede
+// and settle phases change them, and the write phase renders their
+// documents.
+type curatedMemory struct {
+	memDoc      *mdDoc // the index (see indexFile)
+	topics      []*topic
+	topicByPath map[string]*topic
+	curated     []*curated // every entry, by id
+	curIndex    *wordIndex // entry ids by word
+	subjects    map[string][]*curated
+	cited       map[string][]citation // daily-log path -> ranges entries cite
+
+	// The place phase's edits, made into lines by materialize.
+	placements []*placement
+	fresh      map[*candidate][]*curated // the entries each candidate became
+	indexed    map[*candidate]bool       // candidates with an index line
+}
+
+func newCuratedMemory() *curatedMemory {
+	return &curatedMemory{topicByPath: map[string]*topic{}, curIndex: newWordIndex(),
+		subjects: map[string][]*curated{}, cited: map[string][]citation{},
+		fresh: map[*candidate][]*curated{}, indexed: map[*candidate]bool{}}
+}
+
 // citation is a line range of a daily log that a curated entry already
 // names as its evidence: that part of the log is consolidated.
 type citation struct {
@@ -52,8 +77,8 @@ type citation struct {
 }
 
 // citedBy returns a curated entry citing a line range, or nil.
-func (p *planner) citedBy(path string, start, end int) *curated {
-	for _, c := range p.cited[path] {
+func (m *curatedMemory) citedBy(path string, start, end int) *curated {
+	for _, c := range m.cited[path] {
 		if c.start <= end && c.end >= start && !c.by.isGone() {
 			return c.by
 		}
@@ -96,7 +121,7 @@ func (tp *topic) name(s string) {
 // "Zigbee2MQTT runs …"). A numbered step's lead-in ("3. 在打印服务器上执行：")
 // names nothing.
 func entryLabel(e *workspace.Entry) string {
-	if reOrderedItem.MatchString(e.Raw) {
+	if orderedItem(e.Raw) {
 		return ""
 	}
 	short := func(k string) bool {
@@ -153,18 +178,21 @@ func nameKeys(s string) []string {
 	return out
 }
 
-// loadCurated reads MEMORY.md and the L2 topic files into editable
-// documents and curated entries.
-func (p *planner) loadCurated() {
+// loadCurated reads MEMORY.md and the public L2 topic files into editable
+// documents and curated entries. A private index stops it (privateIndex).
+func (p *planner) loadCurated() error {
 	ws := p.ws
+	if err := privateIndex(ws); err != nil {
+		return err
+	}
 	if f, sections := indexFile(ws); f != nil {
-		p.memDoc = p.openDoc(f, sections)
+		p.mem.memDoc = p.openDoc(f, sections)
 	} else {
-		p.memDoc = newEmptyDoc("MEMORY.md")
-		p.docs["MEMORY.md"] = p.memDoc
+		p.mem.memDoc = newEmptyDoc("MEMORY.md")
+		p.docs["MEMORY.md"] = p.mem.memDoc
 	}
 	for _, t := range ws.Topics {
-		if !isTopicPath(t.File.Path) || t.File.Path == p.memDoc.path || indexLike(t.File.Path) {
+		if t.File.Private || !isTopicPath(t.File.Path) || t.File.Path == p.mem.memDoc.path || indexLike(t.File.Path) {
 			continue
 		}
 		tp := &topic{path: t.File.Path, slug: t.Topic, title: t.Title, doc: p.openDoc(t.File, t.Sections), words: map[string]int{}, names: map[string]bool{}}
@@ -175,15 +203,15 @@ func (p *planner) loadCurated() {
 				tp.name(entryLabel(e))
 			}
 		}
-		p.topics = append(p.topics, tp)
-		p.topicByPath[tp.path] = tp
+		p.mem.topics = append(p.mem.topics, tp)
+		p.mem.topicByPath[tp.path] = tp
 	}
-	for _, d := range append([]*mdDoc{p.memDoc}, p.topicDocs()...) {
+	for _, d := range append([]*mdDoc{p.mem.memDoc}, p.mem.topicDocs()...) {
 		p.pinSecrets(d)
 		for _, u := range d.units {
 			for _, e := range u.entries {
 				c := p.addCurated(u, e)
-				if tp := p.topicByPath[d.path]; tp != nil {
+				if tp := p.mem.topicByPath[d.path]; tp != nil {
 					for _, w := range c.words {
 						tp.words[w]++
 					}
@@ -191,6 +219,7 @@ func (p *planner) loadCurated() {
 			}
 		}
 	}
+	return nil
 }
 
 // keptSecret is what the secret guard says about a secret already written
@@ -216,9 +245,9 @@ func (p *planner) pinSecrets(d *mdDoc) {
 // and reported, never changed, moved or archived.
 func (c *curated) pinned() bool { return c.u != nil && c.u.pinned }
 
-func (p *planner) topicDocs() []*mdDoc {
-	out := make([]*mdDoc, 0, len(p.topics))
-	for _, t := range p.topics {
+func (m *curatedMemory) topicDocs() []*mdDoc {
+	out := make([]*mdDoc, 0, len(m.topics))
+	for _, t := range m.topics {
 		out = append(out, t.doc)
 	}
 	return out
@@ -241,7 +270,7 @@ func (p *planner) openDoc(f *workspace.File, sections []*workspace.Section) *mdD
 
 // addCurated registers an entry.
 func (p *planner) addCurated(u *unit, e *workspace.Entry) *curated {
-	c := &curated{id: len(p.curated), u: u, e: e, file: u.doc.path, section: e.Section, text: e.Text,
+	c := &curated{id: len(p.mem.curated), u: u, e: e, file: u.doc.path, section: e.Section, text: e.Text,
 		table: e.Shape == workspace.ShapeTableRow, date: e.Date}
 	c.words = contentWords(e.Text)
 	c.nums = numbers(e.Text)
@@ -260,7 +289,7 @@ func (p *planner) addCurated(u *unit, e *workspace.Entry) *curated {
 	for _, s := range e.Sources {
 		d := s.Date
 		if d.IsZero() {
-			d, _ = logDate(s.Path)
+			d, _, _ = workspace.DailyLogPath(s.Path)
 		}
 		if !d.IsZero() && (src.IsZero() || d.Before(src)) {
 			src = d
@@ -276,20 +305,20 @@ func (p *planner) addCurated(u *unit, e *workspace.Entry) *curated {
 		u.cur = c
 	}
 	for _, s := range e.Sources {
-		if s.StartLine > 0 && isDailyPath(s.Path) {
-			p.cited[s.Path] = append(p.cited[s.Path], citation{start: s.StartLine, end: max(s.EndLine, s.StartLine), by: c})
+		if _, _, daily := workspace.DailyLogPath(s.Path); daily && s.StartLine > 0 {
+			p.mem.cited[s.Path] = append(p.mem.cited[s.Path], citation{start: s.StartLine, end: max(s.EndLine, s.StartLine), by: c})
 		}
 	}
-	p.curated = append(p.curated, c)
-	p.index(c)
+	p.mem.curated = append(p.mem.curated, c)
+	p.mem.index(c)
 	return c
 }
 
 // index makes a curated entry findable by its words and its subject.
-func (p *planner) index(c *curated) {
-	p.curIndex.add(c.id, c.words)
+func (m *curatedMemory) index(c *curated) {
+	m.curIndex.add(c.id, c.words)
 	if c.subject != "" {
-		p.subjects[c.subject] = append(p.subjects[c.subject], c)
+		m.subjects[c.subject] = append(m.subjects[c.subject], c)
 	}
 }
 
@@ -312,7 +341,7 @@ func (p *planner) isPointer(e *workspace.Entry) bool {
 	for _, s := range e.Sources {
 		switch s.Kind {
 		case workspace.PointerSee, workspace.PointerWikilink, workspace.PointerLink, workspace.PointerPath:
-			if p.resolveTopic(s.Path) != "" || strings.HasSuffix(s.Path, ".md") && !isDailyPath(s.Path) {
+			if _, _, daily := workspace.DailyLogPath(s.Path); p.mem.resolveTopic(s.Path) != "" || strings.HasSuffix(s.Path, ".md") && !daily {
 				hasL2 = true
 			}
 		}
@@ -321,16 +350,16 @@ func (p *planner) isPointer(e *workspace.Entry) bool {
 }
 
 // resolveTopic maps a pointer path or wikilink target to an L2 file path.
-func (p *planner) resolveTopic(target string) string {
+func (m *curatedMemory) resolveTopic(target string) string {
 	t := strings.TrimSuffix(strings.TrimSpace(target), "/")
 	if t == "" {
 		return ""
 	}
-	if _, ok := p.topicByPath[t]; ok {
+	if _, ok := m.topicByPath[t]; ok {
 		return t
 	}
 	base := strings.TrimSuffix(path.Base(t), ".md")
-	for _, tp := range p.topics {
+	for _, tp := range m.topics {
 		if tp.slug == base || strings.TrimSuffix(tp.path, ".md") == strings.TrimSuffix(t, ".md") {
 			return tp.path
 		}
@@ -395,7 +424,7 @@ func (p *planner) matchMeta() {
 		}
 	}
 	var rest []*curated
-	for _, c := range p.curated {
+	for _, c := range p.mem.curated {
 		if c.pointer || c.preamble {
 			continue
 		}
@@ -436,7 +465,7 @@ func (p *planner) matchMeta() {
 			if used[r] {
 				continue
 			}
-			if j, _ := similarity(c.words, recWords[i]); j >= bestJ {
+			if j := jaccard(c.words, recWords[i]); j >= bestJ {
 				best, bestJ = i, j
 			}
 		}
@@ -445,7 +474,7 @@ func (p *planner) matchMeta() {
 			used[c.meta] = true
 		}
 	}
-	for _, c := range p.curated {
+	for _, c := range p.mem.curated {
 		if c.meta != nil && c.meta.File == "" {
 			c.meta.File = c.file
 		}
@@ -460,7 +489,7 @@ func (p *planner) bootstrapMeta() {
 	if p.meta == nil {
 		return
 	}
-	for _, c := range p.curated {
+	for _, c := range p.mem.curated {
 		if c.pointer || c.preamble || c.meta != nil || c.fresh {
 			continue
 		}
@@ -485,7 +514,7 @@ func (p *planner) track(c *curated) *memory.MetaRecord {
 // evaluate computes every record's decay at now (DESIGN 5.1).
 func (p *planner) evaluate() {
 	if p.meta == nil {
-		for _, c := range p.curated {
+		for _, c := range p.mem.curated {
 			c.structural = memory.IsStructural(c.text)
 		}
 		return
@@ -495,7 +524,7 @@ func (p *planner) evaluate() {
 	for _, r := range rows {
 		byID[r.ID] = r
 	}
-	for _, c := range p.curated {
+	for _, c := range p.mem.curated {
 		if c.meta == nil {
 			c.structural = memory.IsStructural(c.text)
 			continue
@@ -528,32 +557,16 @@ func prefix(n string) string {
 	return n
 }
 
-// logDate reads the date of a daily-log path ("memory/2026-04-10.md").
-func logDate(p string) (time.Time, bool) {
-	if !isDailyPath(p) {
-		return time.Time{}, false
-	}
-	base := path.Base(p)
-	t, err := time.Parse(time.DateOnly, base[:10])
-	return t, err == nil
-}
-
-// isDailyPath reports a daily-log path: memory/YYYY-MM-DD*.md or
-// memory/daily/YYYY-MM-DD*.md.
-func isDailyPath(p string) bool {
-	dir, base := path.Split(p)
-	if dir != "memory/" && dir != "memory/daily/" || len(base) < 13 || !strings.HasSuffix(base, ".md") {
-		return false
-	}
-	_, err := time.Parse(time.DateOnly, base[:10])
-	return err == nil && (len(base) == 13 || base[10] == '-' || base[10] == '_')
+// isCuratedPath reports a path of curated memory: the index or an L2 file.
+func isCuratedPath(p string) bool {
+	return p == "MEMORY.md" || p == "memory.md" || isTopicPath(p)
 }
 
 // isTopicPath reports a path a dream may write as an L2 topic file:
 // memory/<name>.md (or deeper), never a daily log, the dream log, an
 // archive file, or anything under memory/dreaming/ or memory/.dreams/.
 func isTopicPath(p string) bool {
-	if !strings.HasPrefix(p, "memory/") || !strings.HasSuffix(p, ".md") || isDailyPath(p) {
+	if _, _, daily := workspace.DailyLogPath(p); daily || !strings.HasPrefix(p, "memory/") || !strings.HasSuffix(p, ".md") {
 		return false
 	}
 	switch {

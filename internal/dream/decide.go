@@ -1,6 +1,7 @@
 package dream
 
 import (
+	"context"
 	"fmt"
 	"math"
 	"regexp"
@@ -15,11 +16,20 @@ import (
 	"github.com/dreamwiki/dreamwiki/internal/workspace"
 )
 
+// sensed is what the collect phase makes of the logs: the candidate facts,
+// oldest first, the lines left out with why, and the secrets they hold.
+type sensed struct {
+	cands   []*candidate
+	skipped []Skip
+	secrets []SecretFinding
+}
+
 // sense extracts the candidates of the selected logs, and adds the facts
 // of older logs that searches found often enough to pass the promotion
 // gates (the recall store's deep phase), which a dream must not ignore
 // just because their log was consolidated before.
-func (p *planner) sense() {
+func (p *planner) sense() sensed {
+	var s sensed
 	inBatch := map[string]bool{}
 	// Reading a line is independent of every other line: do it on all
 	// cores, then go through the results in order.
@@ -44,32 +54,32 @@ func (p *planner) sense() {
 			next++
 			c, skip := j.c, j.skip
 			if c != nil {
-				c.id = len(p.cands)
+				c.id = len(s.cands)
 			}
 			if skip != nil {
-				p.plan.Skipped = append(p.plan.Skipped, *skip)
+				s.skipped = append(s.skipped, *skip)
 				continue
 			}
-			p.plan.Secrets = append(p.plan.Secrets, c.secrets...)
-			if by := p.citedBy(c.path, c.line, c.endLine); by != nil {
-				p.plan.Skipped = append(p.plan.Skipped, Skip{File: c.path, Line: c.line, Text: shorten(c.fact, 80),
+			s.secrets = append(s.secrets, c.secrets...)
+			if by := p.mem.citedBy(c.path, c.line, c.endLine); by != nil {
+				s.skipped = append(s.skipped, Skip{File: c.path, Line: c.line, Text: shorten(c.fact, 80),
 					Reason: fmt.Sprintf("already consolidated: %s cites this line as its source", by.file)})
 				continue
 			}
-			p.cands = append(p.cands, c)
+			s.cands = append(s.cands, c)
 		}
 		for _, b := range log.Sleep {
-			p.plan.Skipped = append(p.plan.Skipped, Skip{File: log.File.Path, Line: b.StartLine,
+			s.skipped = append(s.skipped, Skip{File: log.File.Path, Line: b.StartLine,
 				Text: strings.Title(b.Name) + " Sleep block", Reason: "dreaming phase output inside a daily log, not a fact"})
 		}
 	}
 	// Recalled facts of earlier logs.
 	byPath := map[string]*workspace.DailyLog{}
-	for _, d := range p.ws.Daily {
+	for _, d := range p.logs {
 		byPath[d.File.Path] = d
 	}
 	var paths []string
-	for path := range p.aggs {
+	for path := range p.rec.aggs {
 		paths = append(paths, path)
 	}
 	slices.Sort(paths)
@@ -79,33 +89,34 @@ func (p *planner) sense() {
 			continue
 		}
 		for _, it := range log.Items {
-			if len(p.recallFor(path, it.Line, max(it.EndLine, it.Line))) == 0 {
+			if len(p.rec.forRange(path, it.Line, max(it.EndLine, it.Line))) == 0 {
 				continue
 			}
-			c, skip := newCandidate(len(p.cands), log, it)
-			if skip != nil || p.citedBy(c.path, c.line, c.endLine) != nil {
+			c, skip := newCandidate(len(s.cands), log, it)
+			if skip != nil || p.mem.citedBy(c.path, c.line, c.endLine) != nil {
 				continue
 			}
 			if d, _, promoted := p.promotion(c); !d.Promote || promoted {
 				continue
 			}
 			c.notes = append(c.notes, "from the recall store")
-			p.plan.Secrets = append(p.plan.Secrets, c.secrets...)
-			p.cands = append(p.cands, c)
+			s.secrets = append(s.secrets, c.secrets...)
+			s.cands = append(s.cands, c)
 		}
 	}
-	sortCandidates(p.cands)
+	sortCandidates(s.cands)
+	return s
 }
 
 // groupDuplicates folds the batch's repeats into their first statement
 // before anything is decided, so a fact's promotion sees how often the logs
 // state it (its frequency across logs) and all its evidence travels with
 // it. A later line that adds to an earlier one is no repeat and stays.
-func (p *planner) groupDuplicates() {
+// It returns the candidates kept and a merge action for each repeat.
+func groupDuplicates(cands []*candidate) (kept []*candidate, merges []Action) {
 	idx := newWordIndex()
-	var kept []*candidate
 	same := map[string]*candidate{} // the same text: no need to compare words
-	for _, c := range p.cands {
+	for _, c := range cands {
 		key := string(c.status) + "\x00" + normText(stripDateSuffix(c.fact))
 		into := same[key]
 		if into == nil {
@@ -122,8 +133,7 @@ func (p *planner) groupDuplicates() {
 			if into.marker == "" {
 				into.marker = c.marker
 			}
-			p.counts.Merged++
-			p.action(Action{Kind: "merge", File: c.path, Text: shorten(c.fact, 160), Type: c.typ, Evidence: evidenceStrings(c.evidence),
+			merges = append(merges, Action{Kind: "merge", File: c.path, Text: shorten(c.fact, 160), Type: c.typ, Evidence: evidenceStrings(c.evidence),
 				Reason: fmt.Sprintf("says again what %s:%d says; one fact, both lines kept as its evidence", into.path, into.line)})
 			continue
 		}
@@ -131,16 +141,16 @@ func (p *planner) groupDuplicates() {
 		same[key] = c
 		kept = append(kept, c)
 	}
-	p.cands = kept
+	return kept, merges
 }
 
 // decide settles every candidate, oldest first, against curated memory as
 // it stands after the earlier ones: a later line can merge into, close or
 // supersede what an earlier line of the same batch wrote. Durable facts no
 // topic file is clearly about go to the index.
-func (p *planner) decide() {
-	for _, c := range p.cands {
-		if p.ctx.Err() != nil {
+func (p *planner) decide(ctx context.Context, cands []*candidate) {
+	for _, c := range cands {
+		if ctx.Err() != nil {
 			return
 		}
 		if !p.decideOne(c) {
@@ -183,7 +193,7 @@ func (p *planner) decideOne(c *candidate) bool {
 		p.action(Action{Kind: "merge", File: dup.file, Text: shorten(dup.text, 160), Type: c.typ, Evidence: evidenceStrings(c.evidence),
 			Reason: "near-duplicate of an entry already kept; its evidence was added to that entry", Scores: scores})
 		p.counts.Merged++
-		if recalled && dup.file != p.memDoc.path && !p.inMemory(dup) {
+		if recalled && dup.file != p.mem.memDoc.path && !p.inMemory(dup) {
 			p.placeIndex(c, nil, nil, decision)
 		}
 		return true
@@ -213,7 +223,7 @@ func (p *planner) decideOne(c *candidate) bool {
 	}
 	if tp == nil && len(old) > 0 {
 		for _, o := range old {
-			if t := p.topicByPath[o.file]; t != nil {
+			if t := p.mem.topicByPath[o.file]; t != nil {
 				tp, why = t, "the fact it replaces is in "+o.file
 				break
 			}
@@ -234,7 +244,7 @@ func (p *planner) accept(c *candidate, tp *topic, why string, old []*curated, de
 	c.annotatePermission(p.now)
 	var memOld, l2Old []*curated
 	for _, o := range old {
-		if o.file == p.memDoc.path {
+		if o.file == p.mem.memDoc.path {
 			memOld = append(memOld, o)
 		} else {
 			l2Old = append(l2Old, o)
@@ -308,7 +318,7 @@ func (p *planner) placeL2(c *candidate, tp *topic, after *unit) {
 	}
 	cur := p.freshCurated(c, tp.doc.path, pl)
 	pl.cur = cur
-	p.placements = append(p.placements, pl)
+	p.mem.placements = append(p.mem.placements, pl)
 	tp.added = append(tp.added, c)
 	for _, w := range c.words {
 		tp.words[w]++
@@ -325,12 +335,12 @@ func (p *planner) placeIndex(c *candidate, replace, after *unit, decision memory
 	case !decision.Promote:
 		reason = "no L2 topic is clearly about it (" + c.routeNote + "); the index keeps it"
 	}
-	if p.indexed[c] {
+	if p.mem.indexed[c] {
 		return
 	}
-	p.indexed[c] = true
+	p.mem.indexed[c] = true
 	// Type tags ("- [user] …") only where the file writes them.
-	pl := &placement{c: c, doc: p.memDoc, replaceU: replace, index: true, score: decision.Score, tag: usesTypeTags(p.memDoc)}
+	pl := &placement{c: c, doc: p.mem.memDoc, replaceU: replace, index: true, score: decision.Score, tag: usesTypeTags(p.mem.memDoc)}
 	if replace != nil && replace.cur != nil && replace.cur.e != nil {
 		pl.tag = replace.cur.e.TypeTag != ""
 		if t := normType(replace.cur.e.TypeTag); t != "" {
@@ -341,39 +351,39 @@ func (p *planner) placeIndex(c *candidate, replace, after *unit, decision memory
 	case replace != nil:
 	case after != nil:
 		pl.afterU = after
-	case !p.memDoc.exists:
+	case !p.mem.memDoc.exists:
 		pl.sec = p.memorySection(c.typ)
 	default:
-		pl.sec, pl.afterU = p.memDoc.spot(c.typ, c.words)
+		pl.sec, pl.afterU = p.mem.memDoc.spot(c.typ, c.words)
 	}
-	pl.cur = p.freshCurated(c, p.memDoc.path, pl)
-	p.placements = append(p.placements, pl)
+	pl.cur = p.freshCurated(c, p.mem.memDoc.path, pl)
+	p.mem.placements = append(p.mem.placements, pl)
 	p.counts.Indexed++
-	p.action(Action{Kind: "index", File: p.memDoc.path, Text: c.fact, Type: c.typ, Evidence: evidenceStrings(c.evidence),
+	p.action(Action{Kind: "index", File: p.mem.memDoc.path, Text: c.fact, Type: c.typ, Evidence: evidenceStrings(c.evidence),
 		Reason: reason, Scores: &Scores{Promotion: promotionScores(decision)}})
 }
 
 // freshCurated registers a line this run writes, so later candidates can
 // merge into, close or supersede it.
 func (p *planner) freshCurated(c *candidate, file string, pl *placement) *curated {
-	cur := &curated{id: len(p.curated), file: file, text: c.fact, words: c.words, nums: c.nums, subject: c.subject, value: c.value,
+	cur := &curated{id: len(p.mem.curated), file: file, text: c.fact, words: c.words, nums: c.nums, subject: c.subject, value: c.value,
 		status: c.status, date: c.date, fresh: true, typ: c.typ, cand: c, pl: pl}
 	cur.structural = c.structural
-	p.curated = append(p.curated, cur)
-	p.index(cur)
-	p.fresh[c] = append(p.fresh[c], cur)
+	p.mem.curated = append(p.mem.curated, cur)
+	p.mem.index(cur)
+	p.mem.fresh[c] = append(p.mem.fresh[c], cur)
 	return cur
 }
 
 // inMemory reports whether MEMORY.md already holds the fact (or a line of
 // this run puts it there).
 func (p *planner) inMemory(cur *curated) bool {
-	if cur.cand != nil && p.indexed[cur.cand] {
+	if cur.cand != nil && p.mem.indexed[cur.cand] {
 		return true
 	}
-	for _, id := range p.curIndex.candidates(cur.words, 1000) {
-		o := p.curated[id]
-		if o.file == p.memDoc.path && !o.isGone() && nearDuplicate(cur.words, o.words, cur.nums, o.nums) {
+	for _, id := range p.mem.curIndex.candidates(cur.words, 1000) {
+		o := p.mem.curated[id]
+		if o.file == p.mem.memDoc.path && !o.isGone() && nearDuplicate(cur.words, o.words, cur.nums, o.nums) {
 			return true
 		}
 	}
@@ -385,15 +395,15 @@ func (p *planner) inMemory(cur *curated) bool {
 func (p *planner) findDuplicate(c *candidate) *curated {
 	var best *curated
 	bestJ := -1.0
-	for _, id := range p.curIndex.candidates(c.words, 1000) {
-		o := p.curated[id]
+	for _, id := range p.mem.curIndex.candidates(c.words, 1000) {
+		o := p.mem.curated[id]
 		if o.isGone() || o.superseded() || o.pointer {
 			continue
 		}
 		if !nearDuplicate(c.words, o.words, c.nums, o.nums) {
 			continue
 		}
-		if j, _ := similarity(c.words, o.words); j > bestJ {
+		if j := jaccard(c.words, o.words); j > bestJ {
 			best, bestJ = o, j
 		}
 	}
@@ -414,8 +424,8 @@ func (p *planner) restates(c *candidate) *curated {
 	}
 	var best *curated
 	bestN := 0
-	for _, id := range p.curIndex.candidates(c.words, 1000) {
-		o := p.curated[id]
+	for _, id := range p.mem.curIndex.candidates(c.words, 1000) {
+		o := p.mem.curated[id]
 		if o.fresh || o.isGone() || o.superseded() || o.pointer || o.pinned() {
 			continue
 		}
@@ -456,8 +466,8 @@ func (p *planner) findLifecycle(c *candidate, want memory.Status) *curated {
 	}
 	var best *curated
 	bestC := 0.6
-	for _, id := range p.curIndex.candidates(cw, 1000) {
-		o := p.curated[id]
+	for _, id := range p.mem.curIndex.candidates(cw, 1000) {
+		o := p.mem.curated[id]
 		if o.isGone() || o.pointer || o.table || o.status != want {
 			continue
 		}
@@ -465,7 +475,7 @@ func (p *planner) findLifecycle(c *candidate, want memory.Status) *curated {
 		if min(len(ow), len(cw)) < 2 {
 			continue
 		}
-		if _, cont := similarity(cw, ow); cont >= bestC {
+		if cont := containment(cw, ow); cont >= bestC {
 			shared := 0
 			for _, w := range cw {
 				if slices.Contains(ow, w) {
@@ -495,14 +505,14 @@ func (p *planner) findContradictions(c *candidate, tp *topic) []*curated {
 	}
 	multi := strings.Contains(c.subject, " ")
 	var out []*curated
-	for _, o := range p.subjects[c.subject] {
+	for _, o := range p.mem.subjects[c.subject] {
 		if o.isGone() || o.superseded() || o.pointer || o.table || o.pinned() || !plausibleValue(o.value) || o.u != nil && o.u.doc.closedUnit(o.u) {
 			continue
 		}
 		if o.fresh && o.cand == c {
 			continue
 		}
-		inScope := o.file == p.memDoc.path || tp != nil && o.file == tp.path
+		inScope := o.file == p.mem.memDoc.path || tp != nil && o.file == tp.path
 		if !inScope && !(multi && o.fresh) {
 			continue
 		}
@@ -590,7 +600,7 @@ func (p *planner) supersede(o *curated, c *candidate) {
 		return
 	}
 	lines := insertMarker(o.u.lines, marker)
-	if o.file == p.memDoc.path && !multiFact(o) {
+	if o.file == p.mem.memDoc.path && !multiFact(o) {
 		// The old line moves to the archive; placeIndex put the new line in
 		// its place.
 		p.archiveLines(o, lines, "superseded")
@@ -632,31 +642,31 @@ func (c *curated) line() int {
 // keeps the fact.
 func (p *planner) route(c *candidate) (*topic, string) {
 	if c.byModel {
-		if tp := p.topicByPath[c.modelFile]; tp != nil {
+		if tp := p.mem.topicByPath[c.modelFile]; tp != nil {
 			return tp, "the LLM filed it in " + tp.path
 		}
 		return nil, "the LLM filed it in the index"
 	}
-	for _, tp := range p.topics {
+	for _, tp := range p.mem.topics {
 		if strings.Contains(c.raw, "[["+tp.slug+"]]") || strings.Contains(c.raw, "[["+tp.slug+"|") ||
 			strings.Contains(c.raw, tp.path) || slices.Contains(c.tags, tp.slug) {
 			return tp, "explicit link to " + tp.path
 		}
 	}
-	n := float64(len(p.curated) + 1)
-	idf := func(w string) float64 { return math.Log(1 + n/max(float64(p.curIndex.df[w]), 1)) }
+	n := float64(len(p.mem.curated) + 1)
+	idf := func(w string) float64 { return math.Log(1 + n/max(float64(p.mem.curIndex.df[w]), 1)) }
 	// Words most topics use ("sam", the user's name) say nothing about
 	// which topic a fact belongs to.
 	common := map[string]bool{}
-	if len(p.topics) >= 4 {
+	if len(p.mem.topics) >= 4 {
 		for _, w := range c.words {
 			k := 0
-			for _, tp := range p.topics {
+			for _, tp := range p.mem.topics {
 				if tp.words[w] > 0 {
 					k++
 				}
 			}
-			if k*2 > len(p.topics) {
+			if k*2 > len(p.mem.topics) {
 				common[w] = true
 			}
 		}
@@ -689,7 +699,7 @@ func (p *planner) route(c *candidate) (*topic, string) {
 	var best *topic
 	var bestShared, bestNames []string
 	bestScore, second := 0.0, 0.0
-	for _, tp := range p.topics {
+	for _, tp := range p.mem.topics {
 		score := 0.0
 		var shared, named []string
 		for _, w := range c.words {
@@ -755,14 +765,14 @@ var genericWords = map[string]bool{
 	"morning": true, "evening": true, "night": true, "afternoon": true, "weekend": true, "meeting": true,
 	"back": true, "again": true, "ready": true, "asked": true, "wants": true, "said": true, "told": true,
 	"making": true, "made": true, "took": true, "take": true, "came": true, "come": true, "goes": true,
-	"went": true, "keep": true, "kept": true, "left": true, "right": true, "today's": true, "there's": true,
-	"it's": true, "that's": true, "asking": true, "without": true, "until": true, "today": true, "tomorrow": true, "yesterday": true, "reason": true,
+	"went": true, "keep": true, "kept": true, "left": true, "right": true,
+	"asking": true, "without": true, "until": true, "today": true, "tomorrow": true, "yesterday": true, "reason": true,
 	"details": true, "detail": true, "see": true, "also": true, "time": true, "week": true, "days": true, "next": true, "last": true,
 	// The labels entries open with, and the words that mark a statement
-	// as durable, name no subject.
+	// as durable, name no subject ("don" is the word "don't" leaves).
 	"decision": true, "decisions": true, "rule": true, "rules": true, "lesson": true, "lessons": true, "fact": true, "facts": true,
 	"why": true, "how": true, "what": true, "decided": true, "decide": true, "agreed": true, "prefer": true, "prefers": true,
-	"preferred": true, "always": true, "never": true, "don't": true, "switched": true, "changed": true,
+	"preferred": true, "always": true, "never": true, "don": true, "switched": true, "changed": true,
 }
 
 // usesTypeTags reports a file that tags its entries with their memory
@@ -811,7 +821,7 @@ func typeHeading(typ, heading string) bool {
 // memorySection is the MEMORY.md section for a type: one named for it,
 // else a new one at the end ("User", "Feedback", "Projects", "References").
 func (p *planner) memorySection(typ string) *mdSection {
-	d := p.memDoc
+	d := p.mem.memDoc
 	for _, s := range append(slices.Clone(d.sections), d.added...) {
 		if (s.line > 0 || s.isNew) && typeHeading(typ, s.heading) {
 			return s

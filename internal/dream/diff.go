@@ -19,6 +19,20 @@ func unifiedDiff(path string, old, new []byte, created bool) string {
 	return string(diff.Diff(from, old, "b/"+path, new))
 }
 
+// lostSecret returns the line of the first secret value old holds that data
+// no longer holds, 0 when it keeps them all: a dream never rewrites a line
+// that holds one, so a plan that drops one was made from text that was not
+// the file's.
+func lostSecret(old, data []byte) int {
+	s := string(data)
+	for _, f := range secrets.Scan(string(old)) {
+		if !strings.Contains(s, string(old[f.Start:f.End])) {
+			return f.Line
+		}
+	}
+	return 0
+}
+
 // redactNew replaces the secrets in a file's new bytes that are not on a
 // line the old bytes already had, and returns those it replaced. A line the
 // file had is never changed: redacting it would lose the value from the

@@ -40,7 +40,10 @@
 // never writes a new secret into curated memory and never rewrites a line
 // that holds one (it reports it; published outputs redact it), and never
 // deletes a fact: each one is still present, superseded with a link to its
-// successor, or in memory/archive/.
+// successor, or in memory/archive/. It never reads or writes a private
+// note (DESIGN 5.7): a private log is no source, a private topic file no
+// target, and a private index stops it (private.go says why this rule and
+// not "private facts go to private files").
 //
 // # Crash safety
 //

@@ -11,6 +11,7 @@ import (
 
 	"github.com/dreamwiki/dreamwiki/internal/memory"
 	"github.com/dreamwiki/dreamwiki/internal/secrets"
+	"github.com/dreamwiki/dreamwiki/internal/workspace"
 )
 
 // basic is a small workspace that exercises most decisions: a fact that
@@ -380,7 +381,7 @@ func TestDream_NeverWritesASecretIntoCuratedMemory(t *testing.T) {
 `+log.String())
 	res := dream(t, dir, "2026-04-10T07:00:00Z")
 	for path, content := range snapshot(t, dir) {
-		if isDailyPath(path) {
+		if _, _, daily := workspace.DailyLogPath(path); daily {
 			continue
 		}
 		if path == "MEMORY.md" {

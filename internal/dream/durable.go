@@ -5,8 +5,9 @@ import (
 	"regexp"
 	"slices"
 	"strings"
-	"unicode"
 	"unicode/utf8"
+
+	"github.com/dreamwiki/dreamwiki/internal/analysis"
 )
 
 // What makes a daily-log line durable. A dream promotes a line only when
@@ -23,7 +24,8 @@ import (
 // French and German forms); each is a grammatical form, not a topic.
 
 // marker is one kind of durable statement and how it is written: words
-// and phrases (matched on word boundaries, lower-case), runs of text
+// and phrases (matched on word boundaries, as analysis.Words gives them),
+// runs of text
 // matched anywhere (CJK, where words have no blanks between them), and
 // the forms neither can say as patterns, tried only when one of their
 // literals is in the line. Markers run on every line a dream reads, so
@@ -54,14 +56,14 @@ var (
 
 var durableMarkers = []marker{
 	{kind: "decision", typ: TypeProject,
-		words: strings.Split("decided|decision|agreed|settled on|chose|chosen|picked|opted for|approved|decidimos|decidido|decidió|decisión|acordamos|acordado|décidé|décision|entschieden|entscheidung", "|"),
+		words: phrases("decided|decision|agreed|settled on|chose|chosen|picked|opted for|approved|decidimos|decidido|decidió|decisión|acordamos|acordado|décidé|décision|entschieden|entscheidung"),
 		runs:  strings.Fields("决定 決定 决策 決策 定了 确定 確定 敲定 拍板 选定 選定 商定 決めた 決まった 方針 ことにした ことになった 결정 하기로 확정"),
 		not:   "不未没沒预預约約"},
 	{kind: "preference", typ: TypeUser,
-		words: strings.Split("prefer|prefers|preferred|preference|wants|would like|likes|loves|hates|dislikes|favorite|favourite|prefiere|preferencia|quiere|le gusta|préfère|bevorzugt", "|"),
+		words: phrases("prefer|prefers|preferred|preference|wants|would like|likes|loves|hates|dislikes|favorite|favourite|prefiere|preferencia|quiere|le gusta|préfère|bevorzugt"),
 		runs:  strings.Fields("偏好 喜欢 喜歡 讨厌 討厭 要求 希望 习惯 習慣 好み 好き 嫌い てほしい 선호 좋아한 싫어 원함 원한다 원하는 싶다 싶어 바란다")},
 	{kind: "rule", typ: TypeFeedback,
-		words: strings.Split("rule|rules|always|never|must|mustn't|don't|do not|from now on|going forward|no longer|lesson|lessons|learned|instead of|rather than|regla|siempre|nunca|a partir de ahora|en vez de|en lugar de|prohibido|toujours|jamais|immer|niemals", "|"),
+		words: phrases("rule|rules|always|never|must|mustn't|don't|do not|from now on|going forward|no longer|lesson|lessons|learned|instead of|rather than|regla|siempre|nunca|a partir de ahora|en vez de|en lugar de|prohibido|toujours|jamais|immer|niemals"),
 		runs:  strings.Split("规则|規則|规定|規定|必须|必須|一律|不要|别再|別再|不准|禁止|不能|总是|永远|教训|教訓|原则|原則|约定|約定|ルール|必ず|常に|絶対|ではなく|じゃなく|てはいけない|しないこと|규칙|원칙|반드시|절대|금지|말 것|할 것|말고|대신|않는다", "|"),
 		patterns: []pattern{
 			{[]string{", not "}, regexp.MustCompile(`, not \S`)},
@@ -78,14 +80,14 @@ var durableMarkers = []marker{
 		patterns: []pattern{{[]string{"the right ", "the correct ", "the proper ", "the actual "},
 			regexp.MustCompile(`\bthe (?:right|correct|proper|actual) .{3,80}? (?:is|are)\b`)}}},
 	{kind: "change",
-		words: strings.Split("switched|moved|changed|migrated|replaced|replaces|is now|are now|now is|now are|now uses|now runs|now begins|now starts|now lives|now comes|now goes|cambia|cambió|pasa a|pasó a|ahora es|desde hoy", "|"),
+		words: phrases("switched|moved|changed|migrated|replaced|replaces|is now|are now|now is|now are|now uses|now runs|now begins|now starts|now lives|now comes|now goes|cambia|cambió|pasa a|pasó a|ahora es|desde hoy"),
 		runs:  strings.Fields("改成 改为 改為 换成 換成 改到 调到 調到 涨到 漲到 降到 减到 減到 延长 延長 变更 變更 扩容到 擴容到 に変更 に延長 に移行 へ移行 に変わ 변경 바꾼다 바꿨 바꾸"),
 		patterns: []pattern{
 			{[]string{"from "}, regexp.MustCompile(`\bfrom \S+(?: \S+)? to\b`)},
 			{[]string{"에서"}, regexp.MustCompile(`에서 [^ ]+ ?[^ ]*(?:으로|로) `)},
 		}},
 	{kind: "role",
-		words: strings.Split("lead|leads|owns|handles|in charge of|responsible for|se encarga|responsable de|encargado de|encargada de", "|"),
+		words: phrases("lead|leads|owns|handles|in charge of|responsible for|se encarga|responsable de|encargado de|encargada de"),
 		runs:  strings.Fields("负责 負責 主管 担当 担任 담당 的女儿 的女兒 的儿子 的兒子 的老公 的老婆 的丈夫 的妻子 的妈妈 的媽媽 的爸爸 的哥哥 的姐姐 的弟弟 的妹妹"),
 		patterns: []pattern{{relations, regexp.MustCompile(`\b(?:is|are) (?:\S+'s |her |his |their |our |my )?(?:` + strings.Join(relations, "|") +
 			`)\b|'s (?:` + strings.Join(relations, "|") + `) is\b`)}}},
@@ -93,11 +95,11 @@ var durableMarkers = []marker{
 		words: scheduleWords(),
 		runs:  strings.Fields("每天 每日 每周 每週 每月 每年 每逢 毎日 毎週 毎月 毎年 매일 매주 매달 매월 매년")},
 	{kind: "location", typ: TypeReference,
-		words:    strings.Split("lives in|lives at|lives on|live in|kept in|stored in|is kept|are kept|is stored|are stored|can be found|se guarda|está en|están en", "|"),
+		words:    phrases("lives in|lives at|lives on|live in|kept in|stored in|is kept|are kept|is stored|are stored|can be found|se guarda|está en|están en"),
 		runs:     strings.Split("放在|存放|保存在|位于|位於|に置く|に保存|にある|에 있음|에 있다|에 저장", "|"),
 		patterns: []pattern{{[]string{"keep "}, regexp.MustCompile(`\bkeep (?:all |the )?\S+(?: \S+)? in\b`)}}},
 	{kind: "milestone", typ: TypeProject,
-		words: strings.Split("ships|shipped|launched|launches|went live|goes live|go-live|deadline|due on|due by|kickoff|kick-off|fecha límite", "|"),
+		words: phrases("ships|shipped|launched|launches|went live|goes live|go-live|deadline|due on|due by|kickoff|kick-off|fecha límite"),
 		runs:  strings.Fields("上线 上線 截止 発売 締め切り 締切 출시 마감")},
 }
 
@@ -114,7 +116,21 @@ func scheduleWords() []string {
 	for _, d := range append(strings.Fields("día semana mes"), diasES...) {
 		out = append(out, "cada "+d, "los "+d)
 	}
-	return append(out, "todos los días", "todas las semanas", "todos los meses")
+	out = append(out, "todos los días", "todas las semanas", "todos los meses")
+	for i, w := range out {
+		out[i] = analysis.Normalize(w)
+	}
+	return out
+}
+
+// phrases are the "|"-separated words and phrases of a marker as the
+// text they are looked for in is written: analysis.Normalize'd.
+func phrases(s string) []string {
+	out := strings.Split(s, "|")
+	for i, w := range out {
+		out[i] = analysis.Normalize(w)
+	}
+	return out
 }
 
 // finalRieul lists the Hangul syllables that close in ㄹ (the final
@@ -133,11 +149,10 @@ func finalRieul() string {
 // type that kind suggests; "" when it states none.
 func markerOf(text string) (kind, typ string) {
 	lower := strings.ToLower(text)
-	// Words joined by single blanks, blanks around: a phrase is found as
-	// " phrase " on word boundaries.
-	joined := " " + strings.Join(strings.FieldsFunc(lower, func(r rune) bool {
-		return !unicode.IsLetter(r) && !unicode.IsDigit(r) && r != '\'' && r != '-'
-	}), " ") + " "
+	// The words of the text as analysis.Words gives them, joined by single
+	// blanks, blanks around: a phrase is found as " phrase " on word
+	// boundaries.
+	joined := " " + analysis.Normalize(text) + " "
 	for _, m := range durableMarkers {
 		if m.matches(lower, joined) {
 			return m.kind, m.typ

@@ -1,7 +1,6 @@
 package dream
 
 import (
-	"context"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -18,8 +17,8 @@ import (
 // bytes. It reads the workspace model and the bytes of the files it will
 // change; it writes nothing.
 type planner struct {
-	ctx  context.Context
 	ws   *workspace.Workspace
+	logs []*workspace.DailyLog // the daily logs it may read (dailyLogs)
 	root string
 	now  time.Time
 	day  time.Time // now's date, UTC midnight
@@ -27,30 +26,19 @@ type planner struct {
 	opts Options
 	plan *Plan
 
-	docs        map[string]*mdDoc
-	before      map[string]fileState
-	memDoc      *mdDoc
-	topics      []*topic
-	topicByPath map[string]*topic
-	curated     []*curated
-	curIndex    *wordIndex
-	subjects    map[string][]*curated
-	cited       map[string][]citation
+	docs   map[string]*mdDoc    // every file the plan may change, by path
+	before map[string]fileState // those files as the plan read them
+	mem    *curatedMemory
 
-	meta   *memory.MetaDoc // nil when memory-meta.json cannot be read
-	recall *memory.RecallDoc
-	aggs   map[string][]*recallAgg // daily-log path -> recall data
+	meta *memory.MetaDoc // nil when memory-meta.json cannot be read
+	rec  recalls
 
-	cands      []*candidate
-	placements []*placement
-	fresh      map[*candidate][]*curated
-	promoCfg   memory.PromotionConfig
-	counts     Counts
-	indexed    map[*candidate]bool
-	sel        *selection
-	started    time.Time
-	lock       *lock     // held by recall, supersede and decay while they write
-	recovered  *Recovery // what they put back before reading the workspace
+	promoCfg  memory.PromotionConfig
+	counts    Counts
+	sel       *selection
+	started   time.Time
+	lock      *lock     // held by recall, supersede and decay while they write
+	recovered *Recovery // what they put back before reading the workspace
 }
 
 // fileState is a file as the plan read it.
@@ -74,13 +62,11 @@ type placement struct {
 	score    float64 // promotion score, for index lines
 }
 
-func newPlanner(ctx context.Context, ws *workspace.Workspace, opts Options) *planner {
+func newPlanner(ws *workspace.Workspace, opts Options) *planner {
 	now := opts.now()
-	p := &planner{ctx: ctx, ws: ws, root: ws.Root, now: now, cfg: ws.Config, opts: opts,
+	p := &planner{ws: ws, logs: dailyLogs(ws), root: ws.Root, now: now, cfg: ws.Config, opts: opts,
 		day:  time.Date(now.UTC().Year(), now.UTC().Month(), now.UTC().Day(), 0, 0, 0, 0, time.UTC),
-		docs: map[string]*mdDoc{}, before: map[string]fileState{}, topicByPath: map[string]*topic{},
-		curIndex: newWordIndex(), subjects: map[string][]*curated{}, fresh: map[*candidate][]*curated{}, cited: map[string][]citation{},
-		indexed: map[*candidate]bool{}, started: now}
+		docs: map[string]*mdDoc{}, before: map[string]fileState{}, mem: newCuratedMemory(), started: now}
 	if opts.Configure != nil {
 		opts.Configure(&p.cfg)
 	}
@@ -117,38 +103,47 @@ type recallAgg struct {
 	anchor int
 }
 
-// loadRecall reads the recall store and the recall events into per-range
-// aggregates. The store already sums the events it saw, so events count
-// only for ranges the store does not hold.
-func (p *planner) loadRecall() {
-	p.aggs = map[string][]*recallAgg{}
+// recalls is what the recall store and the recall events say about the
+// line ranges of the daily logs: the collect phase reads it once, and
+// promotion scores and the recall store's update read it.
+type recalls struct {
+	store *memory.RecallDoc       // nil when there is none, or it cannot be read
+	aggs  map[string][]*recallAgg // daily-log path -> recalled ranges
+}
+
+// readRecalls reads the recall store and the recall events into per-range
+// aggregates, each anchored to the item of logs it stands for. The store
+// already sums the events it saw, so events count only for ranges the
+// store does not hold. A store that is not valid JSON is left out and its
+// error returned with the events' aggregates.
+func readRecalls(ws *workspace.Workspace, logs []*workspace.DailyLog) (recalls, error) {
+	r := recalls{aggs: map[string][]*recallAgg{}}
+	var bad error
 	inStore := map[string]bool{}
-	if f := p.ws.FileByPath("memory/.dreams/short-term-recall.json"); f != nil {
-		doc, err := memory.ParseRecallDoc([]byte(f.Content))
-		if err != nil {
-			p.warn("memory/.dreams/short-term-recall.json", "the recall store is not valid JSON (%v); recall counts were not used and it is left alone", err)
+	if f := ws.FileByPath(recallPath); f != nil {
+		if doc, err := memory.ParseRecallDoc([]byte(f.Content)); err != nil {
+			bad = err
 		} else {
-			p.recall = doc
-			p.before[f.Path] = fileState{hash: f.Hash, data: []byte(f.Content)}
+			r.store = doc
 		}
 	}
-	if p.recall != nil {
-		for _, r := range p.recall.Entries {
-			a := &recallAgg{path: r.Path, start: r.StartLine, end: r.EndLine, count: r.RecallCount, total: r.TotalScore,
-				queries: map[string]bool{}, days: map[string]bool{}, first: r.FirstRecalledAt, last: r.LastRecalledAt,
-				grounded: r.GroundedCount, tags: len(r.ConceptTags), promotedAt: r.PromotedAt, key: r.Key, snippet: r.Snippet}
-			for _, q := range r.QueryHashes {
+	if r.store != nil {
+		for _, e := range r.store.Entries {
+			a := &recallAgg{path: e.Path, start: e.StartLine, end: e.EndLine, count: e.RecallCount, total: e.TotalScore,
+				queries: map[string]bool{}, days: map[string]bool{}, first: e.FirstRecalledAt, last: e.LastRecalledAt,
+				grounded: e.GroundedCount, tags: len(e.ConceptTags), promotedAt: e.PromotedAt, key: e.Key, snippet: e.Snippet}
+			for _, q := range e.QueryHashes {
 				a.queries[q] = true
 			}
-			for _, d := range r.RecallDays {
+			for _, d := range e.RecallDays {
 				a.days[d] = true
 			}
-			p.aggs[r.Path] = append(p.aggs[r.Path], a)
-			inStore[memory.RecallKey(r.Path, r.StartLine, r.EndLine)] = true
+			r.aggs[e.Path] = append(r.aggs[e.Path], a)
+			inStore[memory.RecallKey(e.Path, e.StartLine, e.EndLine)] = true
 		}
 	}
 	byKey := map[string]*recallAgg{}
-	for _, ev := range p.ws.Events {
+	for _, ev := range ws.Events {
 		if ev.Type != "memory.recall.recorded" {
 			continue
 		}
@@ -161,7 +156,7 @@ func (p *planner) loadRecall() {
 			if a == nil {
 				a = &recallAgg{path: res.Path, start: res.StartLine, end: res.EndLine, queries: map[string]bool{}, days: map[string]bool{}, key: key}
 				byKey[key] = a
-				p.aggs[res.Path] = append(p.aggs[res.Path], a)
+				r.aggs[res.Path] = append(r.aggs[res.Path], a)
 			}
 			a.count++
 			a.total += res.Score
@@ -179,14 +174,15 @@ func (p *planner) loadRecall() {
 			}
 		}
 	}
+	r.anchor(logs)
+	return r, bad
 }
 
-// anchorRecall gives every recalled range the item it stands for: the one
-// whose words best match the store's snippet, else the first it overlaps.
-func (p *planner) anchorRecall() {
-	for _, log := range p.ws.Daily {
-		list := p.aggs[log.File.Path]
-		for _, a := range list {
+// anchor gives every recalled range the item it stands for: the one whose
+// words best match the store's snippet, else the first it overlaps.
+func (r recalls) anchor(logs []*workspace.DailyLog) {
+	for _, log := range logs {
+		for _, a := range r.aggs[log.File.Path] {
 			sw := contentWords(a.snippet)
 			best, bestScore := 0, -1.0
 			for _, it := range log.Items {
@@ -196,7 +192,7 @@ func (p *planner) anchorRecall() {
 				}
 				score := 0.0
 				if len(sw) > 0 {
-					score, _ = similarity(sw, contentWords(it.Text))
+					score = jaccard(sw, contentWords(it.Text))
 				}
 				if score > bestScore {
 					best, bestScore = it.Line, score
@@ -207,10 +203,10 @@ func (p *planner) anchorRecall() {
 	}
 }
 
-// recallFor returns the aggregates for an item's line range.
-func (p *planner) recallFor(path string, start, end int) []*recallAgg {
+// forRange returns the aggregates for an item's line range.
+func (r recalls) forRange(path string, start, end int) []*recallAgg {
 	var out []*recallAgg
-	for _, a := range p.aggs[path] {
+	for _, a := range r.aggs[path] {
 		if a.start <= end && a.end >= start && (a.anchor == 0 || a.anchor >= start && a.anchor <= end) {
 			out = append(out, a)
 		}
@@ -241,7 +237,7 @@ func (p *planner) promotion(c *candidate) (memory.Decision, memory.PromotionInpu
 	for _, ev := range c.evidence {
 		logs[ev.Path] = true
 		days[ev.Date.Format(time.DateOnly)] = true
-		for _, a := range p.recallFor(ev.Path, ev.Line, ev.EndLine) {
+		for _, a := range p.rec.forRange(ev.Path, ev.Line, ev.EndLine) {
 			if seen[a] {
 				continue
 			}

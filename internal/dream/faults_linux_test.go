@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/dreamwiki/dreamwiki/internal/workspace"
 	"io/fs"
 	"os"
 	"os/exec"
@@ -240,7 +241,7 @@ func checkRecovers(t *testing.T, dir, now string, before, planned map[string]str
 	after := snapshot(t, dir)
 	var curated strings.Builder
 	for p, c := range after {
-		if isDailyPath(p) {
+		if _, _, daily := workspace.DailyLogPath(p); daily {
 			if c != before[p] {
 				t.Errorf("%s changed", p)
 			}

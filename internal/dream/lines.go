@@ -8,6 +8,7 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"github.com/dreamwiki/dreamwiki/internal/mdline"
 	"github.com/dreamwiki/dreamwiki/internal/memory"
 )
 
@@ -183,11 +184,9 @@ func insertMarker(lines []string, marker string) []string {
 // continuationIndent is the indentation that keeps a new line inside the
 // entry whose line is l.
 func continuationIndent(l string) string {
-	if isListLine(l) {
-		t := strings.TrimLeft(l, " ")
-		lead := len(l) - len(t)
-		k := strings.IndexByte(t, ' ')
-		return strings.Repeat(" ", lead+k+1)
+	t := strings.TrimLeft(l, " ")
+	if it, ok := mdline.ListItem(t); ok {
+		return strings.Repeat(" ", len(l)-len(t)+it.MarkerLen)
 	}
 	return ""
 }
@@ -232,7 +231,7 @@ func addEvidence(lines []string, evs []evidence) []string {
 	}
 	last := len(out) - 1
 	next := strings.TrimRight(out[last], " ") + " Source: " + strings.Join(add, ", ")
-	if utf8.RuneCountInString(next) <= MaxLine && !strings.HasPrefix(strings.TrimSpace(out[last]), "|") {
+	if utf8.RuneCountInString(next) <= MaxLine && !mdline.TableRow(strings.TrimSpace(out[last])) {
 		out[last] = next
 		return out
 	}

@@ -12,9 +12,9 @@ import (
 	"slices"
 	"strings"
 	"time"
-	"unicode"
 	"unicode/utf8"
 
+	"github.com/dreamwiki/dreamwiki/internal/analysis"
 	"github.com/dreamwiki/dreamwiki/internal/secrets"
 )
 
@@ -117,16 +117,17 @@ type llmFact struct {
 // distilByModel runs the candidates through the model, batch by batch. A
 // batch whose answer passes every check is replaced by the model's facts
 // (and its lines no fact cites are marked as judged not durable); any
-// other batch keeps its candidates for the rule-based path.
-func (p *planner) distilByModel() {
+// other batch keeps its candidates for the rule-based path. It returns the
+// candidates the rest of the dream decides about, oldest first.
+func (p *planner) distilByModel(ctx context.Context, cands []*candidate) []*candidate {
 	l := p.opts.LLM
 	client, url := llmClient(l)
 	files := p.llmFiles()
 	var out []*candidate
 	used, failed := 0, 0
-	for start := 0; start < len(p.cands); start += llmBatch {
-		batch := p.cands[start:min(start+llmBatch, len(p.cands))]
-		facts, why := askDistil(p.ctx, client, url, l, files, batch)
+	for start := 0; start < len(cands); start += llmBatch {
+		batch := cands[start:min(start+llmBatch, len(cands))]
+		facts, why := askDistil(ctx, client, url, l, files, batch)
 		if why != "" {
 			failed++
 			p.warn("", "the LLM answer for lines %d-%d was not used (%s); those lines went the rule-based way", start+1, start+len(batch), why)
@@ -151,19 +152,19 @@ func (p *planner) distilByModel() {
 		}
 	}
 	sortCandidates(out)
-	p.cands = out
 	p.plan.Notes = append(p.plan.Notes, fmt.Sprintf("LLM distillation: %d of %d batches distilled by the model, %d went the rule-based way", used, used+failed, failed))
+	return out
 }
 
 // llmFiles are the curated files the model may file facts into.
 func (p *planner) llmFiles() []llmFile {
-	files := []llmFile{{Path: "index", Title: p.memDoc.path}}
-	for _, s := range p.memDoc.sections {
+	files := []llmFile{{Path: "index", Title: p.mem.memDoc.path}}
+	for _, s := range p.mem.memDoc.sections {
 		if s.heading != "" {
 			files[0].Sections = append(files[0].Sections, s.heading)
 		}
 	}
-	for _, tp := range p.topics {
+	for _, tp := range p.mem.topics {
 		f := llmFile{Path: tp.path, Title: tp.title}
 		for _, s := range tp.doc.sections {
 			if s.heading != "" {
@@ -320,18 +321,14 @@ var (
 	reCodeSpan  = regexp.MustCompile("`[^`]+`")
 )
 
-// groundTokens are the words of a text for the grounding check: lower-case
-// letter and digit runs of two or more, CJK text as character pairs. ISO
-// dates are left out: the model writes relative dates as absolute ones,
-// as the rule-based path does.
+// groundTokens are the words of a text for the grounding check: the words
+// of analysis.Words (CJK text as its character pairs) of two characters or
+// more, stop words and numbers included. ISO dates are left out: the model
+// writes relative dates as absolute ones, as the rule-based path does.
 func groundTokens(s string) map[string]bool {
-	s = reISODate.ReplaceAllString(s, " ")
 	out := map[string]bool{}
-	for _, w := range contentWords(s) {
-		out[w] = true
-	}
-	for _, w := range strings.FieldsFunc(strings.ToLower(s), func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) }) {
-		if cjkRunes(w) == 0 && utf8.RuneCountInString(w) >= 2 {
+	for _, w := range analysis.Words(reISODate.ReplaceAllString(s, " ")) {
+		if utf8.RuneCountInString(w) >= 2 {
 			out[w] = true
 		}
 	}

@@ -4,6 +4,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/dreamwiki/dreamwiki/internal/mdline"
 	"github.com/dreamwiki/dreamwiki/internal/workspace"
 )
 
@@ -87,7 +88,7 @@ func newDoc(path, content string, raw []byte, sections []*workspace.Section) *md
 	d := &mdDoc{path: path, content: content, exists: true, unitAt: map[int]*unit{}, lineRepl: map[int]string{}}
 	d.crlf = strings.Count(string(raw), "\r\n") > 0 && strings.Count(string(raw), "\r\n")*2 >= strings.Count(string(raw), "\n")
 	d.bare = content != "" && !strings.HasSuffix(content, "\n")
-	d.lines = splitLines(content)
+	d.lines = mdline.Split(content)
 
 	secs := slices.Clone(sections)
 	slices.SortStableFunc(secs, func(a, b *workspace.Section) int { return a.Line - b.Line })
@@ -137,7 +138,7 @@ func newDoc(path, content string, raw []byte, sections []*workspace.Section) *md
 		// belong to the unit.
 		for u.start > low {
 			t := strings.TrimSpace(d.lines[u.start-2])
-			if e.Shape == workspace.ShapeTableRow && strings.HasPrefix(t, "|") ||
+			if e.Shape == workspace.ShapeTableRow && mdline.TableRow(t) ||
 				strings.HasPrefix(t, "<!--") && strings.HasSuffix(t, "-->") {
 				u.start--
 				continue
@@ -163,25 +164,15 @@ func newDoc(path, content string, raw []byte, sections []*workspace.Section) *md
 func newPlainDoc(path, content string, raw []byte) *mdDoc {
 	d := newDoc(path, content, raw, nil)
 	d.sections = []*mdSection{{line: 0}}
-	fence := ""
+	var fence mdline.Fence
 	for i, l := range d.lines {
 		t := strings.TrimSpace(l)
-		if strings.HasPrefix(t, "```") || strings.HasPrefix(t, "~~~") {
-			if fence == "" {
-				fence = t[:3]
-			} else if strings.HasPrefix(t, fence) {
-				fence = ""
-			}
+		if fence.Code(t) {
 			continue
 		}
-		if fence != "" || !strings.HasPrefix(t, "#") {
-			continue
+		if level, text := mdline.Heading(t); level > 0 {
+			d.sections = append(d.sections, &mdSection{heading: text, level: level, line: i + 1})
 		}
-		n := len(t) - len(strings.TrimLeft(t, "#"))
-		if n > 6 || n == len(t) || t[n] != ' ' {
-			continue
-		}
-		d.sections = append(d.sections, &mdSection{heading: strings.TrimSpace(t[n:]), level: n, line: i + 1})
 	}
 	for i, s := range d.sections {
 		if i+1 < len(d.sections) {
@@ -414,17 +405,11 @@ func tidyBlanks(out []string, removals map[int]bool) []string {
 	return res
 }
 
-// isListLine reports a list item line ("- x", "* x", "1. x").
+// isListLine reports a list item line ("- x", "* x", "1. x"), indented by
+// blanks or not.
 func isListLine(s string) bool {
-	t := strings.TrimLeft(s, " ")
-	if strings.HasPrefix(t, "- ") || strings.HasPrefix(t, "* ") || strings.HasPrefix(t, "+ ") {
-		return true
-	}
-	i := 0
-	for i < len(t) && t[i] >= '0' && t[i] <= '9' {
-		i++
-	}
-	return i > 0 && i+1 < len(t) && (t[i] == '.' || t[i] == ')') && t[i+1] == ' '
+	_, ok := mdline.ListItem(strings.TrimLeft(s, " "))
+	return ok
 }
 
 // listContext reports whether the lines so far end inside a list, so a new
@@ -444,11 +429,4 @@ func listContext(out []string) bool {
 		}
 	}
 	return false
-}
-
-func splitLines(s string) []string {
-	if s == "" {
-		return nil
-	}
-	return strings.Split(strings.TrimSuffix(s, "\n"), "\n")
 }

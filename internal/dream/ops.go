@@ -23,7 +23,7 @@ const DefaultWait = 10 * time.Second
 // prepare reads the workspace and the curated entries with their meta
 // records, without creating records for entries that have none. The
 // caller holds the lock.
-func prepare(ctx context.Context, root string, opts Options) (*planner, error) {
+func prepare(root string, opts Options) (*planner, error) {
 	rec, err := Recover(root)
 	if err != nil {
 		return nil, err
@@ -32,11 +32,13 @@ func prepare(ctx context.Context, root string, opts Options) (*planner, error) {
 	if err != nil {
 		return nil, err
 	}
-	p := newPlanner(ctx, ws, opts)
+	p := newPlanner(ws, opts)
 	p.recovered = rec
 	p.plan = &Plan{Workspace: ws.Root, Now: p.now, root: ws.Root, Actions: []Action{}, Files: []FileChange{}}
 	p.sel = &selection{}
-	p.loadCurated()
+	if err := p.loadCurated(); err != nil {
+		return nil, err
+	}
 	p.loadMeta()
 	p.matchMeta()
 	p.evaluate()
@@ -57,7 +59,7 @@ func locked(ctx context.Context, dir string, opts Options, wait time.Duration, f
 		return err
 	}
 	defer l.release()
-	p, err := prepare(ctx, root, opts)
+	p, err := prepare(root, opts)
 	if err != nil {
 		return err
 	}
@@ -139,14 +141,14 @@ func (p *planner) recordRecall(query, matches string) (*RecallResult, error) {
 	var err error
 	var lines []memory.Line
 	curAt := map[string]*curated{}
-	for _, c := range p.curated {
+	for _, c := range p.mem.curated {
 		if c.e == nil || c.pointer {
 			continue
 		}
 		lines = append(lines, memory.Line{Path: c.file, StartLine: c.e.Line, EndLine: c.e.EndLine, Text: c.text})
 		curAt[fmt.Sprintf("%s:%d", c.file, c.e.Line)] = c
 	}
-	for _, d := range p.ws.Daily {
+	for _, d := range p.logs {
 		for _, it := range d.Items {
 			lines = append(lines, memory.Line{Path: d.File.Path, StartLine: it.Line, EndLine: max(it.EndLine, it.Line), Text: it.Text})
 		}
@@ -285,7 +287,7 @@ func (p *planner) supersedeText(oldText, newText string) (*SupersedeResult, erro
 	var err error
 	var lines []memory.Line
 	byKey := map[string]*curated{}
-	for _, c := range p.curated {
+	for _, c := range p.mem.curated {
 		if c.e == nil || c.pointer || c.table {
 			continue
 		}
@@ -336,27 +338,27 @@ func (p *planner) supersedeText(oldText, newText string) (*SupersedeResult, erro
 				p.track(n)
 			}
 			c.fact = n.text
-			p.fresh[c] = []*curated{n}
+			p.mem.fresh[c] = []*curated{n}
 		}
 	}
 	if !res.Existing {
 		res.New = fact
 		pl := &placement{c: c}
-		if old.file == p.memDoc.path {
-			pl.doc, pl.replaceU, pl.index, pl.tag = p.memDoc, old.u, true, old.e.TypeTag != ""
+		if old.file == p.mem.memDoc.path {
+			pl.doc, pl.replaceU, pl.index, pl.tag = p.mem.memDoc, old.u, true, old.e.TypeTag != ""
 		} else {
 			pl.doc, pl.afterU = old.u.doc, old.u
 		}
 		res.NewFile = pl.doc.path
 		pl.cur = p.freshCurated(c, pl.doc.path, pl)
-		p.placements = append(p.placements, pl)
+		p.mem.placements = append(p.mem.placements, pl)
 	}
 	p.supersede(old, c)
 	p.materialize()
 	p.metaForPlacements()
 	if old.meta != nil {
 		res.OldID = old.meta.ID
-		for _, f := range p.fresh[c] {
+		for _, f := range p.mem.fresh[c] {
 			if f.meta != nil {
 				res.NewID = f.meta.ID
 				old.meta.SupersededBy = f.meta.ID
@@ -431,7 +433,7 @@ func (p *planner) decay() (*DecayResult, error) {
 			res.Changed++
 		}
 	}
-	for _, c := range p.curated {
+	for _, c := range p.mem.curated {
 		if c.meta == nil && !c.pointer && !c.preamble {
 			res.Untracked++
 		}

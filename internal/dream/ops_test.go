@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -249,5 +250,41 @@ func TestRecall_WaitsForADreamToFinish(t *testing.T) {
 	}()
 	if _, err := Recall(context.Background(), dir, "q", "Zigbee2MQTT runs on the NUC", Options{Now: at("2026-04-05T10:00:00Z")}, 5*time.Second); err != nil {
 		t.Fatalf("waiting: %v", err)
+	}
+}
+
+// The write guard refuses every file the reader reads as a daily log
+// (issue #14: it once let through "memory/2026-04-14 standup.md", which
+// the reader calls the log of 2026-04-14), and allows the curated files
+// beside them.
+func TestAllowedTarget_NeverWhatTheReaderReadsAsADailyLog(t *testing.T) {
+	ws := load(t, workspaceFrom(t, `
+-- memory/2026-04-14.md --
+- a
+-- memory/2026-04-14 standup.md --
+- a
+-- memory/2026-04-14_standup.md --
+- a
+-- memory/2026-04-14-0810.md --
+- a
+-- memory/daily/2026-04-14.md --
+- a
+-- memory/2026-04-14.markdown --
+- a
+-- memory/homelab.md --
+- a
+`))
+	var logs []string
+	for _, d := range ws.Daily {
+		logs = append(logs, d.File.Path)
+		if allowedTarget(d.File.Path) {
+			t.Errorf("the guard lets a dream write %s, which the reader reads as a daily log", d.File.Path)
+		}
+	}
+	if !slices.Contains(logs, "memory/2026-04-14 standup.md") || len(logs) != 6 {
+		t.Errorf("the reader's daily logs: %q", logs)
+	}
+	if !allowedTarget("memory/homelab.md") || !allowedTarget("MEMORY.md") {
+		t.Error("the guard refuses a curated file")
 	}
 }

@@ -53,7 +53,7 @@ func (p *planner) metaForPlacements() {
 	if p.meta == nil {
 		return
 	}
-	for _, pl := range p.placements {
+	for _, pl := range p.mem.placements {
 		if pl.dropped || pl.cur == nil {
 			continue
 		}
@@ -75,12 +75,12 @@ func (p *planner) metaForPlacements() {
 		r.Tier, r.Score = string(res.Tier), res.Score
 		pl.cur.meta = r
 	}
-	for _, o := range p.curated {
+	for _, o := range p.mem.curated {
 		if o.supersededBy == nil || o.meta == nil {
 			continue
 		}
 		var next *memory.MetaRecord
-		for _, f := range p.fresh[o.supersededBy] {
+		for _, f := range p.mem.fresh[o.supersededBy] {
 			if f.meta != nil && (next == nil || f.file == o.file) {
 				next = f.meta
 			}
@@ -105,25 +105,25 @@ func (p *planner) stateOutputs(out map[string][]byte) {
 	// Promoted ranges are marked in the recall store, and announced in the
 	// events log when the workspace keeps one.
 	var promoted []*candidate
-	for _, pl := range p.placements {
+	for _, pl := range p.mem.placements {
 		if pl.index && !pl.dropped {
 			promoted = append(promoted, pl.c)
 		}
 	}
-	if p.recall != nil && len(promoted) > 0 {
+	if p.rec.store != nil && len(promoted) > 0 {
 		marked := false
 		for _, c := range promoted {
 			for _, ev := range c.evidence {
-				for _, a := range p.recallFor(ev.Path, ev.Line, ev.EndLine) {
-					if a.key != "" && p.recall.Get(a.key) != nil {
-						p.recall.MarkPromoted(a.key, p.now)
+				for _, a := range p.rec.forRange(ev.Path, ev.Line, ev.EndLine) {
+					if a.key != "" && p.rec.store.Get(a.key) != nil {
+						p.rec.store.MarkPromoted(a.key, p.now)
 						marked = true
 					}
 				}
 			}
 		}
 		if marked {
-			out[recallPath] = p.recall.Bytes()
+			out[recallPath] = p.rec.store.Bytes()
 		}
 	}
 	if f := p.ws.FileByPath(eventsPath); f != nil && (len(promoted) > 0 || len(p.sel.inputs) > 0) {
@@ -146,7 +146,7 @@ func (p *planner) stateOutputs(out map[string][]byte) {
 		for _, c := range promoted {
 			ev := c.evidence[0]
 			add("memory.promotion.applied", map[string]any{
-				"path": ev.Path, "startLine": ev.Line, "endLine": ev.EndLine, "target": p.memDoc.path, "engine": "dreamwiki"})
+				"path": ev.Path, "startLine": ev.Line, "endLine": ev.EndLine, "target": p.mem.memDoc.path, "engine": "dreamwiki"})
 		}
 		add("memory.dream.completed", map[string]any{
 			"engine": "dreamwiki", "consolidatedThrough": dateOr(p.sel.through, ""), "promoted": p.counts.Promoted,

@@ -5,6 +5,8 @@ import (
 	"slices"
 	"strings"
 	"unicode"
+
+	"github.com/dreamwiki/dreamwiki/internal/mdline"
 )
 
 // Where a new entry goes in a file a person wrote. A person's numbered
@@ -29,42 +31,34 @@ const (
 	kindNested           // a line continuing or nested under a bullet item
 )
 
-var (
-	reOrderedItem = regexp.MustCompile(`^\s*\d+[.)](?:\s|$)`)
-	reBulletItem  = regexp.MustCompile(`^[-*+](?:\s|$)`)
-	// reStatedCount is a count a heading states: a number in brackets
-	// ("(5)", "（11个）", "(7개)", "(4 steps)"), or a closing number that
-	// stands alone ("Top 10"; not "v2", not a date). A heading read as
-	// counted when it is not ("Phase 2") only keeps its list closed.
-	reStatedCount = regexp.MustCompile(`[(（]\s*\d+\s*[^()（）\d]{0,12}[)）]\s*$|(?:^|\s)\d{1,3}\s*$`)
-)
+// reStatedCount is a count a heading states: a number in brackets ("(5)",
+// "（11个）", "(7개)", "(4 steps)"), or a closing number that stands alone
+// ("Top 10"; not "v2", not a date). A heading read as counted when it is
+// not ("Phase 2") only keeps its list closed.
+var reStatedCount = regexp.MustCompile(`[(（]\s*\d+\s*[^()（）\d]{0,12}[)）]\s*$|(?:^|\s)\d{1,3}\s*$`)
 
 // lineKinds reads the structure of a file's lines.
 func lineKinds(lines []string) []lineKind {
 	out := make([]lineKind, len(lines))
-	fence := ""
+	var fence mdline.Fence
 	prev := kindBlank
 	for i, l := range lines {
 		t := strings.TrimSpace(l)
+		level, _ := mdline.Heading(t)
 		k := kindText
 		switch {
-		case fence != "":
+		case fence.Code(t):
 			k = kindCode
-			if strings.HasPrefix(t, fence) {
-				fence = ""
-			}
-		case strings.HasPrefix(t, "```") || strings.HasPrefix(t, "~~~"):
-			k, fence = kindCode, t[:3]
 		case t == "":
 			k = kindBlank
-		case strings.HasPrefix(t, "#") && headingText(t) != "":
+		case level > 0:
 			k = kindHeading
-		case strings.HasPrefix(t, "|") && strings.Count(t, "|") >= 2:
+		case mdline.TableRow(t):
 			k = kindTable
-		case reOrderedItem.MatchString(l):
+		case orderedItem(t):
 			k = kindOrdered // nested under a bullet too: still a numbered list
-		case reBulletItem.MatchString(l):
-			k = kindItem
+		case l[0] == t[0] && isListLine(t):
+			k = kindItem // a bullet at the margin
 		case prev == kindOrdered && (l != t || lines[i-1] != ""):
 			k = kindOrdered
 		case (prev == kindItem || prev == kindNested) && l != t:
@@ -78,13 +72,12 @@ func lineKinds(lines []string) []lineKind {
 	return out
 }
 
-// headingText is the text of an ATX heading line, "" when it is none.
-func headingText(t string) string {
-	n := len(t) - len(strings.TrimLeft(t, "#"))
-	if n == 0 || n > 6 || n == len(t) || t[n] != ' ' {
-		return ""
-	}
-	return strings.TrimSpace(t[n:])
+// orderedItem reports a line that opens an item of a numbered list ("1. ",
+// "2) "), indented or not.
+func orderedItem(s string) bool {
+	t := strings.TrimSpace(s)
+	_, ok := mdline.ListItem(t)
+	return ok && t[0] >= '0' && t[0] <= '9'
 }
 
 // statesCount reports a heading that says how many items its section lists.

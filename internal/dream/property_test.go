@@ -45,7 +45,7 @@ func TestDream_NoFactLost_GeneratedWorkspaces(t *testing.T) {
 				}
 				checkDistilled(t, res.Plan)
 				for path, content := range snapshot(t, dir) {
-					if !isDailyPath(path) && secrets.Contains(content) {
+					if _, _, daily := workspace.DailyLogPath(path); !daily && secrets.Contains(content) {
 						t.Fatalf("run %d: %s holds a secret", run, path)
 					}
 				}

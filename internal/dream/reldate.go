@@ -7,6 +7,8 @@ import (
 	"time"
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/dreamwiki/dreamwiki/internal/dates"
 )
 
 // Relative dates are turned into absolute ones against the date of the log
@@ -203,8 +205,8 @@ func hasNonASCII(s string) bool {
 var reMonthDay = regexp.MustCompile(`\d{2}-\d{2}`)
 
 // resolveMonthDays completes month-days written without a year ("11-07",
-// the habit of these logs) with the year that puts them nearest the log's
-// date. Only two-digit pairs standing alone count: "2026-11-07",
+// the habit of these logs) with the year dates.ResolveYearless gives them
+// from the log's date. Only two-digit pairs standing alone count: "2026-11-07",
 // "PM-2026-031", "10:30" and "4/14" are left as they are.
 func resolveMonthDays(s string, day time.Time) string {
 	if !strings.Contains(s, "-") {
@@ -224,17 +226,8 @@ func resolveMonthDays(s string, day time.Time) string {
 		}
 		m, _ := strconv.Atoi(s[i : i+2])
 		d, _ := strconv.Atoi(s[i+3 : i+5])
-		best := time.Time{}
-		for _, y := range []int{day.Year() - 1, day.Year(), day.Year() + 1} {
-			t := time.Date(y, time.Month(m), d, 0, 0, 0, 0, time.UTC)
-			if m < 1 || m > 12 || d < 1 || t.Day() != d {
-				break
-			}
-			if best.IsZero() || absDur(t.Sub(day)) < absDur(best.Sub(day)) {
-				best = t
-			}
-		}
-		if best.IsZero() {
+		best, ok := dates.ResolveYearless(m, d, day)
+		if !ok {
 			continue
 		}
 		b.WriteString(s[last:i])
@@ -247,13 +240,6 @@ func resolveMonthDays(s string, day time.Time) string {
 
 func monthDayBoundary(c byte) bool {
 	return !(c >= '0' && c <= '9' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c == '-' || c == '/' || c == '.' || c == ':' || c == '_')
-}
-
-func absDur(d time.Duration) time.Duration {
-	if d < 0 {
-		return -d
-	}
-	return d
 }
 
 // weekdayDate resolves "last/this/next/coming <weekday>".

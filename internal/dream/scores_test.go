@@ -132,16 +132,20 @@ func TestDream_PromotionAsTheEngineUsesIt(t *testing.T) {
 	}
 	dir := workspaceFrom(t, promotionWorkspace)
 	ws := load(t, dir)
-	p := newPlanner(context.Background(), ws, Options{Now: at("2026-04-14T12:00:00Z")})
+	p := newPlanner(ws, Options{Now: at("2026-04-14T12:00:00Z")})
 	p.plan = &Plan{}
 	p.sel = selectLogs(ws, 32, 192*1024)
-	p.loadCurated()
-	p.loadRecall()
-	p.anchorRecall()
-	p.sense()
-	p.groupDuplicates()
+	if err := p.loadCurated(); err != nil {
+		t.Fatal(err)
+	}
+	rec, err := readRecalls(ws, p.logs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p.rec = rec
+	cands, _ := groupDuplicates(p.sense().cands)
 	byLine := map[int]*candidate{}
-	for _, c := range p.cands {
+	for _, c := range cands {
 		if c.path == "memory/2026-04-10.md" {
 			byLine[c.line] = c
 		}

@@ -112,7 +112,7 @@ func TestDream_ASecretAlreadyInCuratedMemoryIsKeptAndReported(t *testing.T) {
 	}
 	// Nothing new holds a secret: the kept lines are the only ones.
 	for path, content := range snapshot(t, dir) {
-		if isDailyPath(path) {
+		if _, _, daily := workspace.DailyLogPath(path); daily {
 			continue
 		}
 		for _, l := range kept[path] {
@@ -244,5 +244,45 @@ func TestSupersede_RefusesALineHoldingASecret(t *testing.T) {
 	}
 	if !mapsEqual(before, snapshot(t, dir)) {
 		t.Error("a refused supersede changed files")
+	}
+}
+
+// TestDream_APlanOverARedactedReadNeverLosesASecret: serve mode keeps the
+// workspace as the site reads it, secrets replaced by placeholders, and
+// plans its dreams over it. A curated file planned from that text would
+// be written back with the placeholders in place of the values; the audit
+// leaves such a file alone, and says so, while the rest of the dream goes
+// on.
+func TestDream_APlanOverARedactedReadNeverLosesASecret(t *testing.T) {
+	dir := workspaceFrom(t, withSecrets)
+	ws, err := workspace.Load(dir, workspace.Options{Redact: true, OmitPrivate: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	pl, err := PlanWorkspace(context.Background(), ws, Options{Now: at("2026-04-05T07:00:00Z"), Force: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range pl.Files {
+		if f.Path == "MEMORY.md" || f.Path == "memory/homelab.md" {
+			t.Errorf("%s would be written from redacted text:\n%s", f.Path, f.Diff)
+		}
+	}
+	refused := map[string]bool{}
+	for _, d := range pl.Diagnostics {
+		if strings.Contains(d.Message, "would lose the secret value") {
+			refused[d.File] = true
+		}
+	}
+	if !refused["MEMORY.md"] {
+		t.Errorf("MEMORY.md not reported: %v", pl.Diagnostics)
+	}
+	if _, err := Apply(context.Background(), pl, nil); err != nil {
+		t.Fatal(err)
+	}
+	for _, s := range rawSecrets[:3] {
+		if !strings.Contains(read(t, dir, "MEMORY.md")+read(t, dir, "memory/homelab.md"), s) {
+			t.Errorf("the value %q is gone", s)
+		}
 	}
 }

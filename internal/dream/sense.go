@@ -95,7 +95,7 @@ func selectLogs(ws *workspace.Workspace, maxLogs, maxBytes int) *selection {
 	seen := recordedInputs(ws.DreamLog)
 	var picked []*workspace.DailyLog
 	days := map[time.Time]bool{}
-	for _, d := range ws.Daily {
+	for _, d := range dailyLogs(ws) {
 		if !sel.watermark.IsZero() && d.Date.Before(sel.watermark) {
 			continue
 		}

@@ -53,6 +53,11 @@ func TestAbsoluteDates(t *testing.T) {
 			t.Errorf("absoluteDates(%q) changed = %v", tt.in, changed)
 		}
 	}
+	// A leap day resolves in the leap year nearest the log, though the
+	// year before it has none (dates.ResolveYearless).
+	if got, _ := absoluteDates("Party on 02-29.", time.Date(2028, 3, 3, 0, 0, 0, 0, time.UTC)); got != "Party on 2028-02-29." {
+		t.Errorf("absoluteDates(02-29 in a log of 2028-03-03) = %q, want 2028-02-29", got)
+	}
 }
 
 func TestClassify(t *testing.T) {

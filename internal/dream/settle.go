@@ -8,6 +8,7 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"github.com/dreamwiki/dreamwiki/internal/mdline"
 	"github.com/dreamwiki/dreamwiki/internal/memory"
 	"github.com/dreamwiki/dreamwiki/internal/workspace"
 )
@@ -15,7 +16,7 @@ import (
 // materialize writes the new facts into their documents, now that every
 // candidate's final state (merged evidence, closing, superseding) is known.
 func (p *planner) materialize() {
-	for _, pl := range p.placements {
+	for _, pl := range p.mem.placements {
 		b := newBlock(pl.c.lines(pl.tag)...)
 		pl.block = b
 		switch {
@@ -33,7 +34,7 @@ func (p *planner) materialize() {
 // (score < 0.1 and fewer than 2 recalls, never structural ones, DESIGN
 // 5.1) to memory/archive/YYYY-MM.md.
 func (p *planner) archiveDecayed() {
-	for _, c := range p.curated {
+	for _, c := range p.mem.curated {
 		if c.fresh || c.u == nil || c.isGone() || c.table || c.pointer || c.preamble || c.structural || c.pinned() || c.meta == nil {
 			continue
 		}
@@ -198,12 +199,12 @@ func (p *planner) budget() Budget {
 func (p *planner) fitBudget() {
 	target := p.budget()
 	p.plan.Memory.Budget = target
-	cur := sizeOf(p.memDoc.render())
+	cur := sizeOf(p.mem.memDoc.render())
 	if target.fits(cur) {
 		return
 	}
 	var sinkable []*unit
-	for _, u := range p.memDoc.units {
+	for _, u := range p.mem.memDoc.units {
 		if u.gone || u.pinned || u.cur == nil || p.allPointers(u) {
 			continue
 		}
@@ -248,7 +249,7 @@ func (p *planner) fitBudget() {
 	est := cur
 	for _, u := range sinkable {
 		if target.fits(est) {
-			cur = sizeOf(p.memDoc.render())
+			cur = sizeOf(p.mem.memDoc.render())
 			if target.fits(cur) {
 				break
 			}
@@ -260,11 +261,11 @@ func (p *planner) fitBudget() {
 		est.Bytes += len(added) - len(removed)
 		est.Lines += strings.Count(added, "\n") - strings.Count(removed, "\n")
 	}
-	cur = sizeOf(p.memDoc.render())
+	cur = sizeOf(p.mem.memDoc.render())
 	if !target.fits(cur) {
 		// New index lines go last, lowest promotion score first.
 		var fresh []*placement
-		for _, pl := range p.placements {
+		for _, pl := range p.mem.placements {
 			if pl.index && pl.block != nil && !pl.dropped {
 				fresh = append(fresh, pl)
 			}
@@ -282,14 +283,14 @@ func (p *planner) fitBudget() {
 			if p.fitsL2(pl.c) {
 				pl.dropped, pl.block.dropped = true, true
 				p.counts.Indexed--
-				if cur = sizeOf(p.memDoc.render()); target.fits(cur) {
+				if cur = sizeOf(p.mem.memDoc.render()); target.fits(cur) {
 					break
 				}
 			}
 		}
 	}
 	if !target.fits(cur) {
-		p.warn(p.memDoc.path, "MEMORY.md is still over its budget (%s > %s) after moving every entry that can move to L2 files; what is left are index lines and lines holding a secret, which never move",
+		p.warn(p.mem.memDoc.path, "MEMORY.md is still over its budget (%s > %s) after moving every entry that can move to L2 files; what is left are index lines and lines holding a secret, which never move",
 			thousands(cur.Chars)+" chars", target.String())
 	}
 }
@@ -297,8 +298,8 @@ func (p *planner) fitBudget() {
 // fitsL2 reports whether a fact also has a line in an L2 file, so leaving
 // its MEMORY.md line out loses nothing.
 func (p *planner) fitsL2(c *candidate) bool {
-	for _, cur := range p.fresh[c] {
-		if cur.file != p.memDoc.path && !cur.isGone() {
+	for _, cur := range p.mem.fresh[c] {
+		if cur.file != p.mem.memDoc.path && !cur.isGone() {
 			return true
 		}
 	}
@@ -337,7 +338,7 @@ func (p *planner) sink(u *unit) string {
 		}
 	}
 	u.remove()
-	for _, c := range p.curated {
+	for _, c := range p.mem.curated {
 		if c.u == u {
 			c.sunk = true
 			if c.meta != nil {
@@ -379,8 +380,8 @@ func (p *planner) sinkTarget(u *unit) (*topic, string) {
 		for _, s := range e.Sources {
 			switch s.Kind {
 			case workspace.PointerSee, workspace.PointerWikilink, workspace.PointerLink, workspace.PointerPath:
-				if t := p.resolveTopic(s.Path); t != "" {
-					return p.topicByPath[t], "to " + t + ", which it points to"
+				if t := p.mem.resolveTopic(s.Path); t != "" {
+					return p.mem.topicByPath[t], "to " + t + ", which it points to"
 				}
 			}
 		}
@@ -397,7 +398,7 @@ func (p *planner) sinkTarget(u *unit) (*topic, string) {
 	}
 	path := "memory/" + s + ".md"
 	for n := 2; ; n++ {
-		if tp := p.topicByPath[path]; tp != nil {
+		if tp := p.mem.topicByPath[path]; tp != nil {
 			return tp, "to " + path + ", the file for its section"
 		}
 		if p.ws.FileByPath(path) == nil && p.docs[path] == nil && isTopicPath(path) {
@@ -415,8 +416,8 @@ func (p *planner) sinkTarget(u *unit) (*topic, string) {
 	tp.doc.lines = []string{"# " + title}
 	tp.doc.sections[0].end = 1
 	p.docs[path] = tp.doc
-	p.topics = append(p.topics, tp)
-	p.topicByPath[path] = tp
+	p.mem.topics = append(p.mem.topics, tp)
+	p.mem.topicByPath[path] = tp
 	p.counts.NewTopics++
 	p.action(Action{Kind: "new-topic", File: path, Text: title, Reason: "detail sunk from MEMORY.md § " + u.sec.heading})
 	return tp, "to " + path + ", a new file for its section"
@@ -453,7 +454,7 @@ func (p *planner) topicHolds(tp *topic, text string) bool {
 	if n == "" {
 		return false
 	}
-	for _, c := range p.curated {
+	for _, c := range p.mem.curated {
 		if c.file == tp.path && !c.isGone() && c.e != nil && strings.Contains(normText(c.text), n) {
 			return true
 		}
@@ -467,24 +468,24 @@ var reLastDream = regexp.MustCompile(`((?i:last dream)\s*[:：]\s*|上次整理\
 // MEMORY.md changes anyway (a dream that changes nothing else leaves the
 // file alone, so a repeated dream is a no-op).
 func (p *planner) updateHeader() {
-	if !p.memDoc.exists {
-		if p.memDoc.changed() {
+	if !p.mem.memDoc.exists {
+		if p.mem.memDoc.changed() {
 			t := p.budget()
-			p.memDoc.lines = []string{"# MEMORY.md", "", fmt.Sprintf("> limit: %s chars | last dream: %s", thousands(t.Chars*100/max(p.cfg.Budget.TargetPct, 1)), p.day.Format(time.DateOnly))}
-			p.memDoc.sections[0].end = len(p.memDoc.lines)
+			p.mem.memDoc.lines = []string{"# MEMORY.md", "", fmt.Sprintf("> limit: %s chars | last dream: %s", thousands(t.Chars*100/max(p.cfg.Budget.TargetPct, 1)), p.day.Format(time.DateOnly))}
+			p.mem.memDoc.sections[0].end = len(p.mem.memDoc.lines)
 		}
 		return
 	}
-	if !p.memDoc.changed() || p.ws.Memory == nil || p.ws.Memory.Limit == nil {
+	if !p.mem.memDoc.changed() || p.ws.Memory == nil || p.ws.Memory.Limit == nil {
 		return
 	}
-	for l := p.ws.Memory.Limit.Line; l >= 1 && l <= len(p.memDoc.lines); l++ {
-		line := p.memDoc.lines[l-1]
-		if !strings.HasPrefix(strings.TrimSpace(line), ">") && l > p.ws.Memory.Limit.Line {
+	for l := p.ws.Memory.Limit.Line; l >= 1 && l <= len(p.mem.memDoc.lines); l++ {
+		line := p.mem.memDoc.lines[l-1]
+		if _, quote := mdline.Quote(strings.TrimSpace(line)); !quote && l > p.ws.Memory.Limit.Line {
 			break
 		}
 		if reLastDream.MatchString(line) {
-			p.memDoc.lineRepl[l] = reLastDream.ReplaceAllString(line, "${1}"+p.day.Format(time.DateOnly))
+			p.mem.memDoc.lineRepl[l] = reLastDream.ReplaceAllString(line, "${1}"+p.day.Format(time.DateOnly))
 			break
 		}
 	}

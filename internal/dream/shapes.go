@@ -6,6 +6,7 @@ import (
 	"unicode"
 	"unicode/utf8"
 
+	"github.com/dreamwiki/dreamwiki/internal/mdline"
 	"github.com/dreamwiki/dreamwiki/internal/memory"
 )
 
@@ -43,7 +44,7 @@ var noiseShapes = []lineShape{
 	{"dream bookkeeping", func(l *logLine) bool { return reDreamBook.MatchString(l.text) }},
 	{"session metadata", func(l *logLine) bool { return reSessionHdr.MatchString(l.raw) }},
 	{"a question, not a fact", isQuestion},
-	{"a table row (inspection or report output)", func(l *logLine) bool { return strings.HasPrefix(l.body, "|") && strings.Count(l.body, "|") >= 2 }},
+	{"a table row (inspection or report output)", func(l *logLine) bool { return mdline.TableRow(l.body) }},
 	{"machine output (a [tag] line)", func(l *logLine) bool { return machineTag(l.body) }},
 	{"a label and one value (a path, hash, id or name), not a fact", labelAndToken},
 	{"a single word, path, hash or link", func(l *logLine) bool { return oneToken(l.text) }},
@@ -60,13 +61,10 @@ const maxNarrative = 500
 
 func isNarrative(l *logLine) bool {
 	n := utf8.RuneCountInString(l.text)
-	return n > maxNarrative || n > MaxLine && !reListStart.MatchString(l.raw)
+	return n > maxNarrative || n > MaxLine && !isListLine(strings.TrimSpace(l.raw))
 }
 
-var reListStart = regexp.MustCompile(`^\s*(?:[-*+]|\d+[.)])\s`)
-
 var (
-	reLeadMarker = regexp.MustCompile(`^\s*(?:>\s*)*(?:[-*+]|\d+[.)])?\s*(?:\[[ xX]\]\s*)?`)
 	// reLabel is a short label before a colon (see labelWords), markup
 	// allowed around it.
 	reLabel     = regexp.MustCompile(`^\**([^:：*\n]{1,40}?)\**\s*[:：]\**\s+|^\**([^:：*\n]{1,40}?)\**\s*：\**\s*`)
@@ -84,7 +82,7 @@ var (
 func readLine(raw, text, section string) *logLine {
 	first, _, _ := strings.Cut(raw, "\n")
 	l := &logLine{raw: first, section: section}
-	l.body = strings.TrimSpace(reLeadMarker.ReplaceAllString(first, ""))
+	l.body = stripListMarker(first)
 	l.body = strings.TrimSpace(reClock.ReplaceAllString(l.body, ""))
 	l.body = strings.TrimSpace(stripMetaBits(l.body))
 	l.text = strings.TrimSpace(reClock.ReplaceAllString(strings.TrimSpace(stripMetaBits(text)), ""))
@@ -237,10 +235,12 @@ var reTodo = regexp.MustCompile(`(?i)^(?:\[ \]|(?:todo|to-do|fixme|next(?: steps
 // done, not what is true.
 func isTodo(raw string) bool {
 	first, _, _ := strings.Cut(raw, "\n")
-	t := strings.TrimSpace(first)
-	t = strings.TrimSpace(strings.TrimLeft(t, ">"))
-	if strings.HasPrefix(t, "- ") || strings.HasPrefix(t, "* ") || strings.HasPrefix(t, "+ ") {
-		t = strings.TrimSpace(t[2:])
+	t := unquote(strings.TrimSpace(first))
+	if it, ok := mdline.ListItem(t); ok {
+		if it.Task != 0 {
+			return it.Task == ' '
+		}
+		t = it.Text
 	}
 	return reTodo.MatchString(t)
 }

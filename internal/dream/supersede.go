@@ -96,7 +96,7 @@ func (p *planner) replaced(c *candidate) []*curated {
 		return nil
 	}
 	var out []*curated
-	for _, o := range p.curated {
+	for _, o := range p.mem.curated {
 		if o.isGone() || o.superseded() || o.pointer || o.table || o.pinned() || o.cand == c || o.u != nil && o.u.doc.closedUnit(o.u) {
 			continue
 		}

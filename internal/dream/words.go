@@ -6,72 +6,45 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/dreamwiki/dreamwiki/internal/analysis"
 	"github.com/dreamwiki/dreamwiki/internal/memory"
 )
 
-// contentWords are the words that say what a line is about: lower-case,
-// stop words and bare numbers left out, each once, in order. Two CJK
-// characters in a row also count as a word (a bigram), which is how the
-// search side segments CJK text too.
+// contentWords are the words that say what a line is about: the words of
+// analysis.Words (CJK text as its character pairs) without memory's stop
+// words, numbers, and words of one character, each once, in order.
 func contentWords(text string) []string {
-	ws := memory.Words(text)
-	out := make([]string, 0, len(ws))
+	ws := analysis.Words(text)
+	out := ws[:0]
 	seen := make(map[string]bool, len(ws))
-	add := func(w string) {
-		if !seen[w] {
-			seen[w] = true
-			out = append(out, w)
-		}
-	}
-	prevCJK := ""
 	for _, w := range ws {
-		r, n := utf8.DecodeRuneInString(w)
-		if n == len(w) && r >= 0x2E80 { // one CJK character
-			if prevCJK != "" {
-				add(prevCJK + w)
-			}
-			prevCJK = w
+		if seen[w] || memory.StopWord(w) || memory.Numberish(w) || utf8.RuneCountInString(w) < 2 {
 			continue
 		}
-		prevCJK = ""
-		w = strings.TrimSuffix(strings.TrimSuffix(w, "'s"), "’s") // Aiko's -> aiko
-		if memory.StopWord(w) || numberish(w) || utf8.RuneCountInString(w) < 2 {
-			continue
-		}
-		add(w)
+		seen[w] = true
+		out = append(out, w)
 	}
 	return out
 }
 
-func numberish(w string) bool {
-	for _, r := range w {
-		if r >= 'a' && r <= 'z' || r > 0x7f {
-			return false
-		}
-	}
-	return true
-}
-
-// similarity of two word lists: the Jaccard index, and how much of the
-// shorter list the longer one contains.
-func similarity(a, b []string) (jaccard, containment float64) {
-	if len(a) == 0 || len(b) == 0 {
-		return 0, 0
-	}
-	if len(a) > len(b) {
-		a, b = b, a
-	}
-	set := make(map[string]bool, len(b))
-	for _, w := range b {
+// wordSet is a word list as a set, for analysis' set similarities.
+func wordSet(ws []string) map[string]bool {
+	set := make(map[string]bool, len(ws))
+	for _, w := range ws {
 		set[w] = true
 	}
-	inter := 0
-	for _, w := range a {
-		if set[w] {
-			inter++
-		}
+	return set
+}
+
+// jaccard is the Jaccard index of two word lists.
+func jaccard(a, b []string) float64 { return analysis.Jaccard(wordSet(a), wordSet(b)) }
+
+// containment is how much of the shorter word list the longer one holds.
+func containment(a, b []string) float64 {
+	if len(a) == 0 || len(b) == 0 {
+		return 0
 	}
-	return float64(inter) / float64(len(a)+len(b)-inter), float64(inter) / float64(len(a))
+	return float64(analysis.Overlap(wordSet(a), wordSet(b))) / float64(min(len(a), len(b)))
 }
 
 // nearDuplicate decides whether a fact (a) says nothing an entry (b) does
@@ -83,24 +56,14 @@ func similarity(a, b []string) (jaccard, containment float64) {
 // an and bn are the facts' numbers (see numbers), worked out once per fact
 // by the caller.
 func nearDuplicate(a, b, an, bn []string) bool {
-	j, _ := similarity(a, b)
-	if j >= 0.7 {
+	sa, sb := wordSet(a), wordSet(b)
+	if analysis.Jaccard(sa, sb) >= 0.7 {
 		return slices.Equal(an, bn)
 	}
 	if len(a) < 4 || len(a) > len(b) {
 		return false
 	}
-	in := 0
-	set := make(map[string]bool, len(b))
-	for _, w := range b {
-		set[w] = true
-	}
-	for _, w := range a {
-		if set[w] {
-			in++
-		}
-	}
-	if float64(in)/float64(len(a)) < 0.9 {
+	if float64(analysis.Overlap(sa, sb))/float64(len(a)) < 0.9 {
 		return false
 	}
 	for _, n := range an {

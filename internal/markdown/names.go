@@ -204,3 +204,46 @@ func nameKey(s string) string {
 	}
 	return strings.ToLower(s)
 }
+
+// LinkKeys are the keys under which a link target can find an entry:
+// the file name key of its last segment (and of its cleaned form), with
+// ".md" taken off, and its alias key. A link whose keys are none of an
+// entry's (EntryKeys) resolves the same whether the entry is indexed or
+// not, which is what lets the vault resolve again only the links a new,
+// gone or renamed note can change. A target that names a folder by "."
+// or ".." can find an entry of any name: its only key is AnyName.
+func LinkKeys(target string) (names []string, alias string) {
+	t := cleanSlashes(strings.TrimSpace(target))
+	if t == "" {
+		return nil, ""
+	}
+	if b := path.Base(t); b == "." || b == ".." || path.Base(path.Clean(t)) == "." || path.Base(path.Clean(t)) == ".." {
+		return []string{AnyName}, nameKey(t)
+	}
+	for _, b := range []string{path.Base(t), path.Base(path.Clean(t))} {
+		k := strings.TrimSuffix(nameKey(b), ".md")
+		if len(names) == 0 || names[0] != k {
+			names = append(names, k)
+		}
+	}
+	return names, nameKey(t)
+}
+
+// AnyName is the LinkKeys key of a target that may resolve to an entry
+// of any name.
+const AnyName = "\x00any"
+
+// EntryKeys are the keys an entry can be found under (see LinkKeys): the
+// file name keys of its paths, with ".md" taken off, and the keys of its
+// aliases.
+func EntryKeys(e IndexEntry) (names, aliases []string) {
+	for _, p := range append([]string{e.Path}, e.AltPaths...) {
+		names = append(names, strings.TrimSuffix(nameKey(path.Base(cleanSlashes(p))), ".md"))
+	}
+	for _, a := range e.Aliases {
+		if a = strings.TrimSpace(a); a != "" {
+			aliases = append(aliases, nameKey(a))
+		}
+	}
+	return names, aliases
+}

@@ -1,6 +1,9 @@
 package markdown
 
-import "testing"
+import (
+	"slices"
+	"testing"
+)
 
 func TestNameIndex_Lookup(t *testing.T) {
 	ix := NewNameIndex([]IndexEntry{
@@ -85,5 +88,46 @@ func TestNameIndex_Lookup(t *testing.T) {
 	var nilIndex *NameIndex
 	if _, ok := nilIndex.Lookup("a.md", "b"); ok {
 		t.Error("a nil index found something")
+	}
+}
+
+// TestLinkKeys_AnEntryWithOtherKeysChangesNoLookup adds each entry to an
+// index in turn and checks that every target whose keys (LinkKeys) are
+// none of the entry's (EntryKeys) resolves as it did without it.
+func TestLinkKeys_AnEntryWithOtherKeysChangesNoLookup(t *testing.T) {
+	base := []IndexEntry{
+		{Path: "notes/a.md"}, {Path: "notes/sub/b.md", Aliases: []string{"Bee"}},
+		{Path: "topics/gateway.md", AltPaths: []string{"memory/gateway.md"}}, {Path: "img/pic.png"},
+		{Path: "notes.md"}, {Path: "Café.md"},
+	}
+	extra := []IndexEntry{
+		{Path: "notes/b.md"}, {Path: "a.md", Aliases: []string{"notes/a"}}, {Path: "x/notes.md"},
+		{Path: "sub.md"}, {Path: "cafe\u0301.md"}, {Path: "img/pic.png.md"}, {Path: "gateway.md", Aliases: []string{"Bee"}},
+	}
+	targets := []string{"a", "notes/a", "b", "sub/b", "Bee", "bee", "gateway", "memory/gateway.md", "pic.png",
+		"img/pic.png", "./a", "../a", "..", ".", "sub/..", "notes", "/notes", "Café", "café", "notes/sub", "x/../a"}
+	froms := []string{"notes/n.md", "notes/sub/n.md", "n.md", "topics/t.md"}
+	without := NewNameIndex(base)
+	for _, e := range extra {
+		with := NewNameIndex(append(append([]IndexEntry(nil), base...), e))
+		names, aliases := EntryKeys(e)
+		for _, target := range targets {
+			tn, ta := LinkKeys(target)
+			shared := slices.Contains(aliases, ta) || slices.Contains(tn, AnyName)
+			for _, k := range tn {
+				shared = shared || slices.Contains(names, k)
+			}
+			if shared {
+				continue
+			}
+			for _, from := range froms {
+				p1, ok1 := without.Lookup(from, target)
+				p2, ok2 := with.Lookup(from, target)
+				if p1 != p2 || ok1 != ok2 {
+					t.Errorf("adding %+v changed %q from %s: %q -> %q, though their keys differ (%v %q / %v %v)",
+						e, target, from, p1, p2, tn, ta, names, aliases)
+				}
+			}
+		}
 	}
 }

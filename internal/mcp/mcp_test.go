@@ -417,6 +417,11 @@ func TestDream_PlanThenApplyWhenAllowed(t *testing.T) {
 	if plan.Counts.Promoted == 0 || string(before) == string(after) || !strings.Contains(string(after), "Postgres 16") || applied.Backup == "" {
 		t.Fatalf("the dream should promote the billing decision into MEMORY.md, backed up first: plan %+v, applied %+v\n%s", plan, applied, after)
 	}
+	// The dream read the files on disk, not the redacted text the tools
+	// publish: the secret's value is still in its file.
+	if b, _ := os.ReadFile(filepath.Join(f.dir, "memory", "infra.md")); !strings.Contains(string(b), "ghp_Zq8rT4vW2xY6uB9nC3mK7pL5sD1fG0hJ8aE2") {
+		t.Errorf("the dream lost the value in memory/infra.md:\n%s", b)
+	}
 	out := result[mcp.SearchOut](t, f, "memory_search", map[string]any{"query": "billing Postgres 16", "limit": 20})
 	found := false
 	for _, r := range out.Results {

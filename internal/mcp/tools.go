@@ -246,7 +246,7 @@ func (t *tools) plan(ctx context.Context, _ *sdk.CallToolRequest, in PlanIn) (*s
 	if err := t.settle(ctx); err != nil {
 		return nil, PlanOut{}, err
 	}
-	pl, err := dream.PlanWorkspace(ctx, t.src.Workspace(), dream.Options{Now: t.opts.Now, Force: in.Force, Command: "dreamwiki mcp"})
+	pl, err := t.newPlan(ctx, in.Force)
 	if err != nil {
 		return nil, PlanOut{}, err
 	}
@@ -279,7 +279,7 @@ func (t *tools) apply(ctx context.Context, _ *sdk.CallToolRequest, in PlanIn) (*
 	if t.src.Root() == "" {
 		return nil, ApplyOut{}, errors.New("this workspace cannot be written (the embedded demo)")
 	}
-	pl, err := dream.PlanWorkspace(ctx, t.src.Workspace(), dream.Options{Now: t.opts.Now, Force: in.Force, Command: "dreamwiki mcp"})
+	pl, err := t.newPlan(ctx, in.Force)
 	if err != nil {
 		return nil, ApplyOut{}, err
 	}
@@ -296,4 +296,15 @@ func (t *tools) apply(ctx context.Context, _ *sdk.CallToolRequest, in PlanIn) (*
 		return nil, out, err
 	}
 	return nil, out, nil
+}
+
+// newPlan plans a dream over the workspace on disk, not over the published
+// read: a plan made from redacted text would write the redaction back in
+// place of the values (the dream keeps private notes out itself).
+func (t *tools) newPlan(ctx context.Context, force bool) (*dream.Plan, error) {
+	root := t.src.Root()
+	if root == "" {
+		return nil, errors.New("this workspace has no folder to dream in (the embedded demo)")
+	}
+	return dream.NewPlan(ctx, root, dream.Options{Now: t.opts.Now, Force: force, Command: "dreamwiki mcp"})
 }

@@ -375,49 +375,17 @@ func ConceptTags(text string, max int) []string {
 		}
 	}
 	for _, w := range analysis.Words(text) {
-		if utf8.RuneCountInString(w) >= 4 && !StopWord(w) && !isNumberish(w) {
+		if utf8.RuneCountInString(w) >= 4 && !StopWord(w) && !Numberish(w) {
 			addTag(w)
 		}
 	}
 	return out
 }
 
-// Words splits text into lower-case words: runs of letters and digits
-// (with inner hyphens, underscores, dots and apostrophes kept, so "sqlite-vec", "10.0.0.12" and
-// "don't" stay whole); each CJK character is a word of its own.
-//
-// Deprecated: Words is a second tokeniser, kept only while the dream
-// package still calls it; use analysis.Words.
-func Words(text string) []string {
-	var out []string
-	var cur []rune
-	flush := func() {
-		for len(cur) > 0 && strings.ContainsRune("-_.'", cur[len(cur)-1]) {
-			cur = cur[:len(cur)-1]
-		}
-		if len(cur) > 0 {
-			out = append(out, string(cur))
-		}
-		cur = cur[:0]
-	}
-	for _, r := range strings.ToLower(text) {
-		switch {
-		case unicode.In(r, unicode.Han, unicode.Hiragana, unicode.Katakana, unicode.Hangul):
-			flush()
-			out = append(out, string(r))
-		case unicode.IsLetter(r) || unicode.IsDigit(r):
-			cur = append(cur, r)
-		case len(cur) > 0 && strings.ContainsRune("-_.'", r):
-			cur = append(cur, r)
-		default:
-			flush()
-		}
-	}
-	flush()
-	return out
-}
-
-func isNumberish(w string) bool {
+// Numberish reports a word (as analysis.Words gives it) without a letter:
+// a number, or a piece of a date, version or address, which names no
+// concept.
+func Numberish(w string) bool {
 	for _, r := range w {
 		if unicode.IsLetter(r) {
 			return false

@@ -47,6 +47,15 @@ type analyzer struct {
 	// itemEvidence is the evidence of each matched dream item.
 	itemEvidence map[*workspace.DreamItem][]Evidence
 	dreamEdges   []edge
+
+	// memo is this run's view of Options.Cache; nil without one.
+	memo *memo
+	// cachedCorpus is set when the corpus (its units marked) came from
+	// the cache.
+	cachedCorpus bool
+	// reads, while not nil, collects the files sourceOf reads (for the
+	// claim whose evidence is being collected).
+	reads *[]fileRead
 }
 
 type recallStats struct {
@@ -76,15 +85,14 @@ func Analyze(ws *workspace.Workspace, opts Options) *Result {
 		prior:        map[*Claim]*PriorClaim{},
 		sources:      map[string]*source{},
 		recallOf:     map[*Claim]*recallStats{},
-		byLocation:   map[string]*Claim{},
 		byDate:       map[time.Time][]string{},
 		itemClaim:    map[*workspace.DreamItem]*Claim{},
 		itemEvidence: map[*workspace.DreamItem][]Evidence{},
+		memo:         opts.Cache.start(),
 	}
 	a.collectClaims()
 	a.matchMeta()
 	a.assignIDs()
-	a.indexClaims()
 	a.buildCorpus()
 	a.markRecalls()
 	a.collectEvidence()
@@ -101,6 +109,8 @@ func Analyze(ws *workspace.Workspace, opts Options) *Result {
 	a.res.Claims = a.claims
 	a.findings.Sort()
 	a.res.Findings = a.findings
+	a.memo.share(a.res)
+	a.memo.finish(a.res)
 	return a.res
 }
 
@@ -209,23 +219,36 @@ func (a *analyzer) newClaim(e *workspace.Entry, origin ClaimOrigin) *Claim {
 	if f := a.ws.FileByPath(e.File); f != nil {
 		c.Private = f.Private
 	}
-	for ln := c.Line; ln <= c.EndLine; ln++ {
-		a.byLocation[location(c.File, ln)] = c
-	}
 	return c
+}
+
+// claimAt is the claim whose entry holds line ln of file, nil when none;
+// the index of every line of every claim is made on first use.
+func (a *analyzer) claimAt(file string, ln int) *Claim {
+	if a.byLocation == nil {
+		a.byLocation = map[string]*Claim{}
+		for _, c := range a.claims {
+			for l := c.Line; l <= c.EndLine; l++ {
+				a.byLocation[location(c.File, l)] = c
+			}
+		}
+	}
+	return a.byLocation[location(file, ln)]
 }
 
 func location(file string, line int) string { return file + ":" + itoa(line) }
 
 // claimIdentity is how a claim is recognised: its texts in every form the
 // entry gives.
-func claimIdentity(c *Claim, key string) identity {
-	e := c.Entry
-	texts := []string{c.Text}
-	if e != nil {
-		texts = append(texts, e.Title, e.Rule)
+func (a *analyzer) claimIdentity(c *Claim, key string) identity {
+	title, rule := "", ""
+	if e := c.Entry; e != nil {
+		title, rule = e.Title, e.Rule
 	}
-	return newIdentity(key, texts...)
+	if a.memo == nil {
+		return newIdentity(key, c.Text, title, rule)
+	}
+	return a.memo.claimIdentity(c, key, title, rule)
 }
 
 // matchMeta pairs claims with memory-meta.json entries by text.
@@ -240,11 +263,11 @@ func (a *analyzer) matchMeta() {
 	}
 	cur := make([]identity, len(a.claims))
 	for i, c := range a.claims {
-		cur[i] = claimIdentity(c, "")
+		cur[i] = a.claimIdentity(c, "")
 	}
 	prev := make([]identity, len(a.ws.Meta.Entries))
 	for j, m := range a.ws.Meta.Entries {
-		prev[j] = newIdentity("", m.Text)
+		prev[j] = a.memo.identity("", m.Text, "", "")
 	}
 	for i, j := range matchIdentities(cur, prev, IdentityThreshold) {
 		c, m := a.claims[i], a.ws.Meta.Entries[j]
@@ -264,13 +287,12 @@ func (a *analyzer) assignIDs() {
 	if len(a.opts.Previous) > 0 {
 		cur := make([]identity, len(a.claims))
 		for i, c := range a.claims {
-			cur[i] = claimIdentity(c, c.MetaID)
+			cur[i] = a.claimIdentity(c, c.MetaID)
 		}
-		prev := make([]identity, len(a.opts.Previous))
-		for j, p := range a.opts.Previous {
-			prev[j] = newIdentity(p.MetaID, p.Text)
+		match, ok := a.matchFromLast(cur)
+		if !ok {
+			match = matchIdentities(cur, a.memo.priorIdentities(a.opts.Previous), IdentityThreshold)
 		}
-		match := matchIdentities(cur, prev, IdentityThreshold)
 		for i, c := range a.claims {
 			j, ok := match[i]
 			if !ok {
@@ -278,7 +300,7 @@ func (a *analyzer) assignIDs() {
 			}
 			p := &a.opts.Previous[j]
 			slug, valid := strings.CutPrefix(p.ID, "claim.")
-			if !valid || slug == "" || slug != slugify(slug) || taken[slug] {
+			if !valid || slug == "" || taken[slug] || !a.memo.validSlug(slug) {
 				continue
 			}
 			c.ID, c.Slug = p.ID, slug
@@ -327,13 +349,17 @@ func fileStem(p string) string {
 	return p
 }
 
-// indexClaims builds the word index used to find the claim a dream item
-// or an observation talks about.
-func (a *analyzer) indexClaims() {
+// wordIndex builds the word index used to find the claim a dream item or
+// an observation talks about, on first use: a workspace without dreams
+// and observations never needs it.
+func (a *analyzer) wordIndex() {
+	if a.claimWords != nil {
+		return
+	}
 	a.claimWords = map[string][]int{}
 	a.claimSets = make([]map[string]bool, len(a.claims))
 	for i, c := range a.claims {
-		set := analysis.ContentWordSet(c.Text)
+		set := a.content(c)
 		a.claimSets[i] = set
 		for w := range set {
 			a.claimWords[w] = append(a.claimWords[w], i)
@@ -346,6 +372,7 @@ func (a *analyzer) indexClaims() {
 // restates a claim in other words, with more or less around it. ok is
 // false below minScore.
 func (a *analyzer) findClaim(text string, minScore float64, accept func(*Claim) bool) (*Claim, float64, bool) {
+	a.wordIndex()
 	set := analysis.ContentWordSet(text)
 	counts := map[int]int{}
 	for w := range set {
@@ -372,6 +399,9 @@ func (a *analyzer) findClaim(text string, minScore float64, accept func(*Claim) 
 // sourceOf returns the evidence source for a workspace path, building it
 // on first use; nil when the workspace has no such text file.
 func (a *analyzer) sourceOf(p string) *source {
+	if a.reads != nil {
+		*a.reads = append(*a.reads, fileRead{p, a.ws.FileByPath(p)})
+	}
 	if s, ok := a.sources[p]; ok {
 		return s
 	}
@@ -380,6 +410,18 @@ func (a *analyzer) sourceOf(p string) *source {
 		a.sources[p] = nil
 		return nil
 	}
+	if s := a.memo.source(f); s != nil {
+		a.sources[p] = s
+		return s
+	}
+	s := newSource(f)
+	a.sources[p] = s
+	a.memo.keepSource(f, s)
+	return s
+}
+
+// newSource splits a file into blocks and pieces.
+func newSource(f *workspace.File) *source {
 	s := &source{path: f.Path, kind: kindOfFile(f.Kind), lines: mdline.Split(f.Content), private: f.Private}
 	s.blocks = fileBlocks(s.lines, nil)
 	if !isMarkdownPath(f.Path) {
@@ -389,7 +431,6 @@ func (a *analyzer) sourceOf(p string) *source {
 		}
 	}
 	s.pieces = piecesOf(s.blocks)
-	a.sources[p] = s
 	return s
 }
 
@@ -415,40 +456,84 @@ func kindOfFile(k workspace.Kind) SourceKind {
 // buildCorpus indexes the daily logs (without their dream blocks and
 // session headers) and the conversation summaries and digests.
 func (a *analyzer) buildCorpus() {
-	var srcs []*source
+	var files []corpusFile
 	for _, d := range a.ws.Daily {
-		skip := skipper(d)
-		s := &source{path: d.File.Path, kind: SourceDaily, date: d.Date, lines: mdline.Split(d.File.Content), private: d.File.Private}
-		s.blocks = fileBlocks(s.lines, skip)
-		s.pieces = piecesOf(s.blocks)
+		files = append(files, corpusFile{file: d.File, daily: d})
+	}
+	for _, conv := range a.ws.Conversations {
+		if conv.Digest != nil {
+			files = append(files, corpusFile{file: conv.Digest})
+		}
+		for _, t := range conv.Topics {
+			if t.File != nil {
+				files = append(files, corpusFile{file: t.File})
+			}
+		}
+	}
+	a.names = a.memo.names(a.indexedPaths())
+	if e := a.memo.corpus(files, a.ws.Recall, a.ws.Events); e != nil {
+		a.corpus, a.cachedCorpus = e.corpus, true
+		for p, src := range e.sources {
+			a.sources[p] = src
+		}
+		return
+	}
+	var srcs []*source
+	for _, cf := range files {
+		var s *source
+		if d := cf.daily; d != nil {
+			skip := skipper(d)
+			s = &source{path: d.File.Path, kind: SourceDaily, date: d.Date, lines: mdline.Split(d.File.Content), private: d.File.Private}
+			s.blocks = fileBlocks(s.lines, skip)
+			s.pieces = piecesOf(s.blocks)
+		} else {
+			if seen, ok := a.sources[cf.file.Path]; ok {
+				if seen != nil {
+					srcs = append(srcs, seen)
+				}
+				continue
+			}
+			if cf.file.Kind == workspace.KindData {
+				a.sources[cf.file.Path] = nil
+				continue
+			}
+			s = newSource(cf.file)
+		}
 		a.sources[s.path] = s
 		srcs = append(srcs, s)
 	}
-	for _, conv := range a.ws.Conversations {
-		files := []*workspace.File{conv.Digest}
-		for _, t := range conv.Topics {
-			files = append(files, t.File)
-		}
-		for _, f := range files {
-			if f == nil {
-				continue
-			}
-			if s := a.sourceOf(f.Path); s != nil {
-				srcs = append(srcs, s)
-			}
-		}
-	}
 	a.corpus = newCorpus(srcs)
-	entries := make([]markdown.IndexEntry, 0, len(a.ws.Files)+len(a.ws.Withheld))
-	for _, f := range a.ws.Files {
-		entries = append(entries, markdown.IndexEntry{Path: f.Path})
+	if a.memo != nil {
+		// A piece without terms is given an empty list, so that no later
+		// run writes to the kept sources (see pieceTerms).
+		for _, s := range srcs {
+			for i, t := range s.terms {
+				if t == nil {
+					s.terms[i] = []string{}
+				}
+			}
+		}
+		e := &corpusEntry{files: files, recall: a.ws.Recall, events: a.ws.Events, corpus: a.corpus, sources: map[string]*source{}}
+		for _, s := range srcs {
+			e.sources[s.path] = s
+		}
+		a.memo.keepCorpus(e)
 	}
-	// A wikilink to a private note resolves to it (as in Obsidian), so
-	// that it is told from a link to nothing.
-	for _, w := range a.ws.Withheld {
-		entries = append(entries, markdown.IndexEntry{Path: w.Path})
+}
+
+// indexedPaths are the paths pointers may name: every file, and the
+// private files left out (a wikilink to a private note resolves to it, as
+// in Obsidian, so that it is told from a link to nothing).
+func (a *analyzer) indexedPaths() (files, withheld []string) {
+	files = make([]string, len(a.ws.Files))
+	for i, f := range a.ws.Files {
+		files[i] = f.Path
 	}
-	a.names = markdown.NewNameIndex(entries)
+	withheld = make([]string, len(a.ws.Withheld))
+	for i, w := range a.ws.Withheld {
+		withheld[i] = w.Path
+	}
+	return files, withheld
 }
 
 // skipper returns the lines of a daily log that are never evidence: the
@@ -492,6 +577,11 @@ func (a *analyzer) markRecalls() {
 			}
 		}
 	}
+	if a.cachedCorpus {
+		// The units were marked when the corpus was built, from the same
+		// recall store and events.
+		mark = func(string, int, int, Method) {}
+	}
 	if a.ws.Recall != nil {
 		for _, r := range a.ws.Recall.Entries {
 			mark(r.Path, r.StartLine, r.EndLine, MethodRecall)
@@ -503,7 +593,7 @@ func (a *analyzer) markRecalls() {
 		}
 		for _, r := range e.Results {
 			mark(r.Path, r.StartLine, r.EndLine, MethodEvent)
-			if c := a.byLocation[location(r.Path, r.StartLine)]; c != nil {
+			if c := a.claimAt(r.Path, r.StartLine); c != nil {
 				st := a.recallStats(c)
 				st.count++
 				if e.At.After(st.last) {
@@ -551,13 +641,27 @@ func (a *analyzer) score() {
 			fileDate[c.File] = t
 		}
 	}
+	// What the cache keeps of each entry is looked up first: the loop
+	// below runs on every core, and the cache is used from one goroutine.
+	var facts []*entryFacts
+	if a.memo != nil {
+		facts = make([]*entryFacts, len(a.claims))
+		for i, c := range a.claims {
+			facts[i] = a.memo.facts(c)
+		}
+	}
 	// Each claim is scored from read-only state into itself; the regular
 	// expressions of the structural, permission and lifecycle checks make
 	// this the analysis's costliest loop, so it runs on every core.
 	parallel.For(len(a.claims), runtime.GOMAXPROCS(0), func(i int) {
 		c := a.claims[i]
 		m := a.meta[c]
-		in := memory.Input{Structural: memory.IsStructural(c.Text)}
+		var in memory.Input
+		if facts != nil {
+			in.Structural = facts[i].structural
+		} else {
+			in.Structural = memory.IsStructural(c.Text)
+		}
 		if m != nil {
 			in.Created, in.LastRecalled, in.RecallCount = m.Created, m.LastRecalled, m.RecallCount
 			in.Structural = in.Structural || m.Structural
@@ -597,9 +701,18 @@ func (a *analyzer) score() {
 			c.Tier = memory.TierArchived
 		}
 		c.MemoryType, c.TypeFrom = a.memoryType(c)
-		a.permission(c)
-		a.lifecycle(c)
+		if facts != nil {
+			a.lifecycle(c, facts[i].lifecycle)
+		} else {
+			a.lifecycle(c, entryLifecycle(c.Entry))
+			a.permission(c)
+		}
 	})
+	if facts != nil {
+		for _, c := range a.claims {
+			a.permission(c)
+		}
+	}
 }
 
 // recallStoreStats credits each claim with the recall-store entries of
@@ -742,28 +855,34 @@ func (a *analyzer) permission(c *Claim) {
 	if given.IsZero() {
 		given = a.res.AsOf
 	}
-	ok, expires := memory.Permission(text, given)
+	ok, expires := a.memo.permission(c, text, given)
 	if !ok {
 		return
 	}
 	c.Permission = &Permission{Given: c.Created, Expires: expires, Lapsed: memory.Lapsed(expires, a.now)}
 }
 
-// lifecycle reads done/closed markers; closed work stays closed across
-// builds (the previous build's lifecycle is remembered).
-func (a *analyzer) lifecycle(c *Claim) {
-	var st memory.Status
-	if c.Entry != nil {
-		st = memory.Lifecycle(c.Entry.Raw)
-		switch c.Entry.Status {
-		case "done", "closed", "archived", "resolved", "completed", "fixed", "cancelled", "canceled":
-			st = memory.StatusClosed
-		}
-	}
+// lifecycle sets c's lifecycle from its entry's (entryLifecycle): closed
+// work stays closed across builds (the previous build's lifecycle is
+// remembered).
+func (a *analyzer) lifecycle(c *Claim, st memory.Status) {
 	if p := a.prior[c]; p != nil {
 		st = memory.Sticky(memory.Status(p.Lifecycle), st)
 	}
 	c.Lifecycle = string(st)
+}
+
+// entryLifecycle reads an entry's done/closed markers ("" for no entry).
+func entryLifecycle(e *workspace.Entry) memory.Status {
+	if e == nil {
+		return ""
+	}
+	st := memory.Lifecycle(e.Raw)
+	switch e.Status {
+	case "done", "closed", "archived", "resolved", "completed", "fixed", "cancelled", "canceled":
+		st = memory.StatusClosed
+	}
+	return st
 }
 
 // budget measures MEMORY.md against its limits.

@@ -30,6 +30,10 @@ type Options struct {
 	// Decay overrides the decay constants; the zero value means
 	// memory.DefaultParams().
 	Decay *memory.Params
+	// Cache, when not nil, keeps what this run works out for the next
+	// run over the same workspace (see Cache); the Result is the same
+	// with or without it.
+	Cache *Cache
 }
 
 // PriorClaim is what the previous build recorded about one claim, enough

@@ -205,11 +205,10 @@ func (a *analyzer) contests() {
 		if c.Origin == OriginArchive || len(c.SupersededBy()) > 0 || c.Entry == nil || c.Entry.Status == "superseded" {
 			continue
 		}
-		subj, val, ok := subjectValue(c.Text)
+		subj, h, ok := a.subject(c)
 		if !ok {
 			continue
 		}
-		h := analysis.WordSet(valueHead(val))
 		if len(h) == 0 {
 			continue
 		}

@@ -202,6 +202,7 @@ func splitPhrases(s string) []string {
 // words ("the Zigbee by-id fix"), nil when none holds three quarters of
 // them or the phrase has fewer than two words that mean something.
 func (a *analyzer) phraseClaim(phrase string, accept func(*Claim) bool) *Claim {
+	a.wordIndex()
 	var words []string
 	for w := range analysis.ContentWordSet(phrase) {
 		words = append(words, w)

@@ -64,48 +64,82 @@ func hasLineEvidence(c *Claim) bool {
 }
 
 // collectEvidence finds the evidence of every claim: explicit pointers
-// (in the order written), then matching over the corpus.
+// (in the order written), then matching over the corpus. A claim whose
+// evidence the cache holds (see Cache) takes it from there.
 func (a *analyzer) collectEvidence() {
 	for _, d := range a.ws.Daily {
 		a.byDate[d.Date] = append(a.byDate[d.Date], d.File.Path)
 	}
 	byDate := a.byDate
+	var todo []int // the claims whose evidence is worked out here
+	for i, c := range a.claims {
+		e := a.memo.evidence(c, a)
+		if e == nil {
+			todo = append(todo, i)
+			continue
+		}
+		c.Evidence = append([]Evidence(nil), e.evidence...)
+		c.Findings = append(c.Findings, e.codes...)
+		for _, d := range e.findings {
+			a.findings.Add(d)
+		}
+		for _, r := range e.reads {
+			a.sourceOf(r.path) // anchors are added to the files evidence is in
+		}
+	}
 	queries := make([][]query, len(a.claims))
 	terms := make([][]string, len(a.claims))
 	// Analysis and matching read only the claims and the corpus, so they
 	// run on every core; pointers add evidence, in claim order, between.
 	workers := runtime.GOMAXPROCS(0)
-	parallel.For(len(a.claims), workers, func(i int) {
+	parallel.For(len(todo), workers, func(k int) {
+		i := todo[k]
 		terms[i] = evidenceTerms(a.claims[i].Text, a.claimRef(a.claims[i]))
 		queries[i] = a.claimQueries(a.claims[i], terms[i])
 	})
-	a.termPointedFiles(byDate)
-	for i, c := range a.claims {
+	a.termPointedFiles(todo, byDate)
+	found := make([]*evidenceEntry, len(a.claims))
+	for _, i := range todo {
+		c := a.claims[i]
+		e := &evidenceEntry{ref: a.claimRef(c), corpus: a.corpus, names: a.names}
+		nf, nc := len(a.findings), len(c.Findings)
+		a.reads = &e.reads
 		for _, p := range pointersOf(c) {
 			a.addPointerEvidence(c, terms[i], p, PointerMethod(p.Kind), byDate, "")
 		}
+		a.reads = nil
+		e.findings = append(diag.List(nil), a.findings[nf:]...)
+		e.codes = append([]string(nil), c.Findings[nc:]...)
+		found[i] = e
 	}
-	found := make([][]Evidence, len(a.claims))
+	matched := make([][]Evidence, len(a.claims))
 	scratches := sync.Pool{New: func() any { return &scratch{} }}
-	parallel.For(len(a.claims), workers, func(i int) {
+	parallel.For(len(todo), workers, func(k int) {
+		i := todo[k]
 		sc := scratches.Get().(*scratch)
-		found[i] = a.matchText(a.claims[i], queries[i], hasLineEvidence(a.claims[i]), sc)
+		matched[i] = a.matchText(a.claims[i], queries[i], hasLineEvidence(a.claims[i]), sc)
 		scratches.Put(sc)
 	})
-	for i, c := range a.claims {
-		for _, ev := range found[i] {
+	for _, i := range todo {
+		c := a.claims[i]
+		for _, ev := range matched[i] {
 			a.addEvidence(c, ev)
+		}
+		if a.memo != nil {
+			found[i].evidence = append([]Evidence(nil), c.Evidence...)
+			a.memo.keepEvidence(c, found[i])
 		}
 	}
 }
 
 // termPointedFiles computes, on every core, the terms of each piece of the
-// files the claims' pointers name, which resolving the pointers (one at a
-// time, in claim order) then only looks up.
-func (a *analyzer) termPointedFiles(byDate map[time.Time][]string) {
+// files the pointers of the claims at indexes todo name, which resolving
+// the pointers (one at a time, in claim order) then only looks up.
+func (a *analyzer) termPointedFiles(todo []int, byDate map[time.Time][]string) {
 	var srcs []*source
 	seen := map[*source]bool{}
-	for _, c := range a.claims {
+	for _, i := range todo {
+		c := a.claims[i]
 		for _, p := range pointersOf(c) {
 			paths, _ := a.pointerTargets(c, p, byDate)
 			for _, tp := range paths {

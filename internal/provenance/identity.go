@@ -66,6 +66,12 @@ func newIdentity(key string, texts ...string) identity {
 // of cur to an index of prev. It is deterministic: earlier items of cur
 // win ties, then earlier items of prev.
 func matchIdentities(cur, prev []identity, threshold float64) map[int]int {
+	return matchIdentitiesWithin(cur, prev, threshold, max(64, len(prev)/20))
+}
+
+// matchIdentitiesWithin is matchIdentities, with limit the most items of
+// prev a word may name and still find candidates by overlap.
+func matchIdentitiesWithin(cur, prev []identity, threshold float64, limit int) map[int]int {
 	out := map[int]int{}
 	taken := make([]bool, len(prev))
 	assign := func(i, j int) {
@@ -160,7 +166,6 @@ func matchIdentities(cur, prev []identity, threshold float64) map[int]int {
 		s    float64
 	}
 	var pairs []pair
-	limit := max(64, len(prev)/20)
 	for i, c := range cur {
 		if _, done := out[i]; done || len(c.words) == 0 {
 			continue

@@ -6,7 +6,6 @@ import (
 	"strconv"
 	"unicode/utf8"
 
-	"github.com/dreamwiki/dreamwiki/internal/analysis"
 	"github.com/dreamwiki/dreamwiki/internal/workspace"
 )
 
@@ -41,7 +40,7 @@ func (a *analyzer) lint() {
 				"entry is %d characters long; an entry is one fact, not a document", n)
 		}
 		if curated {
-			key := c.File + "\x00" + analysis.Normalize(c.Text)
+			key := c.File + "\x00" + a.norm(c)
 			if first := firstNorm[key]; first != nil {
 				a.claimFinding(c, "duplicate-entry", "remove one of them", "entry repeats line %d word for word", first.Line)
 			} else {
@@ -114,10 +113,16 @@ func entryRaw(c *Claim) string {
 // must add to source files.
 func (a *analyzer) anchorsAndNotes() {
 	need := map[string]map[int]Anchor{}
+	located := map[string]string{} // Locate is called once per path
 	fix := func(ev *Evidence) {
 		ev.Note = ev.Path
 		if a.opts.Locate != nil {
-			ev.Note = a.opts.Locate(ev.Path)
+			note, ok := located[ev.Path]
+			if !ok {
+				note = a.opts.Locate(ev.Path)
+				located[ev.Path] = note
+			}
+			ev.Note = note
 		}
 		if ev.Block == "" {
 			return

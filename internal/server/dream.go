@@ -91,7 +91,7 @@ func (s *Server) serveDream(w http.ResponseWriter, r *http.Request) {
 	ctx := r.Context()
 	if q.Get("dry_run") == "1" || q.Get("dry_run") == "true" {
 		s.hub.broadcast(Message{Type: "dream", Stage: "plan", Text: "planning a dream"})
-		pl, err := dream.PlanWorkspace(ctx, s.snapshot().ws, opts)
+		pl, err := dream.NewPlan(ctx, s.root, opts)
 		if err != nil {
 			s.dreamFailed(w, err)
 			return
@@ -119,7 +119,7 @@ func (s *Server) serveDream(w http.ResponseWriter, r *http.Request) {
 	} else {
 		var err error
 		s.hub.broadcast(Message{Type: "dream", Stage: "plan", Text: "planning a dream"})
-		if pl, err = dream.PlanWorkspace(ctx, s.snapshot().ws, opts); err != nil {
+		if pl, err = dream.NewPlan(ctx, s.root, opts); err != nil {
 			s.dreamFailed(w, err)
 			return
 		}

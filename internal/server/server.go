@@ -170,7 +170,7 @@ func New(ctx context.Context, opts Options) (*Server, error) {
 		return nil, err
 	}
 	s.session, s.first = sess, ch
-	s.store.commitUpdate(b, true)
+	s.store.commitUpdate(b, ch.Site)
 	b = newBatch()
 	t0 := time.Now()
 	if err := sess.Finish(ctx, b); err != nil {
@@ -407,7 +407,7 @@ func (s *Server) applyProvenance(ctx context.Context, r *build.ProvenanceResult,
 	if !applied {
 		return nil // stale: the loop starts a run over the latest workspace
 	}
-	changed := s.store.commitUpdate(b, c.Site.Full)
+	changed := s.store.commitUpdate(b, c.Site)
 	s.publish(c)
 	s.setProblems(s.problemsOf(c, nil))
 	if pages := reloadable(changed); len(pages) > 0 {
@@ -445,7 +445,7 @@ func (s *Server) rebuild(ctx context.Context, ch change) error {
 		}
 		return err
 	}
-	changed := s.store.commitUpdate(b, c.Site.Full)
+	changed := s.store.commitUpdate(b, c.Site)
 	s.publish(c)
 	s.log.Info("rebuilt", "files", ch.paths, "changed", len(changed), "pages", c.Site.Pages,
 		"full", c.Site.Full, "provenance", c.Provenance, "took", c.Duration.Round(time.Millisecond),

@@ -55,12 +55,19 @@ func (b *batch) WriteFile(name string, data []byte) error {
 // commitUpdate applies the files of a site update and returns the names
 // whose bytes changed (written, or gone), sorted. A full update replaces
 // every file but the deferred ones (site.Deferred), which the next Finish
-// writes.
-func (s *store) commitUpdate(b *batch, full bool) []string {
-	if !full {
+// writes; another removes the files it says are gone.
+func (s *store) commitUpdate(b *batch, st site.UpdateStats) []string {
+	if st.Full {
+		return s.commit(b, func(name string) bool { return !site.Deferred(name) })
+	}
+	if len(st.Removed) == 0 {
 		return s.commit(b, nil)
 	}
-	return s.commit(b, func(name string) bool { return !site.Deferred(name) })
+	gone := make(map[string]bool, len(st.Removed))
+	for _, name := range st.Removed {
+		gone[name] = true
+	}
+	return s.commit(b, func(name string) bool { return gone[name] })
 }
 
 // commitFinish applies the files of a Finish: when it wrote the search
