@@ -36,6 +36,9 @@ type Options struct {
 	// AsOf is the date the memory was evaluated at (YYYY-MM-DD), shown in
 	// the footer.
 	AsOf string
+	// Snapshot says where a snapshot of an earlier day was read from
+	// (history.Snapshot.Describe), shown with AsOf; "" for memory as it is.
+	Snapshot string
 	// Lang is the html lang attribute; "en" when empty.
 	Lang string
 	// Conversations are the archived conversations with their message
@@ -362,6 +365,7 @@ type siteData struct {
 	FeedURL   string
 	NoteCount int
 	AsOf      string
+	Snapshot  string
 	// Base is the base URL's path ("/memory/"), set on the 404 page only,
 	// which hosts serve at any depth.
 	Base string
@@ -441,6 +445,7 @@ func (s *site) siteData(page string) siteData {
 		FeedURL:      root + feedPath,
 		NoteCount:    len(s.notes),
 		AsOf:         s.opts.AsOf,
+		Snapshot:     s.opts.Snapshot,
 		HasDashboard: true,
 	}
 	return d

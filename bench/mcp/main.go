@@ -14,6 +14,7 @@ import (
 	"os"
 	"os/exec"
 	"slices"
+	"strings"
 	"time"
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
@@ -52,12 +53,20 @@ func run(bin, ws string, n int) error {
 		t0 := time.Now()
 		res, err := cs.CallTool(ctx, &sdk.CallToolParams{Name: "memory_search", Arguments: map[string]any{"query": q}})
 		if err == nil && res.IsError {
-			err = fmt.Errorf("memory_search %q: %v", q, res.Content)
+			err = fmt.Errorf("memory_search %q: %s", q, res.Content[0].(*sdk.TextContent).Text)
 		}
 		return time.Since(t0), err
 	}
-	if _, err := search(queries[0]); err != nil {
-		return err
+	// Tools answer "still reading the workspace" until the first build
+	// and index are done: start-up lasts until the first real answer.
+	for {
+		_, err := search(queries[0])
+		if err == nil {
+			break
+		}
+		if !strings.Contains(err.Error(), "still") {
+			return err
+		}
 	}
 	fmt.Printf("start-up to the first answer: %s\n", time.Since(start).Round(time.Millisecond))
 	var ds []time.Duration

@@ -25,6 +25,11 @@ type buildFlags struct {
 	json    bool
 	quiet   bool
 	force   bool
+	// minHealth fails a check whose health score is below it (0: never).
+	minHealth int
+	// snapshot makes --as-of show memory as it stood then (build, check)
+	// rather than only judge decay at that date (serve, mcp).
+	snapshot bool
 }
 
 func (f *buildFlags) options(e *env, args []string) (build.Options, error) {
@@ -37,7 +42,7 @@ func (f *buildFlags) options(e *env, args []string) (build.Options, error) {
 		if err != nil {
 			return o, usageError{fmt.Sprintf("--as-of %q is not a date; write it as YYYY-MM-DD", f.asOf)}
 		}
-		o.AsOf = t
+		o.AsOf, o.Snapshot = t, f.snapshot
 	}
 	if !f.quiet && !f.json && isTerminal(e.stderr) {
 		start := time.Now()
@@ -49,7 +54,7 @@ func (f *buildFlags) options(e *env, args []string) (build.Options, error) {
 }
 
 func newBuildCmd(e *env) *cobra.Command {
-	f := &buildFlags{}
+	f := &buildFlags{snapshot: true}
 	cmd := &cobra.Command{
 		Use:   "build [WORKSPACE]",
 		Short: "Build the provenance vault and the static site",
@@ -108,7 +113,7 @@ func setBuildGC() {
 func addBuildFlags(cmd *cobra.Command, f *buildFlags) {
 	cmd.Flags().BoolVar(&f.demo, "demo", false, "use the embedded demo workspace")
 	cmd.Flags().BoolVar(&f.strict, "strict", false, "exit 1 when any warning is found (broken links, secrets, bad front matter, lint findings)")
-	cmd.Flags().StringVar(&f.asOf, "as-of", "", "judge decay, tiers and permission expiry as of this date, YYYY-MM-DD (default: today)")
+	cmd.Flags().StringVar(&f.asOf, "as-of", "", "show memory as it stood at the end of this date, YYYY-MM-DD, from git history, dream backups or dates (default: now)")
 	cmd.Flags().BoolVar(&f.json, "json", false, "print the report as JSON")
 	cmd.Flags().BoolVarP(&f.quiet, "quiet", "q", false, "print nothing but errors")
 }
@@ -132,6 +137,8 @@ func report(e *env, r *build.Report, f *buildFlags, verb string) error {
 	switch {
 	case errs > 0:
 		return failure{fmt.Sprintf("%d errors", errs)}
+	case r.Health.Score < f.minHealth:
+		return failure{fmt.Sprintf("memory health %d is below --min-health %d", r.Health.Score, f.minHealth)}
 	case f.strict && warnings > 0:
 		return failure{fmt.Sprintf("%d warnings and --strict is set", warnings)}
 	}
@@ -145,6 +152,14 @@ func printReport(w io.Writer, r *build.Report, verb string) {
 	}
 	fmt.Fprintf(w, "dreamwiki: %s %d notes (%d published%s) from %s in %s\n", verb, r.Notes, r.Published, private, r.Workspace,
 		time.Duration(r.Duration).Round(time.Millisecond))
+	if r.Snapshot != nil {
+		fmt.Fprintf(w, "  %s\n", r.Snapshot.Describe())
+	}
+	fmt.Fprintf(w, "  health %d/100:", r.Health.Score)
+	for _, p := range r.Health.Parts {
+		fmt.Fprintf(w, " %s %.2f", p.Name, p.Value)
+	}
+	fmt.Fprintln(w)
 	if r.Out != "" && r.Files > 0 {
 		fmt.Fprintf(w, "  vault  %s/vault\n  site   %s/site  (%d pages, %d files)\n", r.Out, r.Out, r.Pages, r.Files)
 	}
@@ -168,7 +183,7 @@ func printReport(w io.Writer, r *build.Report, verb string) {
 }
 
 func newCheckCmd(e *env) *cobra.Command {
-	f := &buildFlags{}
+	f := &buildFlags{snapshot: true}
 	cmd := &cobra.Command{
 		Use:   "check [WORKSPACE]",
 		Short: "Lint the workspace without writing anything",
@@ -180,12 +195,16 @@ over budget, pointers to missing files or lines, memory-meta.json entries that
 match nothing, supersession cycles, duplicate and oversized entries). It
 sees what build publishes: secrets are reported by file and line with a
 masked preview, and private notes are not linted (lint reports and CI logs
-are read by others too). It exits 1 on errors, and on warnings with
---strict, so CI can run it on every push.`,
+are read by others too). It also scores the memory's health from 0 to
+100 (freshness, evidence, agreement, permissions, budget, duplication;
+the formulas are in internal/health). It exits 1 on errors, on warnings
+with --strict, and on a health score below --min-health, so CI can run
+it on every push.`,
 		Example: `  dreamwiki check
   dreamwiki check ~/agent --strict
   dreamwiki check --demo --json
-  dreamwiki check --demo --as-of 2026-09-25`,
+  dreamwiki check --demo --as-of 2026-09-25
+  dreamwiki check --min-health 70`,
 		Args: cobra.MaximumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if f.demo && len(args) > 0 {
@@ -203,5 +222,6 @@ are read by others too). It exits 1 on errors, and on warnings with
 		},
 	}
 	addBuildFlags(cmd, f)
+	cmd.Flags().IntVar(&f.minHealth, "min-health", 0, "exit 1 when the memory health score (0-100; see --json for its parts) is below this")
 	return cmd
 }

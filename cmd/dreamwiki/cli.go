@@ -156,6 +156,8 @@ Obsidian-compatible provenance vault and a static HTML wiki.`,
 	root.AddCommand(newGetCmd(e))
 	root.AddCommand(newServeCmd(e))
 	root.AddCommand(newMCPCmd(e))
+	root.AddCommand(newDiffCmd(e))
+	root.AddCommand(newArchiveCmd(e))
 	root.AddCommand(newInitCICmd(e))
 	return root
 }

@@ -16,6 +16,8 @@ import (
 
 	"github.com/dreamwiki/dreamwiki/internal/demo"
 	"github.com/dreamwiki/dreamwiki/internal/diag"
+	"github.com/dreamwiki/dreamwiki/internal/health"
+	"github.com/dreamwiki/dreamwiki/internal/history"
 	"github.com/dreamwiki/dreamwiki/internal/markdown"
 	"github.com/dreamwiki/dreamwiki/internal/output"
 	"github.com/dreamwiki/dreamwiki/internal/provenance"
@@ -46,6 +48,10 @@ type Options struct {
 	// zero means today (the wall clock, read when the workspace is
 	// analysed), so a permission that lapsed last month shows as lapsed.
 	AsOf time.Time
+	// Snapshot reads the workspace as it stood at the end of AsOf (its
+	// git history, dream backups or dates; see Snapshot) instead of as it
+	// is now. Private files are left out of the vault too then.
+	Snapshot bool
 	// Progress receives one line per stage; nil for silence.
 	Progress func(stage string)
 }
@@ -65,6 +71,11 @@ type Report struct {
 	Files       int       `json:"files"`
 	Duration    Duration  `json:"duration"`
 	Diagnostics diag.List `json:"diagnostics"`
+	// Snapshot says where an --as-of snapshot came from; nil for the
+	// workspace as it is.
+	Snapshot *history.Snapshot `json:"snapshot,omitempty"`
+	// Health is the memory's health score and its parts.
+	Health health.Health `json:"health"`
 }
 
 // Duration marshals as seconds with millisecond precision.
@@ -85,26 +96,39 @@ type Model struct {
 	// Previous is the vault an earlier build left in Out, whose human
 	// edits and claim ids this build keeps; nil when there is none.
 	Previous *vault.Previous
+	// Snapshot is where the workspace was read from with
+	// Options.Snapshot; nil for the workspace as it is.
+	Snapshot *history.Snapshot
 }
 
 // Load reads the workspace named by opts as it is published and
 // assembles its vault: a model of everything that may be published, and
 // nothing else (see ReadWorkspace).
 func Load(ctx context.Context, opts Options) (*Model, error) {
+	var prev *vault.Previous
+	if opts.Out != "" {
+		// Read before anything is written: the swap at the end replaces it.
+		var err error
+		prev, err = vault.ReadPrevious(filepath.Join(opts.Out, "vault"))
+		if err != nil {
+			return nil, fmt.Errorf("reading the previous vault: %w", err)
+		}
+	}
+	if opts.Snapshot && !opts.AsOf.IsZero() {
+		snap, ws, prov, err := Snapshot(ctx, opts, prev.Claims())
+		if err != nil {
+			return nil, err
+		}
+		m := assembleVault(opts, ws, prov)
+		m.Previous, m.Snapshot = prev, snap
+		return m, nil
+	}
 	ws, err := readWorkspace(opts, published())
 	if err != nil {
 		return nil, err
 	}
 	if err := ctx.Err(); err != nil {
 		return nil, err
-	}
-	var prev *vault.Previous
-	if opts.Out != "" {
-		// Read before anything is written: the swap at the end replaces it.
-		prev, err = vault.ReadPrevious(filepath.Join(opts.Out, "vault"))
-		if err != nil {
-			return nil, fmt.Errorf("reading the previous vault: %w", err)
-		}
 	}
 	m, err := assemble(ctx, opts, ws, prev.Claims())
 	if err != nil {
@@ -122,12 +146,17 @@ func assemble(ctx context.Context, opts Options, ws *workspace.Workspace, prior 
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
+	return assembleVault(opts, ws, prov), nil
+}
+
+// assembleVault builds the vault of ws and its claims prov.
+func assembleVault(opts Options, ws *workspace.Workspace, prov *provenance.Result) *Model {
 	progress(opts, "assembling the vault")
 	eng := markdown.New()
 	inputs, assets := vault.Assemble(ws, prov)
 	v := vault.Build(eng, inputs, assets, vault.Withheld(ws))
 	v.Provenance = prov
-	return &Model{Workspace: ws, Provenance: prov, Vault: v, Engine: eng}, nil
+	return &Model{Workspace: ws, Provenance: prov, Vault: v, Engine: eng}
 }
 
 // published is how a workspace is read for everything dreamwiki
@@ -150,15 +179,20 @@ func readWorkspace(opts Options, wopts workspace.Options) (*workspace.Workspace,
 		progress(opts, "reading the demo workspace")
 		return workspace.LoadFS(demo.FS(), wopts)
 	}
-	root := opts.Workspace
-	if root == "" {
-		root = "."
-	}
+	root := workspaceRoot(opts)
 	progress(opts, "reading "+root)
 	if skip := relInside(root, opts.Out); skip != "" {
 		wopts.Skip = []string{skip}
 	}
 	return workspace.Load(root, wopts)
+}
+
+// workspaceRoot is the folder opts reads.
+func workspaceRoot(opts Options) string {
+	if opts.Workspace == "" {
+		return "."
+	}
+	return opts.Workspace
 }
 
 // relInside returns out relative to root when out lies inside root.
@@ -209,7 +243,8 @@ func Check(ctx context.Context, opts Options) (*Report, error) {
 
 func (m *Model) report(opts Options) *Report {
 	r := &Report{Workspace: opts.Workspace, Out: opts.Out, Notes: len(m.Vault.Notes), Published: len(m.Vault.Notes),
-		Private: len(m.Workspace.Withheld), Diagnostics: m.Diagnostics()}
+		Private: len(m.Workspace.Withheld), Diagnostics: m.Diagnostics(), Snapshot: m.Snapshot,
+		Health: health.Of(m.Provenance)}
 	if opts.Demo {
 		r.Workspace = "(demo)"
 	}
@@ -221,7 +256,7 @@ func (m *Model) report(opts Options) *Report {
 // private files (marked, and written with publish: false). Only that
 // setting costs the second pass; the site never sees that vault.
 func (m *Model) vaultToWrite(ctx context.Context, opts Options) (*vault.Vault, error) {
-	if !m.Workspace.Config.Vault.IncludePrivate {
+	if !m.Workspace.Config.Vault.IncludePrivate || m.Snapshot != nil {
 		return m.Vault, nil
 	}
 	progress(opts, "reading the workspace again with its private notes, for the vault")
@@ -311,5 +346,8 @@ func (m *Model) SiteOptions(opts Options) site.Options {
 	params := search.ParamsFromConfig(cfg.Search)
 	so.Search = &params
 	memoryViews(m.Workspace, &so)
+	if m.Snapshot != nil {
+		so.Snapshot = m.Snapshot.Describe()
+	}
 	return so
 }

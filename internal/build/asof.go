@@ -1,0 +1,139 @@
+package build
+
+import (
+	"context"
+	"fmt"
+	"io/fs"
+	"slices"
+	"time"
+
+	"github.com/dreamwiki/dreamwiki/internal/demo"
+	"github.com/dreamwiki/dreamwiki/internal/history"
+	"github.com/dreamwiki/dreamwiki/internal/memory"
+	"github.com/dreamwiki/dreamwiki/internal/provenance"
+	"github.com/dreamwiki/dreamwiki/internal/workspace"
+)
+
+// Snapshot reads the workspace of opts as it stood at the end of the day
+// at (history.Take), as it is published: the paths private now stay out
+// of every earlier version too. Its claims are analysed as of at; prior
+// are the claims whose ids the snapshot's claims keep.
+//
+// The backups and the dates cannot tell that an entry was added later
+// (a dream makes no backup of a file it creates; a hand edit makes none
+// at all): their snapshots are analysed once, the entries of claims
+// created after at and of dreams run after it are cut, and the rest
+// analysed again.
+func Snapshot(ctx context.Context, opts Options, prior []provenance.PriorClaim) (*history.Snapshot, *workspace.Workspace, *provenance.Result, error) {
+	return snapshotAt(ctx, opts, history.EndOfDay(opts.AsOf), prior, nil)
+}
+
+// snapshotAt is Snapshot at the instant at (a dream's start, for diff);
+// claims are judged as of at's day. Without git, the claims named in
+// later are cut too: those a dream's journal says it promoted, when at
+// is the moment before it ran (dates cannot tell the hours of one day).
+func snapshotAt(ctx context.Context, opts Options, at time.Time, prior []provenance.PriorClaim, later map[string]bool) (*history.Snapshot, *workspace.Workspace, *provenance.Result, error) {
+	y, m, d := at.UTC().Date()
+	opts.AsOf = time.Date(y, m, d, 0, 0, 0, 0, time.UTC)
+	wopts := published()
+	now, err := readWorkspace(opts, wopts)
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	if skip := relInside(workspaceRoot(opts), opts.Out); skip != "" && !opts.Demo {
+		wopts.Skip = []string{skip}
+	}
+	hopts := history.Options{Hide: now.Unpublished}
+	progress(opts, "reading the workspace as of "+opts.AsOf.Format("2006-01-02"))
+	var snap *history.Snapshot
+	if opts.Demo {
+		snap, err = history.TakeFS(demo.FS(), at, hopts)
+	} else {
+		var fsys fs.FS
+		if fsys, err = history.OnDisk(workspaceRoot(opts)); err == nil {
+			snap, err = history.Take(workspaceRoot(opts), fsys, at, hopts)
+		}
+	}
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	ws, prov, err := analyzeSnapshot(ctx, opts, snap, wopts, prior)
+	if err != nil || snap.Source == history.SourceGit {
+		return snap, ws, prov, err
+	}
+	snap = snap.Edit(laterEdits(ws, prov, at, later))
+	ws, prov, err = analyzeSnapshot(ctx, opts, snap, wopts, prior)
+	return snap, ws, prov, err
+}
+
+// laterEdits cut what a snapshot from backups or dates shows but that
+// came after at: the entries of claims created after it or citing a
+// daily log dated after it, their memory-meta.json records (and the
+// links from the records they superseded), and the
+// dream journal's entries of later dreams.
+func laterEdits(ws *workspace.Workspace, prov *provenance.Result, at time.Time, later map[string]bool) map[string]func([]byte) ([]byte, error) {
+	cut := map[string][][2]int{}
+	var metaIDs []string
+	for _, c := range prov.Claims {
+		if c.Entry != nil && (c.Created.After(at) || citesLater(c.Entry, at) || later[c.ID]) {
+			cut[c.File] = append(cut[c.File], [2]int{c.Line, c.EndLine})
+			if c.MetaID != "" {
+				metaIDs = append(metaIDs, c.MetaID)
+			}
+		}
+	}
+	for _, d := range prov.Dreams {
+		if d.Date.After(at) {
+			cut[d.File] = append(cut[d.File], [2]int{d.Line, d.EndLine})
+		}
+	}
+	edits := map[string]func([]byte) ([]byte, error){}
+	for p, ranges := range cut {
+		edits[p] = func(data []byte) ([]byte, error) { return history.CutLines(data, ranges), nil }
+	}
+	if ws.Meta != nil && len(metaIDs) > 0 {
+		edits[ws.Meta.File.Path] = func(data []byte) ([]byte, error) {
+			doc, err := memory.ParseMetaDoc(data)
+			if err != nil {
+				return nil, err
+			}
+			for _, id := range metaIDs {
+				if r := doc.ByID(id); r != nil {
+					doc.Remove(r)
+				}
+			}
+			// What a later claim superseded still stood then.
+			for _, r := range doc.Entries {
+				if slices.Contains(metaIDs, r.SupersededBy) {
+					r.SupersededBy = ""
+				}
+			}
+			return doc.Bytes(), nil
+		}
+	}
+	return edits
+}
+
+func citesLater(e *workspace.Entry, at time.Time) bool {
+	for _, p := range e.Sources {
+		date := p.Date
+		if d, _, ok := workspace.DailyLogPath(p.Path); ok {
+			date = d
+		}
+		if date.After(at) {
+			return true
+		}
+	}
+	return false
+}
+
+func analyzeSnapshot(ctx context.Context, opts Options, snap *history.Snapshot, wopts workspace.Options, prior []provenance.PriorClaim) (*workspace.Workspace, *provenance.Result, error) {
+	ws, err := workspace.LoadFS(snap.FS, wopts)
+	if err != nil {
+		return nil, nil, fmt.Errorf("reading the workspace as of %s: %w", opts.AsOf.Format("2006-01-02"), err)
+	}
+	if err := ctx.Err(); err != nil {
+		return nil, nil, err
+	}
+	return ws, analyze(opts, ws, prior), nil
+}

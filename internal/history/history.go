@@ -1,0 +1,345 @@
+package history
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path"
+	"path/filepath"
+	"sort"
+	"strings"
+	"time"
+
+	git "github.com/go-git/go-git/v5"
+	"github.com/go-git/go-git/v5/plumbing"
+	"github.com/go-git/go-git/v5/plumbing/filemode"
+	"github.com/go-git/go-git/v5/plumbing/object"
+
+	"github.com/dreamwiki/dreamwiki/internal/workspace"
+)
+
+// Source is where a snapshot's files came from.
+type Source string
+
+// Snapshot sources, most faithful first.
+const (
+	// SourceGit is a commit of the workspace's git repository.
+	SourceGit Source = "git"
+	// SourceBackups is the dream backups laid over the workspace.
+	SourceBackups Source = "backups"
+	// SourceDates is the workspace as it is now, less what its dates say
+	// came later.
+	SourceDates Source = "dates"
+)
+
+// BackupRoot is where dreams keep the files they changed, one folder per
+// run named YYYYMMDD-HHMM[-N] (dream.BackupRoot; the dream package sits
+// above the readers and cannot be imported here).
+const BackupRoot = ".backup/memory-dreams"
+
+// Snapshot is a workspace as it stood at a time.
+type Snapshot struct {
+	// Source says where the files came from.
+	Source Source `json:"source"`
+	// At is the time the snapshot shows (the end of the --as-of day).
+	At time.Time `json:"at"`
+	// Commit and CommitTime name the commit read, for SourceGit.
+	Commit     string    `json:"commit,omitempty"`
+	CommitTime time.Time `json:"commit_time,omitzero"`
+	// Backups are the backup runs whose copies were used, oldest first,
+	// for SourceBackups.
+	Backups []string `json:"backups,omitempty"`
+	// FS holds the workspace's files as they were.
+	FS fs.FS `json:"-"`
+
+	layer *layerFS
+}
+
+// Options configure Take.
+type Options struct {
+	// Hide reports the workspace paths never to show, whatever they held
+	// then: the files private now (workspace.Workspace.Unpublished).
+	Hide func(p string) bool
+}
+
+// Describe says in one line where the snapshot came from.
+func (s *Snapshot) Describe() string {
+	day := s.At.Format("2006-01-02")
+	switch s.Source {
+	case SourceGit:
+		return fmt.Sprintf("memory as of %s from git commit %s (%s)", day, shortHash(s.Commit), s.CommitTime.UTC().Format("2006-01-02 15:04 UTC"))
+	case SourceBackups:
+		return fmt.Sprintf("memory as of %s from the dream backups (%s)", day, strings.Join(s.Backups, ", "))
+	}
+	return fmt.Sprintf("memory as of %s from the dates written in it (no git history or backups after that day); claims created later are left out", day)
+}
+
+func shortHash(h string) string { return h[:min(len(h), 10)] }
+
+// EndOfDay is the last instant of day's date in UTC: an --as-of day
+// includes everything done on it.
+func EndOfDay(day time.Time) time.Time {
+	y, m, d := day.Date()
+	return time.Date(y, m, d+1, 0, 0, 0, 0, time.UTC).Add(-time.Nanosecond)
+}
+
+// Take reads the workspace in the folder root as it stood at the time at:
+// from its git repository when it is in one that has a commit at or
+// before at, else from fsys (the workspace's files) with its backups and
+// dates.
+func Take(root string, fsys fs.FS, at time.Time, opts Options) (*Snapshot, error) {
+	s, err := fromGit(root, at, opts)
+	if err != nil || s != nil {
+		return s, err
+	}
+	return TakeFS(fsys, at, opts)
+}
+
+// TakeFS reads the workspace fsys as it stood at the time at from its
+// dream backups and its dates (see the package documentation).
+func TakeFS(fsys fs.FS, at time.Time, opts Options) (*Snapshot, error) {
+	l := newLayer(fsys, opts.Hide)
+	s := &Snapshot{Source: SourceDates, At: at, FS: l, layer: l}
+	runs, err := backupRuns(fsys, at)
+	if err != nil {
+		return nil, err
+	}
+	for _, r := range runs {
+		used := false
+		err := fs.WalkDir(fsys, r.dir, func(p string, d fs.DirEntry, err error) error {
+			if err != nil {
+				return err
+			}
+			orig, ok := strings.CutSuffix(strings.TrimPrefix(p, r.dir+"/"), ".bak")
+			// A backup is a plain file: a symbolic link there could point
+			// out of the workspace, and is never read.
+			if !d.Type().IsRegular() || !ok || l.files[orig] != nil || !fs.ValidPath(orig) {
+				return nil
+			}
+			l.put(orig, &layerFile{size: sizeOf(d), mod: r.time, read: func() ([]byte, error) { return fs.ReadFile(fsys, p) }})
+			used = true
+			return nil
+		})
+		if err != nil {
+			return nil, fmt.Errorf("reading the backups in %s: %w", r.dir, err)
+		}
+		if used {
+			s.Backups = append(s.Backups, path.Base(r.dir))
+		}
+	}
+	if len(s.Backups) > 0 {
+		s.Source = SourceBackups
+	}
+	if err := l.dropLaterLogs(at); err != nil {
+		return nil, err
+	}
+	return s, nil
+}
+
+func sizeOf(d fs.DirEntry) int64 {
+	if fi, err := d.Info(); err == nil {
+		return fi.Size()
+	}
+	return 0
+}
+
+// dropLaterLogs leaves out the daily logs dated after at: they were not
+// written yet.
+func (l *layerFS) dropLaterLogs(at time.Time) error {
+	for _, dir := range []string{"memory", "memory/daily"} {
+		entries, err := fs.ReadDir(l, dir)
+		if errors.Is(err, fs.ErrNotExist) {
+			continue
+		}
+		if err != nil {
+			return err
+		}
+		for _, e := range entries {
+			p := dir + "/" + e.Name()
+			if date, _, ok := workspace.DailyLogPath(p); ok && !e.IsDir() && date.After(at) {
+				l.remove(p)
+			}
+		}
+	}
+	return nil
+}
+
+type backupRun struct {
+	dir  string
+	time time.Time
+}
+
+// backupRuns lists the backup runs made after at, oldest first: each
+// holds files as they were before that run changed them, so the first
+// later run that has a file has it as it stood at at.
+func backupRuns(fsys fs.FS, at time.Time) ([]backupRun, error) {
+	entries, err := fs.ReadDir(fsys, BackupRoot)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, fmt.Errorf("reading %s: %w", BackupRoot, err)
+	}
+	var runs []backupRun
+	for _, e := range entries {
+		if !e.IsDir() || len(e.Name()) < len("20060102-1504") {
+			continue
+		}
+		t, err := time.Parse("20060102-1504", e.Name()[:len("20060102-1504")])
+		if err != nil || !t.After(at) {
+			continue
+		}
+		runs = append(runs, backupRun{dir: BackupRoot + "/" + e.Name(), time: t})
+	}
+	sort.SliceStable(runs, func(i, j int) bool { return runs[i].time.Before(runs[j].time) })
+	return runs, nil
+}
+
+// fromGit reads the workspace at root from the last commit of its git
+// repository at or before at; nil when root is in no repository or the
+// repository has no such commit.
+func fromGit(root string, at time.Time, opts Options) (*Snapshot, error) {
+	if root == "" {
+		return nil, nil
+	}
+	abs, err := filepath.Abs(root)
+	if err == nil {
+		abs, err = filepath.EvalSymlinks(abs)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("workspace %q cannot be read (%v)", root, err)
+	}
+	repo, err := git.PlainOpenWithOptions(abs, &git.PlainOpenOptions{DetectDotGit: true})
+	if errors.Is(err, git.ErrRepositoryNotExists) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, fmt.Errorf("reading the git repository of %s: %w", root, err)
+	}
+	prefix, err := repoPrefix(repo, abs)
+	if err != nil {
+		return nil, err
+	}
+	c, err := commitAt(repo, at)
+	if err != nil || c == nil {
+		return nil, err
+	}
+	tree, err := c.Tree()
+	if err != nil {
+		return nil, fmt.Errorf("reading commit %s: %w", shortHash(c.Hash.String()), err)
+	}
+	if prefix != "" {
+		if tree, err = tree.Tree(prefix); errors.Is(err, object.ErrDirectoryNotFound) {
+			return nil, nil // the workspace did not exist yet
+		} else if err != nil {
+			return nil, fmt.Errorf("reading %s in commit %s: %w", prefix, shortHash(c.Hash.String()), err)
+		}
+	}
+	l := newLayer(nil, opts.Hide)
+	mod := c.Committer.When.UTC()
+	err = tree.Files().ForEach(func(f *object.File) error {
+		if f.Mode != filemode.Regular && f.Mode != filemode.Executable {
+			return nil // symbolic links and submodules are not the workspace's own text
+		}
+		blob := f.Blob
+		l.put(f.Name, &layerFile{size: blob.Size, mod: mod, read: func() ([]byte, error) {
+			r, err := blob.Reader()
+			if err != nil {
+				return nil, err
+			}
+			defer r.Close()
+			return io.ReadAll(r)
+		}})
+		return nil
+	})
+	if err != nil {
+		return nil, fmt.Errorf("reading commit %s: %w", shortHash(c.Hash.String()), err)
+	}
+	return &Snapshot{Source: SourceGit, At: at, Commit: c.Hash.String(), CommitTime: c.Committer.When, FS: l, layer: l}, nil
+}
+
+// repoPrefix is the workspace's folder inside the repository's work
+// tree, "" when it is the work tree itself.
+func repoPrefix(repo *git.Repository, abs string) (string, error) {
+	wt, err := repo.Worktree()
+	if err != nil {
+		return "", fmt.Errorf("reading the git repository of %s: %w", abs, err)
+	}
+	top, err := filepath.EvalSymlinks(wt.Filesystem.Root())
+	if err != nil {
+		return "", err
+	}
+	rel, err := filepath.Rel(top, abs)
+	if err != nil || rel == "." {
+		return "", err
+	}
+	return filepath.ToSlash(rel), nil
+}
+
+// commitAt is the commit reachable from HEAD with the latest committer
+// time at or before at (ties: the smaller hash, so the answer never
+// depends on the walk's order); nil when there is none.
+func commitAt(repo *git.Repository, at time.Time) (*object.Commit, error) {
+	head, err := repo.Head()
+	if errors.Is(err, plumbing.ErrReferenceNotFound) {
+		return nil, nil // no commit yet
+	}
+	if err != nil {
+		return nil, fmt.Errorf("reading the git HEAD: %w", err)
+	}
+	iter, err := repo.Log(&git.LogOptions{From: head.Hash()})
+	if err != nil {
+		return nil, fmt.Errorf("reading the git log: %w", err)
+	}
+	var best *object.Commit
+	err = iter.ForEach(func(c *object.Commit) error {
+		when := c.Committer.When
+		if when.After(at) {
+			return nil
+		}
+		if best == nil || when.After(best.Committer.When) ||
+			(when.Equal(best.Committer.When) && c.Hash.String() < best.Hash.String()) {
+			best = c
+		}
+		return nil
+	})
+	return best, err
+}
+
+// Edit returns the snapshot with the files named in edits rewritten by
+// their functions (an edit that fails leaves its file as it was): for the
+// sources that cannot tell on their own, the entries of claims made after
+// the snapshot's time are cut this way.
+func (s *Snapshot) Edit(edits map[string]func([]byte) ([]byte, error)) *Snapshot {
+	l := s.layer.clone()
+	for p, edit := range edits {
+		data, err := fs.ReadFile(s.FS, p)
+		if err != nil {
+			continue // a file that cannot be read has no entries to cut
+		}
+		kept, err := edit(data)
+		if err != nil {
+			continue
+		}
+		mod := time.Time{}
+		if fi, err := fs.Stat(s.FS, p); err == nil {
+			mod = fi.ModTime()
+		}
+		l.put(p, &layerFile{size: int64(len(kept)), mod: mod, read: func() ([]byte, error) { return kept, nil }})
+	}
+	out := *s
+	out.FS, out.layer = l, l
+	return &out
+}
+
+// OnDisk is the file system Take reads a workspace folder through when
+// it has no git history.
+func OnDisk(root string) (fs.FS, error) {
+	real, err := filepath.EvalSymlinks(root)
+	if err != nil {
+		return nil, err
+	}
+	return os.DirFS(real), nil
+}

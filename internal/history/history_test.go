@@ -1,0 +1,140 @@
+package history
+
+import (
+	"io/fs"
+	"os"
+	"path/filepath"
+	"testing"
+	"testing/fstest"
+	"time"
+
+	"github.com/dreamwiki/dreamwiki/internal/history/historytest"
+)
+
+func writeFile(t *testing.T, p, s string) {
+	t.Helper()
+	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(p, []byte(s), 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+var noon = time.Date(2026, 3, 1, 12, 0, 0, 0, time.UTC)
+
+func TestTake_WorkspaceInASubfolderOfTheRepositoryReadsOnlyThatFolder(t *testing.T) {
+	repo := t.TempDir()
+	writeFile(t, filepath.Join(repo, "agent/MEMORY.md"), "- The gateway is the NUC.\n")
+	writeFile(t, filepath.Join(repo, "agent/memory/2026-03-01.md"), "- moved it\n")
+	writeFile(t, filepath.Join(repo, "agent/notes/secret.md"), "private now\n")
+	writeFile(t, filepath.Join(repo, "README.md"), "not the workspace\n")
+	if _, err := historytest.Commit(repo, noon, "first"); err != nil {
+		t.Fatal(err)
+	}
+	ws := filepath.Join(repo, "agent")
+	disk, err := OnDisk(ws)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := Take(ws, disk, EndOfDay(noon), Options{Hide: func(p string) bool { return p == "notes/secret.md" }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s.Source != SourceGit {
+		t.Fatalf("source %s, want git", s.Source)
+	}
+	if err := fstest.TestFS(s.FS, "MEMORY.md", "memory/2026-03-01.md"); err != nil {
+		t.Error(err)
+	}
+	for _, p := range []string{"README.md", "agent/MEMORY.md", "notes/secret.md"} {
+		if _, err := fs.Stat(s.FS, p); err == nil {
+			t.Errorf("%s is in the snapshot", p)
+		}
+	}
+	// Before the first commit there is no git snapshot: the dates are read
+	// from the folder instead.
+	s, err = Take(ws, disk, noon.Add(-24*time.Hour), Options{})
+	if err != nil || s.Source != SourceDates {
+		t.Fatalf("before the first commit: %v %v, want the dates", s.Source, err)
+	}
+	if _, err := fs.Stat(s.FS, "memory/2026-03-01.md"); err == nil {
+		t.Error("a log of a later day is in the snapshot")
+	}
+}
+
+func TestTakeFS_BackupsOverlayTheWorkspace(t *testing.T) {
+	ws := fstest.MapFS{
+		"MEMORY.md":            {Data: []byte("- now\n")},
+		"memory/2026-03-01.md": {Data: []byte("- day 1\n")},
+		"memory/2026-03-09.md": {Data: []byte("- day 9\n")},
+		"memory/topic.md":      {Data: []byte("- topic now\n")},
+		// The dream of 03-05 changed MEMORY.md; the one of 03-08 changed it
+		// again and wrote a topic file that had been deleted by hand.
+		BackupRoot + "/20260305-0700/MEMORY.md.bak":          {Data: []byte("- before the first dream\n")},
+		BackupRoot + "/20260308-0700/MEMORY.md.bak":          {Data: []byte("- before the second dream\n")},
+		BackupRoot + "/20260308-0700/memory/old/gone.md.bak": {Data: []byte("- deleted since\n")},
+		BackupRoot + "/20260308-0700/memory/topic.md.dream":  {Data: []byte("- a rollback's copy, not a backup\n")},
+	}
+	s, err := TakeFS(ws, EndOfDay(time.Date(2026, 3, 6, 0, 0, 0, 0, time.UTC)), Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s.Source != SourceBackups || len(s.Backups) != 1 || s.Backups[0] != "20260308-0700" {
+		t.Fatalf("source %s %v, want backups [20260308-0700]", s.Source, s.Backups)
+	}
+	for p, want := range map[string]string{
+		"MEMORY.md":          "- before the second dream\n",
+		"memory/old/gone.md": "- deleted since\n",
+		"memory/topic.md":    "- topic now\n",
+	} {
+		if got, err := fs.ReadFile(s.FS, p); err != nil || string(got) != want {
+			t.Errorf("%s = %q (%v), want %q", p, got, err, want)
+		}
+	}
+	if err := fstest.TestFS(s.FS, "MEMORY.md", "memory/2026-03-01.md", "memory/old/gone.md", "memory/topic.md"); err != nil {
+		t.Error(err)
+	}
+	if _, err := fs.Stat(s.FS, "memory/2026-03-09.md"); err == nil {
+		t.Error("the log of 03-09 is in a snapshot of 03-06")
+	}
+	cut := s.Edit(map[string]func([]byte) ([]byte, error){"MEMORY.md": func([]byte) ([]byte, error) { return []byte("cut\n"), nil }})
+	if got, _ := fs.ReadFile(cut.FS, "MEMORY.md"); string(got) != "cut\n" {
+		t.Errorf("edited MEMORY.md = %q", got)
+	}
+	if got, _ := fs.ReadFile(s.FS, "MEMORY.md"); string(got) != "- before the second dream\n" {
+		t.Errorf("Edit changed the snapshot it was called on: %q", got)
+	}
+}
+
+func TestCutLines(t *testing.T) {
+	got := string(CutLines([]byte("a\nb\nc\nd\ne"), [][2]int{{2, 3}, {5, 5}}))
+	if got != "a\nd\n" {
+		t.Errorf("got %q", got)
+	}
+}
+
+func TestTakeFS_ABackupThatIsASymbolicLinkIsNotRead(t *testing.T) {
+	dir := t.TempDir()
+	outside := filepath.Join(t.TempDir(), "secret.txt")
+	writeFile(t, outside, "outside the workspace\n")
+	writeFile(t, filepath.Join(dir, "MEMORY.md"), "- now\n")
+	run := filepath.Join(dir, BackupRoot, "20260308-0700")
+	if err := os.MkdirAll(run, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(outside, filepath.Join(run, "MEMORY.md.bak")); err != nil {
+		t.Skip("no symbolic links here:", err)
+	}
+	disk, err := OnDisk(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := TakeFS(disk, EndOfDay(time.Date(2026, 3, 1, 0, 0, 0, 0, time.UTC)), Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, _ := fs.ReadFile(s.FS, "MEMORY.md"); string(got) != "- now\n" || s.Source != SourceDates {
+		t.Errorf("MEMORY.md = %q from %s, want the workspace's own from the dates", got, s.Source)
+	}
+}
