@@ -65,6 +65,33 @@ function mount(el: HTMLElement, opts: MountOptions): void {
     });
     tools.append(sel);
   }
+  // Search to focus: a note's name takes the view to it.
+  const find = document.createElement("input");
+  find.type = "search";
+  find.placeholder = "Find a note";
+  find.setAttribute("aria-label", "Find a note in the graph");
+  find.addEventListener("keydown", (e) => {
+    if (e.key !== "Enter") return;
+    e.preventDefault();
+    const q = find.value.trim().toLowerCase();
+    if (!q) return;
+    const titles = graph.nodes.map((nd) => nd.title.toLowerCase());
+    let i = titles.findIndex((t) => t === q);
+    if (i < 0) i = titles.findIndex((t) => t.startsWith(q));
+    if (i < 0) i = titles.findIndex((t) => t.includes(q));
+    if (i >= 0) view.focus(i);
+    find.setCustomValidity(i >= 0 ? "" : "No note is called so");
+    find.reportValidity();
+  });
+  tools.append(find);
+  for (const [text, name, f] of [["+", "Zoom in", 1.5], ["−", "Zoom out", 1 / 1.5]] as const) {
+    const z = document.createElement("button");
+    z.type = "button";
+    z.textContent = text;
+    z.setAttribute("aria-label", name);
+    z.addEventListener("click", () => view.zoomBy(f));
+    tools.append(z);
+  }
   const reset = document.createElement("button");
   reset.type = "button";
   reset.textContent = "Fit";

@@ -14,6 +14,12 @@
 #                                         # time dreamwiki alone, and the
 #                                         # table gives their scaling
 #                                         # against the 10,000-note build
+#   SHAPES="uniform keys" bench/compare.sh 1000
+#                                         # each size in each bench/gen
+#                                         # shape ("keys": topic entries
+#                                         # under "Decision:"/"Next:"), and
+#                                         # each shape's time per note
+#                                         # against the uniform one's
 #
 # Wall time is what a user waits; on a shared or busy machine it also
 # measures the neighbours, so CPU time (user + system, all cores) is
@@ -36,6 +42,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 SIZES=("${@:-1000}")
 RUNS=${RUNS:-3}
+read -r -a SHAPE_LIST <<< "${SHAPES:-uniform}"
 HUGO_MAX=${HUGO_MAX:-20000}
 WORK=${WORK:-$(mktemp -d /tmp/dreamwiki-bench-XXXX)}
 OUTS=${OUTS:-$WORK} # where both tools write their output
@@ -90,41 +97,46 @@ col() { cut -d' ' -f"$1" "$2" | median; }
 summary="$WORK/summary.txt"
 : > "$summary"; : > "$WORK/floor.txt"
 for N in "${SIZES[@]}"; do
-  ws="$WORK/ws-$N"
-  [ -d "$ws" ] || go run ./bench/gen -n "$N" -out "$ws"
+ for S in "${SHAPE_LIST[@]}"; do
+  K="$N-$S" # a size in a shape
+  ws="$WORK/ws-$K"
+  [ -d "$ws" ] || go run ./bench/gen -n "$N" -shape "$S" -out "$ws"
   hugo=0
-  if [ "$N" -le "$HUGO_MAX" ]; then hugo=1; hugo_site "$WORK/hugo-$N" "$ws"; fi
-  : > "$WORK/dw-$N.txt"; : > "$WORK/hugo-$N.txt"
+  if [ "$N" -le "$HUGO_MAX" ]; then hugo=1; hugo_site "$WORK/hugo-$K" "$ws"; fi
+  : > "$WORK/dw-$K.txt"; : > "$WORK/hugo-$K.txt"
   for i in $(seq "$RUNS"); do
-    aside "$OUTS/out-$N"
-    measure "$WORK/dreamwiki" build "$ws" --out "$OUTS/out-$N" --quiet >> "$WORK/dw-$N.txt"
+    aside "$OUTS/out-$K"
+    measure "$WORK/dreamwiki" build "$ws" --out "$OUTS/out-$K" --quiet >> "$WORK/dw-$K.txt"
     if [ "$hugo" = 1 ]; then
-      aside "$OUTS/hugo-public-$N"
-      measure hugo --source "$WORK/hugo-$N" --destination "$OUTS/hugo-public-$N" --quiet >> "$WORK/hugo-$N.txt"
+      aside "$OUTS/hugo-public-$K"
+      measure hugo --source "$WORK/hugo-$K" --destination "$OUTS/hugo-public-$K" --quiet >> "$WORK/hugo-$K.txt"
     fi
   done
-  files=$(find "$OUTS/out-$N" -type f | wc -l)
-  echo "$N $(col 1 "$WORK/dw-$N.txt") $(col 2 "$WORK/dw-$N.txt") $(col 3 "$WORK/dw-$N.txt") $files" \
-    "$( [ "$hugo" = 1 ] && echo "$(col 1 "$WORK/hugo-$N.txt") $(col 2 "$WORK/hugo-$N.txt") $(col 3 "$WORK/hugo-$N.txt") $(find "$OUTS/hugo-public-$N" -type f | wc -l)" || echo "- - - -")" >> "$summary"
+  files=$(find "$OUTS/out-$K" -type f | wc -l)
+  echo "$N $(col 1 "$WORK/dw-$K.txt") $(col 2 "$WORK/dw-$K.txt") $(col 3 "$WORK/dw-$K.txt") $files" \
+    "$( [ "$hugo" = 1 ] && echo "$(col 1 "$WORK/hugo-$K.txt") $(col 2 "$WORK/hugo-$K.txt") $(col 3 "$WORK/hugo-$K.txt") $(find "$OUTS/hugo-public-$K" -type f | wc -l)" || echo "- - - -") $S" >> "$summary"
   if [ "$FLOOR" = 1 ] && [ "$hugo" = 1 ]; then
     # Once per run, right after Hugo's runs, on the output just built.
     for i in $(seq "$RUNS"); do
-      aside "$OUTS/floor-$N"; mkdir -p "$OUTS/floor-$N"
-      "$WORK/floor" "$OUTS/out-$N" "$OUTS/floor-$N" | awk '$1 == "floor" { print $2, $5 }'
-    done > "$WORK/floor-$N.txt"
-    aside "$OUTS/floor-$N"
-    echo "$N $(col 1 "$WORK/floor-$N.txt") $(col 2 "$WORK/floor-$N.txt")" >> "$WORK/floor.txt"
+      aside "$OUTS/floor-$K"; mkdir -p "$OUTS/floor-$K"
+      "$WORK/floor" "$OUTS/out-$K" "$OUTS/floor-$K" | awk '$1 == "floor" { print $2, $5 }'
+    done > "$WORK/floor-$K.txt"
+    aside "$OUTS/floor-$K"
+    echo "$N $(col 1 "$WORK/floor-$K.txt") $(col 2 "$WORK/floor-$K.txt") $S" >> "$WORK/floor.txt"
   fi
   # Outputs of big sizes are large; keep the disk for the next size.
-  [ "$N" -gt "$HUGO_MAX" ] && aside "$OUTS/out-$N"
+  [ "$N" -gt "$HUGO_MAX" ] && aside "$OUTS/out-$K"
+ done
 done
 
 printf '\nmedian of %s runs; wall s / cpu s / peak MB / files written (%s)\n' "$RUNS" "$WORK"
 awk '
   function mb(kb) { return kb / 1024 }
-  { n[NR]=$1; dw[NR]=$2; dwc[NR]=$3; dwm[NR]=$4; dwf[NR]=$5; hu[NR]=$6; huc[NR]=$7; hum[NR]=$8; huf[NR]=$9; if ($1 == 10000) ten = $2 }
+  { n[NR]=$1; dw[NR]=$2; dwc[NR]=$3; dwm[NR]=$4; dwf[NR]=$5; hu[NR]=$6; huc[NR]=$7; hum[NR]=$8; huf[NR]=$9; sh[NR]=$10
+    if ($1 == 10000 && $10 == "uniform") ten = $2
+    if ($10 == "uniform") { uni[$1] = $2; unic[$1] = $3 } }
   END {
-    printf "%8s  %-32s  %-32s  %s\n", "notes", "dreamwiki", "hugo", "ratio time (cpu) / memory"
+    printf "%8s  %-8s  %-32s  %-32s  %s\n", "notes", "shape", "dreamwiki", "hugo", "ratio time (cpu) / memory"
     for (i = 1; i <= NR; i++) {
       d = sprintf("%7.2f %7.2f %6.0f %8d", dw[i], dwc[i], mb(dwm[i]), dwf[i])
       if (hu[i] == "-") {
@@ -134,11 +146,14 @@ awk '
         h = sprintf("%7.2f %7.2f %6.0f %8d", hu[i], huc[i], mb(hum[i]), huf[i])
         r = sprintf("%.2f (%.2f) / %.2f", dw[i] / hu[i], dwc[i] / huc[i], dwm[i] / hum[i])
       }
-      printf "%8d  %s  %s  %s\n", n[i], d, h, r
+      if (sh[i] != "uniform" && uni[n[i]] > 0)
+        r = r sprintf("; %.2f (%.2f) of uniform", dw[i] / uni[n[i]], dwc[i] / unic[n[i]])
+      printf "%8d  %-8s  %s  %s  %s\n", n[i], sh[i], d, h, r
     }
-    print "(target: ratio <= 1.0 for time and memory)"
+    print "(target: ratio <= 1.0 for time and memory; another shape within 1.3x of uniform, same size)"
   }' "$summary"
 if [ -s "$WORK/floor.txt" ]; then
   printf '\nfloor (bench/floor: markdown, a one-line template and writing the same files, nothing else)\n'
-  join "$WORK/floor.txt" "$summary" | awk '{ printf "%8d  floor %6.2f s wall %6.2f s cpu = %.2f (%.2f) of hugo\n", $1, $2, $3, $2 / $8, $3 / $9 }'
+  awk 'NR == FNR { hw[$1 " " $10] = $6; hc[$1 " " $10] = $7; next }
+    { k = $1 " " $4; printf "%8d  %-8s  floor %6.2f s wall %6.2f s cpu = %.2f (%.2f) of hugo\n", $1, $4, $2, $3, $2 / hw[k], $3 / hc[k] }' "$summary" "$WORK/floor.txt"
 fi

@@ -24,7 +24,7 @@ type bar struct {
 
 // barChart draws horizontal bars, one row each, scaled to the largest.
 func barChart(id, title string, bars []bar) template.HTML {
-	const rowH, labelW, width = 24, 110, 340
+	const rowH, labelW, width = 30, 128, 340
 	maxV := 1
 	for _, b := range bars {
 		maxV = max(maxV, b.Value)
@@ -39,12 +39,12 @@ func barChart(id, title string, bars []bar) template.HTML {
 		if x.Class != "" {
 			class = "bar " + x.Class
 		}
-		fmt.Fprintf(&b, `<text x="%d" y="%d" text-anchor="end">%s</text>`, labelW-8, y+15, esc(x.Label))
-		fmt.Fprintf(&b, `<rect class="track" x="%d" y="%d" width="%d" height="14" rx="3"/>`, labelW, y+4, width-labelW-44)
+		fmt.Fprintf(&b, `<text x="%d" y="%d" text-anchor="end">%s</text>`, labelW-8, y+19, esc(x.Label))
+		fmt.Fprintf(&b, `<rect class="track" x="%d" y="%d" width="%d" height="16" rx="3"/>`, labelW, y+6, width-labelW-44)
 		if x.Value > 0 {
-			fmt.Fprintf(&b, `<rect class="%s" x="%d" y="%d" width="%.1f" height="14" rx="3"/>`, class, labelW, y+4, math.Max(w, 2))
+			fmt.Fprintf(&b, `<rect class="%s" x="%d" y="%d" width="%.1f" height="16" rx="3"/>`, class, labelW, y+6, math.Max(w, 2))
 		}
-		fmt.Fprintf(&b, `<text class="value" x="%d" y="%d">%d</text>`, width-38, y+15, x.Value)
+		fmt.Fprintf(&b, `<text class="value" x="%d" y="%d">%d</text>`, width-38, y+19, x.Value)
 	}
 	b.WriteString(`</svg>`)
 	rows := make([][2]string, len(bars))
@@ -57,7 +57,7 @@ func barChart(id, title string, bars []bar) template.HTML {
 
 // histogram draws vertical bars over labelled buckets.
 func histogram(id, title string, labels []string, values []int, class string) template.HTML {
-	const width, height, base = 340, 150, 120
+	const width, height, base = 340, 175, 140
 	maxV := 1
 	for _, v := range values {
 		maxV = max(maxV, v)
@@ -73,10 +73,10 @@ func histogram(id, title string, labels []string, values []int, class string) te
 		hgt := float64(base-16) * float64(v) / float64(maxV)
 		if v > 0 {
 			fmt.Fprintf(&b, `<rect class="bar %s" x="%.1f" y="%.1f" width="%.1f" height="%.1f" rx="2"/>`, class, x, float64(base)-hgt, bw, hgt)
-			fmt.Fprintf(&b, `<text class="value" x="%.1f" y="%.1f" text-anchor="middle">%d</text>`, x+bw/2, float64(base)-hgt-4, v)
+			fmt.Fprintf(&b, `<text class="value" x="%.1f" y="%.1f" text-anchor="middle">%d</text>`, x+bw/2, float64(base)-hgt-5, v)
 		}
 		if i%2 == 0 || n <= 6 {
-			fmt.Fprintf(&b, `<text x="%.1f" y="%d" text-anchor="middle">%s</text>`, x+bw/2, base+16, esc(labels[i]))
+			fmt.Fprintf(&b, `<text x="%.1f" y="%d" text-anchor="middle">%s</text>`, x+bw/2, base+20, esc(labels[i]))
 		}
 	}
 	b.WriteString(`</svg>`)

@@ -136,9 +136,8 @@ func (s *site) claimView(n *vault.Note, page string, r *reads) *claimView {
 	}
 	c := ci.c
 	v := &claimView{
-		Text: ci.Text, Type: ci.Type, Tier: ci.Tier, Status: ci.Status,
-		ShowText: normaliseTitle(ci.Text) != normaliseTitle(n.Title),
-		Decay:    strconv.FormatFloat(ci.Decay, 'f', 2, 64), DecayPct: min(max(int(ci.Decay*100+0.5), 0), 100), Recalls: ci.Recalls,
+		Text: ci.Text, Type: ci.Type, Tier: ci.Tier, TierWords: tierWords[ci.Tier], State: stateOf(ci),
+		Decay: strconv.FormatFloat(ci.Decay, 'f', 2, 64), DecayPct: min(max(int(ci.Decay*100+0.5), 0), 100), Recalls: ci.Recalls,
 		Retired: ci.Status == "superseded" || ci.Status == "archived",
 		Created: ci.Created, LastRecalled: ci.LastRecalled, Lapsed: ci.Lapsed, ExpiresOn: ci.ExpiresOn,
 		Lifecycle: c.Lifecycle,
@@ -175,6 +174,7 @@ func (s *site) claimView(n *vault.Note, page string, r *reads) *claimView {
 		}
 		v.Evidence = append(v.Evidence, ev)
 	}
+	v.Why = whyWeBelieve(ci, v.State, v.Evidence)
 	v.Chain = s.chainOf(ci, page, r)
 	for _, id := range c.Contests {
 		if o := s.claimByID(id, r); o != nil {
@@ -267,11 +267,49 @@ func containsString(list []string, s string) bool {
 	return false
 }
 
-// normaliseTitle compares a claim's text with its title, which may be the
-// text cut short with an ellipsis.
-func normaliseTitle(s string) string {
-	s = strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(s), "…"))
-	return strings.TrimRight(s, ".")
+// tierWords are the decay tiers (memory.Tier) in plain words, with what
+// each means, for readers who never read DESIGN 5.1.
+var tierWords = map[string]words{
+	"hot":          {"new", "Written less than 48 hours ago."},
+	"warm":         {"recent", "Less than 30 days old."},
+	"cold":         {"older", "30 days old or more: it fades unless it is recalled."},
+	"crystallised": {"settled", "Recalled 20 times or more, so it no longer fades."},
+	"archived":     {"fading out", "Its score fell below 0.1 with fewer than two recalls; the next dream moves it to the archive."},
+}
+
+// words is a short label and the sentence that explains it.
+type words struct{ Label, Help string }
+
+// whyWeBelieve is the one line at the top of a claim page that says what
+// backs it.
+func whyWeBelieve(ci *claimInfo, st evidenceState, evidence []evidenceView) string {
+	var b strings.Builder
+	switch n := len(evidence); {
+	case st.Key == "none":
+		b.WriteString("Nothing backs this: no pointer, recall or log line in the workspace supports it.")
+	case n > 0:
+		b.WriteString("Backed by " + plural(n, "piece") + " of evidence")
+		latest := ""
+		for _, e := range evidence {
+			if e.URL != "" && e.Label > latest {
+				latest = e.Label
+			}
+		}
+		if latest != "" {
+			b.WriteString(", the latest in " + latest)
+		}
+		b.WriteString(".")
+	}
+	switch {
+	case ci.Recalls > 0 && ci.LastRecalled != "":
+		fmt.Fprintf(&b, " Recalled %s, last on %s.", plural(ci.Recalls, "time"), ci.LastRecalled)
+	case ci.Recalls > 0:
+		fmt.Fprintf(&b, " Recalled %s.", plural(ci.Recalls, "time"))
+	}
+	if st.Key != "supported" && st.Key != "none" {
+		b.WriteString(" " + st.Help)
+	}
+	return strings.TrimSpace(b.String())
 }
 
 // sortRuns orders dream-run notes oldest first.

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/dreamwiki/dreamwiki/internal/provenance"
 	"github.com/dreamwiki/dreamwiki/vault"
 )
 
@@ -45,7 +46,7 @@ func (s *site) renderDashboard(r *reads) error {
 	stat("Notes", len(s.notes), "")
 	stat("Claims", len(m.claims), folderURL(s, "claims", r))
 	stat("Daily logs", len(m.daily), folderURL(s, "sources/daily", r))
-	stat("Dreams", len(m.runs), "dreams/journal.html")
+	stat("Dream runs", len(m.runs), "dreams/journal.html")
 	stat("Tags", len(s.tags), "tags/index.html")
 	lapsed := 0
 	for _, c := range m.claims {
@@ -65,19 +66,20 @@ func (s *site) renderDashboard(r *reads) error {
 	}
 	b.WriteString(`</div></section>`)
 
-	// MEMORY.md budget.
-	if res := m.result; res != nil && res.Budget != nil && res.Budget.MaxChars > 0 {
-		mf := res.Budget
-		b.WriteString(`<section class="panel" aria-labelledby="p-budget"><h2 id="p-budget">MEMORY.md budget</h2>`)
-		b.WriteString(string(gauge("g-budget", "MEMORY.md size against its budget", mf.Chars, mf.TargetChars, mf.MaxChars, "characters")))
-		fmt.Fprintf(&b, `<p class="muted">%s lines, %s bytes.`, thousands(mf.Lines), thousands(mf.Bytes))
-		if mf.MaxLines > 0 || mf.MaxBytes > 0 {
-			fmt.Fprintf(&b, ` Its size header allows %s lines / %s bytes.`, thousands(mf.MaxLines), thousands(mf.MaxBytes))
+	// MEMORY.md budget: one gauge, in the unit of the limit closest to
+	// being reached, since that is the one a dream has to respect.
+	if res := m.result; res != nil && res.Budget != nil {
+		if g := governingLimit(*res.Budget); g.limit > 0 {
+			mf := res.Budget
+			b.WriteString(`<section class="panel" aria-labelledby="p-budget"><h2 id="p-budget">MEMORY.md budget</h2>`)
+			b.WriteString(string(gauge("g-budget", "MEMORY.md size against its budget", g.value, g.target, g.limit, g.unit)))
+			fmt.Fprintf(&b, `<p class="muted">The %s limit (%s) is the one closest to being reached. MEMORY.md is %s lines, %s characters, %s bytes.`,
+				esc(g.unit), esc(g.from), thousands(mf.Lines), thousands(mf.Chars), thousands(mf.Bytes))
+			if mf.Over() {
+				b.WriteString(` <strong class="lapsed-mark">Over budget: the next dream will consolidate it.</strong>`)
+			}
+			b.WriteString(`</p></section>`)
 		}
-		if mf.Over() {
-			b.WriteString(` <strong class="lapsed-mark">Over budget: the next dream will consolidate it.</strong>`)
-		}
-		b.WriteString(`</p></section>`)
 	}
 
 	// Claims.
@@ -100,8 +102,8 @@ func (s *site) renderDashboard(r *reads) error {
 		for i := range labels {
 			labels[i] = fmt.Sprintf("%.1f", float64(i)/10)
 		}
-		b.WriteString(string(histogram("c-decay", "Claims by decay score (0 = forgotten, 1 = fresh)", labels, buckets, "")))
-		b.WriteString(`</section>`)
+		b.WriteString(string(histogram("c-decay", "Claims by decay score (0 = forgotten, 1 = fresh or often recalled)", labels, buckets, "")))
+		b.WriteString(`<p class="muted">Scores run from 0 (forgotten) to 1. Tiers follow age, so a cold claim (30 days or older) that is still recalled scores high.</p></section>`)
 	} else {
 		b.WriteString(`<section class="panel" aria-labelledby="p-claims"><h2 id="p-claims">Claims</h2><p class="muted">No claims yet. Claims, their tiers and decay appear here once the workspace's memory entries have been linked to their evidence.</p></section>`)
 	}
@@ -220,4 +222,36 @@ func countWords(b []byte) int {
 		in = !space
 	}
 	return n
+}
+
+// budgetLimit is one of MEMORY.md's limits and its size in that unit.
+type budgetLimit struct {
+	value, target, limit int
+	unit, from           string
+}
+
+// governingLimit is the limit MEMORY.md is closest to (or furthest over),
+// zero when it has none.
+func governingLimit(b provenance.Budget) budgetLimit {
+	var best budgetLimit
+	ratio := -1.0
+	consider := func(l budgetLimit) {
+		if l.limit <= 0 {
+			return
+		}
+		if r := float64(l.value) / float64(l.limit); r > ratio {
+			best, ratio = l, r
+		}
+	}
+	consider(budgetLimit{b.Chars, b.TargetChars, b.MaxChars, "characters", "dreamwiki.toml's max_chars"})
+	// The target is a share of the limit; it applies to each unit alike.
+	share := func(limit int) int {
+		if b.MaxChars <= 0 || b.TargetChars <= 0 {
+			return 0
+		}
+		return limit * b.TargetChars / b.MaxChars
+	}
+	consider(budgetLimit{b.Lines, share(b.MaxLines), b.MaxLines, "lines", "MEMORY.md's size header"})
+	consider(budgetLimit{b.Bytes, share(b.MaxBytes), b.MaxBytes, "bytes", "MEMORY.md's size header"})
+	return best
 }

@@ -25,14 +25,10 @@ type graphData struct {
 	Links  []int    `json:"links"`
 }
 
-// graphGroup is the colour group of a note: claims by tier, other notes
-// by kind.
+// graphGroup is the colour group of a note: its kind. A claim's tier is
+// on its page; ten kinds are as many colours as a reader can tell apart.
 func (s *site) graphGroup(n *vault.Note, r *reads) string {
 	r.note(depListing, n)
-	r.note(depCard, n)
-	if c := s.mem.byNote[n]; c != nil && c.Tier != "" {
-		return "tier:" + c.Tier
-	}
 	return string(n.Kind)
 }
 
@@ -108,53 +104,21 @@ func (s *site) renderGraph(r *reads) error {
 	for _, node := range g.Nodes {
 		counts[node[2].(int)]++
 	}
+	// The legend goes above the graph, largest groups first, so it is in
+	// view with it.
+	order := make([]int, len(g.Groups))
+	for i := range order {
+		order[i] = i
+	}
+	sort.SliceStable(order, func(a, b int) bool { return counts[order[a]] > counts[order[b]] })
 	var b strings.Builder
-	fmt.Fprintf(&b, `<p class="muted">%s and %s. Drag to pan, scroll to zoom, click a note to open it. Colours show each claim's tier and each other note's kind.</p>`,
+	fmt.Fprintf(&b, `<p class="muted graph-help">%s and %s. Drag to pan, scroll or use + and − to zoom (names appear as you zoom in), find a note by name, click one to open it.</p>`,
 		esc(plural(len(g.Nodes), "note")), esc(plural(len(g.Links)/2, "link")))
-	b.WriteString(`<ul class="graph-legend" aria-label="Colours">`)
-	for i, name := range g.Groups {
-		fmt.Fprintf(&b, `<li><i style="background: var(%s)"></i>%s <span class="muted">%d</span></li>`, groupVar(name), esc(groupLabel(name)), counts[i])
+	b.WriteString(`<ul class="graph-legend" aria-label="Colours: the kind of each note">`)
+	for _, i := range order {
+		fmt.Fprintf(&b, `<li><i class="g-%s"></i>%s <span class="muted">%d</span></li>`, esc(g.Groups[i]), esc(vault.Kind(g.Groups[i]).Label()), counts[i])
 	}
 	b.WriteString(`</ul>`)
 	d.Body = template.HTML(b.String()) //nolint:gosec // escaped above
 	return s.render(page, "graph.html", d, r)
-}
-
-// groupVar is the CSS colour of a graph group; assets/graph/view.ts has
-// the same table.
-func groupVar(group string) string {
-	if strings.HasPrefix(group, "tier:") || strings.HasPrefix(group, "type:") {
-		return "--" + group[5:]
-	}
-	switch group {
-	case "index":
-		return "--accent"
-	case "claim":
-		return "--warm"
-	case "topic":
-		return "--project"
-	case "daily":
-		return "--cold"
-	case "conversation":
-		return "--user"
-	case "dream":
-		return "--crystallised"
-	case "report":
-		return "--danger"
-	case "archive":
-		return "--archived"
-	case "bootstrap":
-		return "--reference"
-	}
-	return "--fg-soft"
-}
-
-func groupLabel(group string) string {
-	if t, ok := strings.CutPrefix(group, "tier:"); ok {
-		return "Claim, " + t
-	}
-	if t, ok := strings.CutPrefix(group, "type:"); ok {
-		return "Claim, " + t
-	}
-	return vault.Kind(group).Label()
 }

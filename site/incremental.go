@@ -121,6 +121,9 @@ func (inc *Incremental) full(ctx context.Context, eng *markdown.Engine, v *vault
 	if err := s.writeRobots(); err != nil {
 		return UpdateStats{}, err
 	}
+	if err := s.writeFavicon(); err != nil {
+		return UpdateStats{}, err
+	}
 	inc.keys, inc.lists = s.pageKeys(), map[pageKey]bool{}
 	for k := range inc.keys {
 		if strings.HasPrefix(string(k), "folder:") || strings.HasPrefix(string(k), "tag:") {

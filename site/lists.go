@@ -190,6 +190,7 @@ func (s *site) renderHome(r *reads) error {
 		d.Page.Description = describe(string(content))
 		var title template.HTML
 		title, d.Page.Content = splitTitle(content)
+		d.Page.Legend = legendFor(d.Page.Content)
 		if title != "" {
 			d.Page.Subtitle = n.Title
 		}
@@ -280,7 +281,7 @@ func (s *site) renderFolder(dir string, taken map[string]bool, r *reads) error {
 		g := listGroup{Title: "Notes"}
 		for _, n := range f.Notes {
 			r.note(depListing, n)
-			g.Items = append(g.Items, link{Title: n.Title, URL: rel(page, s.url(n, r)), Meta: n.Date, Note: true})
+			g.Items = append(g.Items, link{Title: n.Title, URL: rel(page, s.url(n, r)), Meta: n.Date, Note: true, Backing: s.backingOf(n, r)})
 		}
 		d.List.Groups = append(d.List.Groups, g)
 	}
@@ -347,7 +348,7 @@ func (s *site) renderTag(t string, names []string, r *reads) error {
 	sortNotes(notes)
 	for _, n := range notes {
 		r.note(depListing, n)
-		g.Items = append(g.Items, link{Title: n.Title, URL: rel(page, s.url(n, r)), Meta: n.Kind.Label(), Note: true})
+		g.Items = append(g.Items, link{Title: n.Title, URL: rel(page, s.url(n, r)), Meta: n.Kind.Label(), Note: true, Backing: s.backingOf(n, r)})
 	}
 	d.List.Groups = append(d.List.Groups, g)
 	return s.render(page, "list.html", d, r)
@@ -516,3 +517,10 @@ func (s *site) writeRobots() error {
 	}
 	return s.write("robots.txt", []byte(body))
 }
+
+// favicon is the site's icon: the header's moon on the accent colour.
+// Every page names it, so browsers do not ask for a missing favicon.ico.
+const favicon = `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 24 24"><rect width="24" height="24" rx="6" fill="#5443c0"/><path d="M12 5a5 5 0 0 0 7 7 7 7 0 1 1-7-7Z" fill="#fff"/></svg>
+`
+
+func (s *site) writeFavicon() error { return s.write("favicon.svg", []byte(favicon)) }

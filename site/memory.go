@@ -65,9 +65,12 @@ type evidenceInfo struct {
 
 // claimView is the claim card of a claim page, with URLs relative to it.
 type claimView struct {
-	Text, Type, Tier, Status string
-	// ShowText is set when the text says more than the page title.
-	ShowText              bool
+	Text, Type, Tier string
+	TierWords        words
+	// State is how well the claim is backed, as its markers say; Why says
+	// it in a sentence.
+	State                 evidenceState
+	Why                   string
 	Decay                 string // 0.00 to 1.00, formatted here: a template's printf is a slow reflective call
 	DecayPct              int
 	DecayParts            string

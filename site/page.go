@@ -90,6 +90,7 @@ func (s *site) contentHTML(n *vault.Note, page string, r *reads) (template.HTML,
 		attr := ` id="` + template.HTMLEscapeString(id) + `"`
 		h = strings.Replace(h, attr, attr+` class="lapsed-claim" title="This permission has lapsed"`, 1)
 	}
+	h = s.markClaims(h, page, r)
 	return template.HTML(h), nil //nolint:gosec // produced by our escaping renderer
 }
 
@@ -157,12 +158,25 @@ func (s *site) renderNote(n *vault.Note, r *reads) error {
 	d.Claim = s.claimView(n, page, r)
 	d.Page.Description = describe(string(d.Page.Content))
 	if d.Claim != nil {
+		// The title is the claim's full text, said once: the note's own
+		// title may be cut short, and the breadcrumbs stop at the folder.
+		d.Page.TitleHTML = template.HTML("<h1>" + esc(d.Claim.Text) + "</h1>") //nolint:gosec // escaped
+		d.Page.Breadcrumbs = d.Page.Breadcrumbs[:len(d.Page.Breadcrumbs)-1]
 		d.Page.Description = clip(d.Claim.Text, 160)
 		// The card shows what the generated claim note says; only a
 		// person's own notes are kept from its body.
 		d.Page.Content = humanNotes(d.Page.Content)
 		d.Page.TOC = ""
 	}
+	if d.Claim == nil && noHumanNotes(n.Doc) {
+		// A generated note (a report) whose "Notes" section nobody wrote
+		// in ends without it, and its table of contents does not list it.
+		if i := strings.LastIndex(string(d.Page.Content), `<h2 id="notes">`); i >= 0 {
+			d.Page.Content = d.Page.Content[:i]
+			d.Page.TOC = toc(n.Doc.Headings[:len(n.Doc.Headings)-1])
+		}
+	}
+	d.Page.Legend = legendFor(d.Page.Content)
 	if err := s.render(page, "note.html", d, r); err != nil {
 		return err
 	}
@@ -388,6 +402,9 @@ func (s *site) breadcrumbs(page, title string, r *reads) []link {
 			}
 			crumbs = append(crumbs, link{Title: title, URL: rel(page, f+"/index.html")})
 		}
+	}
+	if last := crumbs[len(crumbs)-1]; len(crumbs) > 1 && last.Title == title {
+		crumbs = crumbs[:len(crumbs)-1] // a folder's own page: "Reports", not "Reports / Reports"
 	}
 	return append(crumbs, link{Title: title})
 }

@@ -206,7 +206,7 @@ func (s *site) renderAll(ctx context.Context, deferred bool) error {
 		func() error { return s.renderGraph(nil) }, func() error { return s.renderDashboard(nil) },
 		func() error { return s.renderDreamJournal(nil) }, func() error { return s.renderConversations(nil) },
 		func() error { return s.render404(nil) },
-		s.writeAssets, s.writeRobots,
+		s.writeAssets, s.writeRobots, s.writeFavicon,
 	}
 	if deferred {
 		steps = append(steps, func() error { return s.writeDeferred(ctx) })
@@ -385,6 +385,8 @@ type pageInfo struct {
 	Tags         []link
 	Breadcrumbs  []link
 	Content      template.HTML
+	// Legend explains the evidence markers when Content has any.
+	Legend []evidenceState
 	// TitleHTML is the note's own leading H1 (with its id), taken off the
 	// content; the layout prints Title when it is empty.
 	TitleHTML template.HTML
@@ -410,6 +412,8 @@ type link struct {
 	Note bool
 	// Summary is a line shown under the title in lists.
 	Summary string
+	// Backing is a claim's evidence marker in lists, nil for other notes.
+	Backing *evidenceState
 }
 
 type listData struct {

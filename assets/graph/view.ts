@@ -6,14 +6,12 @@
 import { Graph } from "./data";
 import { Simulation } from "./layout";
 
-/** Colours per group name, as CSS custom properties of the site theme. */
-const groupColour: Record<string, string> = {
-  "tier:hot": "--hot", "tier:warm": "--warm", "tier:cold": "--cold",
-  "tier:crystallised": "--crystallised", "tier:archived": "--archived",
-  "type:user": "--user", "type:feedback": "--feedback", "type:project": "--project", "type:reference": "--reference",
-  index: "--accent", claim: "--warm", topic: "--project", daily: "--cold", conversation: "--user",
-  dream: "--crystallised", report: "--danger", archive: "--archived", bootstrap: "--reference", note: "--fg-soft",
-};
+/** A group's colour is the CSS custom property --g-GROUP (graph.css). */
+const groupVar = (group: string): string => "--g-" + group;
+
+/** Label size in CSS pixels, and the zoom past which every node may get one. */
+const labelPx = 12;
+const labelAllZoom = 1.2;
 
 /** Frame budget for layout ticks, so panning stays smooth while it runs. */
 const tickBudgetMs = 8;
@@ -44,6 +42,11 @@ export class View {
   private byGroup: number[][] = [];
   /** Frames drawn, for tests that measure the frame rate. */
   frames = 0;
+  private labelOrder: number[] = [];
+  private hubs: Set<number> = new Set();
+  private widths: Map<number, number> = new Map();
+  /** The nodes labelled in the last frame, for tests. */
+  labelled: number[] = [];
 
   constructor(private canvas: HTMLCanvasElement, private root: string, private global: boolean) {
     this.ctx = canvas.getContext("2d", { alpha: false })!;
@@ -68,6 +71,11 @@ export class View {
       this.adjacency[g.links[i]].push(g.links[i + 1]);
       this.adjacency[g.links[i + 1]].push(g.links[i]);
     }
+    // Labels are placed most-linked first; hubs are labelled at any zoom.
+    this.labelOrder = g.nodes.map((_, i) => i).sort((a, b) => g.degree[b] - g.degree[a] || a - b);
+    const hubCount = Math.min(12, Math.max(3, Math.round(Math.sqrt(g.nodes.length) / 2)));
+    this.hubs = new Set(this.labelOrder.slice(0, hubCount).filter((i) => g.degree[i] >= 3));
+    this.widths = new Map();
     this.readTheme();
     // Settle small graphs before the first frame; big ones settle live.
     const warm = g.nodes.length <= 300 ? 120 : 0;
@@ -98,7 +106,7 @@ export class View {
     this.bg = v("--bg-soft", "#f4f4f1");
     this.edge = v("--border-strong", "#bbb");
     this.text = v("--fg", "#222");
-    if (this.graph) this.colours = this.graph.groups.map((g) => v(groupColour[g] || "--fg-soft", "#888"));
+    if (this.graph) this.colours = this.graph.groups.map((g) => v(groupVar(g), v("--fg-soft", "#888")));
     this.version++;
   }
 
@@ -155,7 +163,7 @@ export class View {
       ctx.setTransform(dpr * k, 0, 0, dpr * k, dpr * this.tx, dpr * this.ty);
       this.drawScene(ctx, visible);
     }
-    ctx.setTransform(dpr * k, 0, 0, dpr * k, dpr * this.tx, dpr * this.ty);
+    ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
     this.drawLabels(visible);
   }
 
@@ -259,40 +267,90 @@ export class View {
     }
   }
 
+  /**
+   * drawLabels names nodes in screen space, never two labels on top of
+   * each other: the hovered node and its neighbours first, then the
+   * centre of a local graph and the hubs (at any zoom), then, once zoomed
+   * in (or for small graphs), every visible node, most-linked first.
+   */
   private drawLabels(visible: (i: number) => boolean): void {
     const { ctx, graph, k } = this;
     const { x, y } = this.sim;
     const n = graph.nodes.length;
-    // Labels cost the most to draw: show them when zoomed in enough, for
-    // small graphs, and always for the hovered node and its neighbours.
-    const showAll = n <= 40 || k >= 1.6;
-    const fontPx = 11;
-    ctx.font = `${fontPx / k}px system-ui, sans-serif`;
+    ctx.font = `${labelPx}px system-ui, sans-serif`;
     ctx.textAlign = "center";
     ctx.textBaseline = "top";
+    ctx.lineJoin = "round";
+    ctx.lineWidth = 3;
+    ctx.strokeStyle = this.bg;
     ctx.fillStyle = this.text;
-    let budget = 250;
-    const label = (i: number): void => {
-      let t = graph.nodes[i].title;
-      if (t.length > 32) t = t.slice(0, 31) + "…";
-      ctx.fillText(t, x[i], y[i] + this.radius(i) + 2 / k);
+    const placed: number[] = []; // x0, y0, x1, y1 of each label drawn
+    const done = new Set<number>();
+    this.labelled = [];
+    let budget = 300;
+    const title = (i: number): string => {
+      const t = graph.nodes[i].title;
+      return t.length > 32 ? t.slice(0, 31) + "…" : t;
     };
-    if (showAll) {
-      for (let i = 0; i < n && budget > 0; i++) {
-        if (!visible(i)) continue;
-        if (this.hover >= 0 && i !== this.hover && !this.neighbours.has(i)) continue;
-        label(i);
-        budget--;
+    const label = (i: number, force: boolean): void => {
+      if (done.has(i) || budget <= 0 || !visible(i)) return;
+      const t = title(i);
+      let w = this.widths.get(i);
+      if (w === undefined) {
+        w = ctx.measureText(t).width;
+        this.widths.set(i, w);
       }
-    } else if (this.hover >= 0) {
-      label(this.hover);
-      for (const j of this.neighbours) if (budget-- > 0) label(j);
+      const sx = x[i] * k + this.tx;
+      const sy = y[i] * k + this.ty + this.radius(i) * k + 2;
+      const r = [sx - w / 2 - 2, sy - 1, sx + w / 2 + 2, sy + labelPx + 2];
+      if (!force) {
+        for (let p = 0; p < placed.length; p += 4) {
+          if (r[0] < placed[p + 2] && r[2] > placed[p] && r[1] < placed[p + 3] && r[3] > placed[p + 1]) return;
+        }
+      }
+      placed.push(r[0], r[1], r[2], r[3]);
+      done.add(i);
+      budget--;
+      this.labelled.push(i);
+      ctx.strokeText(t, sx, sy);
+      ctx.fillText(t, sx, sy);
+    };
+    if (this.hover >= 0) {
+      label(this.hover, true);
+      for (const j of this.neighbours) label(j, false);
+      return;
     }
-    if (graph.center >= 0 && !showAll) label(graph.center);
+    if (graph.center >= 0) label(graph.center, true);
+    for (const i of this.labelOrder) if (this.hubs.has(i)) label(i, false);
+    if (n <= 40 || k >= labelAllZoom) for (const i of this.labelOrder) label(i, false);
+  }
+
+  /** focus centres the view on node i, zoomed in enough to name its neighbours, and highlights it. */
+  focus(i: number): void {
+    if (i < 0 || i >= this.sim.n) return;
+    this.userMoved = true;
+    this.k = Math.max(this.k, 2 * labelAllZoom);
+    this.tx = this.width / 2 - this.sim.x[i] * this.k;
+    this.ty = this.height / 2 - this.sim.y[i] * this.k;
+    this.setHover(-1);
+    this.setHover(i);
+  }
+
+  /** zoomBy zooms about the centre of the view. */
+  zoomBy(f: number): void {
+    const k = Math.min(12, Math.max(0.02, this.k * f));
+    this.tx = this.width / 2 - ((this.width / 2 - this.tx) * k) / this.k;
+    this.ty = this.height / 2 - ((this.height / 2 - this.ty) * k) / this.k;
+    this.k = k;
+    this.userMoved = true;
+    this.invalidate();
   }
 
   /** nodeCount and nodeScreen let tests and tools find nodes on screen. */
   nodeCount(): number { return this.graph.nodes.length; }
+
+  /** graphTitle is node i's title (labelled holds node numbers). */
+  graphTitle(i: number): string { return this.graph.nodes[i].title; }
 
   /** nodeScreen is where node i is drawn, in CSS pixels of the canvas. */
   nodeScreen(i: number): [number, number] {

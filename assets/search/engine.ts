@@ -64,7 +64,9 @@ export interface Fragment {
   r?: string; // tier
   s?: string; // status
   l?: boolean; // lapsed permission
+  e?: string; // how well a claim is backed (provenance.Backing)
   p?: string; // workspace path
+  g?: string[]; // tags
   x: string; // text
 }
 

@@ -8,6 +8,7 @@ import { Engine, Fragment, Result } from "./engine";
 import { CorruptIndex } from "./codec";
 import { browserLoader } from "./transport";
 import { Piece, highlight, snippet } from "./snippet";
+import { ParsedQuery, exactFirst, parseQuery, planQuery } from "./query";
 
 /** One result of window.dreamwikiSearch.search. */
 export interface APIResult {
@@ -29,6 +30,8 @@ declare global {
      */
     dreamwikiSearch?: {
       search(text: string, opts?: { kinds?: string[]; types?: string[]; tiers?: string[]; limit?: number }): Promise<APIResult[]>;
+      /** The query syntax as parsed here (and by `dreamwiki search`). */
+      parse(text: string): ParsedQuery;
     };
   }
 }
@@ -58,7 +61,8 @@ const STYLE = `
  overflow:auto;background:var(--bg);color:var(--fg);border:1px solid var(--border-strong);border-radius:var(--radius,6px);
  box-shadow:var(--shadow,0 8px 24px rgba(0,0,0,.15));padding:.5rem}
 .search-page .search-panel{position:static;width:auto;max-height:none;box-shadow:none;border:0;padding:0}
-.search-filters{display:flex;flex-wrap:wrap;gap:.35rem;align-items:center;margin:0 0 .4rem}
+.search-filters{display:flex;flex-wrap:nowrap;overflow-x:auto;scrollbar-width:thin;gap:.35rem;align-items:center;margin:0 0 .4rem;padding-bottom:.15rem}
+.search-filters>*{flex:none}
 .search-filters button{font:inherit;font-size:.8rem;padding:.1rem .55rem;border-radius:999px;border:1px solid var(--border);
  background:var(--bg-soft);color:var(--fg);cursor:pointer}
 .search-filters button[aria-pressed=true]{background:var(--accent-soft);border-color:var(--accent);color:var(--fg)}
@@ -90,6 +94,7 @@ export function initSearch(): void {
       const frags = await Promise.all(r.hits.map((h) => e.fragment(h.doc)));
       return r.hits.map((h, i) => ({ url: root + frags[i].u, title: frags[i].t, score: h.score, kind: frags[i].k, date: frags[i].d, text: frags[i].x }));
     },
+    parse: parseQuery,
   };
   const form = document.querySelector<HTMLFormElement>("form.site-search");
   const input = form?.querySelector<HTMLInputElement>("input[name=q]");
@@ -333,12 +338,27 @@ class SearchBox {
       this.say(`Type to search ${engine.h.docs} notes.${note}`);
       return;
     }
+    // The query's own filters (type:claim) win over the filter row's.
+    const parsed = parseQuery(text);
+    const plan = planQuery(parsed, { kinds: engine.kinds(), types: engine.types(), tiers: engine.tiers() });
+    const pick = (fromQuery: string[], fromRow: Set<string>): string[] => (fromQuery.length > 0 ? fromQuery : Array.from(fromRow));
+    const unknown = plan.unknown.length ? ` Nothing has ${plan.unknown.join(", ")}.` : "";
+    if (plan.text === "") {
+      this.clear();
+      this.say(parsed.filters.length > 0
+        ? `Add a word to search with ${clip(text)}.${unknown}${note}`
+        : `No searchable words in “${clip(text)}”.${note}`);
+      return;
+    }
     let res: Result;
     let frags: Fragment[];
     const limit = this.page ? PAGE_RESULTS : DROPDOWN_RESULTS;
     try {
+      // Filters only a fragment can answer (path:, -word, phrases) look
+      // at more candidates than are shown.
       res = await engine.search({
-        text, limit, kinds: Array.from(this.filters.kinds), types: Array.from(this.filters.types), tiers: Array.from(this.filters.tiers),
+        text: plan.text, limit: plan.keep ? Math.max(limit * 5, 100) : limit,
+        kinds: pick(plan.kinds, this.filters.kinds), types: pick(plan.types, this.filters.types), tiers: pick(plan.tiers, this.filters.tiers),
       });
       if (seq !== this.seq) return;
       frags = await Promise.all(res.hits.map((h) => engine.fragment(h.doc)));
@@ -347,7 +367,11 @@ class SearchBox {
       return;
     }
     if (seq !== this.seq) return;
-    this.render(res, frags, text, note);
+    const keep = plan.keep;
+    let pairs = res.hits.map((h, i) => ({ h, f: frags[i] })).filter((x) => keep === null || keep(x.f));
+    pairs = exactFirst(pairs, (x) => x.f, plan.exact).slice(0, limit);
+    res = { ...res, hits: pairs.map((x) => x.h) };
+    this.render(res, pairs.map((x) => x.f), text, unknown + note);
   }
 
   private unavailable(err: unknown): void {
@@ -389,8 +413,17 @@ class SearchBox {
       if (f.d) badge(f.d);
       if (f.m) badge(f.m);
       if (f.r) badge(f.r);
-      if (f.s === "superseded") badge("superseded", true);
-      if (f.l) badge("lapsed permission", true);
+      if (f.e) {
+        // A claim's evidence marker, as beside its entry on the pages.
+        const b = el("span", "ev-badge ev-" + f.e);
+        const dot = el("span", "ev-dot");
+        dot.setAttribute("aria-hidden", "true");
+        b.append(dot, f.e === "none" ? "no evidence" : f.e);
+        meta.append(b);
+      } else {
+        if (f.s === "superseded") badge("superseded", true);
+        if (f.l) badge("lapsed permission", true);
+      }
       const snip = el("span", "sr-snippet");
       snip.append(...render(snippet(f.x, terms, res.prefixes)));
       a.append(title, meta, snip);

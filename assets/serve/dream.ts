@@ -100,39 +100,81 @@ async function plan(body: HTMLElement, force: boolean): Promise<void> {
   showPlan(body, ans.data as PlanAnswer, force);
 }
 
+// The plan's actions in the groups a reader asks about, in this order;
+// kinds not named here are listed under "Other".
+const groups: { title: string; kinds: string[] }[] = [
+  { title: "Promoted", kinds: ["promote", "index", "new-topic"] },
+  { title: "Merged", kinds: ["merge"] },
+  { title: "Superseded", kinds: ["supersede", "close"] },
+  { title: "Archived", kinds: ["archive", "sink"] },
+];
+
+/** grouped sorts actions into the summary's groups, empty ones left out. */
+function grouped(actions: Action[]): { title: string; actions: Action[] }[] {
+  const named = new Set(groups.flatMap((g) => g.kinds));
+  const out = groups.map((g) => ({ title: g.title, actions: actions.filter((x) => g.kinds.includes(x.kind)) }));
+  out.push({ title: "Other", actions: actions.filter((x) => !named.has(x.kind)) });
+  return out.filter((g) => g.actions.length > 0);
+}
+
+/** actionList lists actions, each with the file it goes to. */
+function actionList(actions: Action[]): HTMLUListElement {
+  const ul = el("ul", "dw-actions");
+  for (const x of actions.slice(0, 200)) {
+    const li = el("li");
+    li.append(el("strong", "", x.kind), document.createTextNode(` ${x.text} `), el("span", "dw-muted", `→ ${x.file}`));
+    if (x.reason) li.append(el("span", "dw-muted dw-reason", x.reason));
+    ul.append(li);
+  }
+  return ul;
+}
+
+/** coloured renders a unified diff with added, removed and hunk lines marked. */
+function coloured(diff: string): HTMLPreElement {
+  const pre = el("pre", "dw-diff");
+  for (const line of diff.split("\n")) {
+    const c = line.startsWith("+++") || line.startsWith("---") ? "dw-file-line"
+      : line.startsWith("+") ? "dw-add" : line.startsWith("-") ? "dw-del" : line.startsWith("@@") ? "dw-hunk" : "";
+    pre.append(c ? el("span", c, line) : document.createTextNode(line), document.createTextNode("\n"));
+  }
+  return pre;
+}
+
 function showPlan(body: HTMLElement, a: PlanAnswer, force: boolean): void {
   const p = a.plan;
   body.replaceChildren();
+  // The summary first: what the dream would do, by kind, each expandable.
   body.append(el("p", "dw-summary", p.summary || "Nothing to do."));
+  const acts = p.actions || [];
+  if (acts.length) {
+    const sum = el("div", "dw-groups");
+    for (const g of grouped(acts)) {
+      const d = el("details", "dw-group");
+      d.append(el("summary", "", `${g.title}: ${g.actions.length}`), actionList(g.actions));
+      sum.append(d);
+    }
+    body.append(sum);
+  }
   const gates = el("ul", "dw-gates");
   for (const g of p.gates || []) {
     gates.append(el("li", g.passed ? "dw-pass" : g.forced ? "dw-forced" : "dw-fail",
       `${g.passed ? "✓" : g.forced ? "↷" : "✗"} ${g.name}: ${g.detail}`));
   }
   body.append(el("h3", "", "Gates"), gates);
-  if (p.actions && p.actions.length) {
-    const acts = el("ul", "dw-actions");
-    for (const x of p.actions.slice(0, 200)) {
-      const li = el("li");
-      li.append(el("strong", "", x.kind), document.createTextNode(` ${x.file}: ${x.text}`));
-      if (x.reason) li.append(el("span", "dw-muted", ` — ${x.reason}`));
-      acts.append(li);
-    }
-    body.append(el("h3", "", `Plan (${p.actions.length} actions)`), acts);
-  }
   if (p.files && p.files.length) {
     body.append(el("h3", "", `Files (${p.files.length})`));
     for (const f of p.files) {
       const d = el("details", "dw-file");
-      d.append(el("summary", "", `${f.change} ${f.path}`), el("pre", "dw-diff", f.diff));
+      d.append(el("summary", "", `${f.change} ${f.path}`), coloured(f.diff));
       body.append(d);
     }
   }
+  // The buttons stay in view at the foot of the panel however long the plan.
   const actions = el("p", "dw-buttons");
   if (p.ready && p.files && p.files.length) {
     const apply = el("button", "dw-apply", "Apply");
     apply.type = "button";
-    apply.addEventListener("click", () => run(body, a.id, force));
+    apply.addEventListener("click", () => run(body, a.id, force, acts));
     actions.append(apply);
   } else if (!p.ready) {
     const again = el("button", "dw-force", "Plan anyway (skip the gates)");
@@ -147,7 +189,7 @@ function showPlan(body: HTMLElement, a: PlanAnswer, force: boolean): void {
   body.append(actions);
 }
 
-async function run(body: HTMLElement, id: string, force: boolean): Promise<void> {
+async function run(body: HTMLElement, id: string, force: boolean, planned: Action[]): Promise<void> {
   if (busy) return;
   busy = true;
   body.replaceChildren(el("p", "dw-muted", "Dreaming…"));
@@ -159,7 +201,7 @@ async function run(body: HTMLElement, id: string, force: boolean): Promise<void>
       body.append(el("p", "dw-error", (ans.data && ans.data.error) || "The dream failed (" + ans.status + ")."));
       return;
     }
-    done(body, ans.data as Dreamed);
+    await done(body, ans.data as Dreamed, planned);
   } catch (e) {
     body.append(el("p", "dw-error", "The server did not answer: " + String(e)));
   } finally {
@@ -167,8 +209,43 @@ async function run(body: HTMLElement, id: string, force: boolean): Promise<void>
   }
 }
 
-function done(body: HTMLElement, d: Dreamed): void {
+/** pageOf maps workspace paths to their pages, from the site's pages.json. */
+async function pageOf(): Promise<Map<string, string>> {
+  const m = new Map<string, string>();
+  try {
+    const res = await fetch(root() + "api/pages.json");
+    const data = await res.json();
+    for (const p of data.pages || []) if (p.source) m.set(p.source, p.url);
+  } catch { /* the changes are listed without links */ }
+  return m;
+}
+
+async function done(body: HTMLElement, d: Dreamed, planned: Action[]): Promise<void> {
   body.append(el("h3", "", d.applied ? "Done" : "Nothing written"), el("p", "dw-summary", d.summary));
+  if (d.applied && planned.length) {
+    // What changed, fact by fact, each linked to the page it now lives on.
+    const pages = await pageOf();
+    const changed = el("div", "dw-changed");
+    for (const g of grouped(planned)) {
+      changed.append(el("h4", "", `${g.title} (${g.actions.length})`));
+      const ul = el("ul");
+      for (const x of g.actions.slice(0, 200)) {
+        const li = el("li");
+        li.append(document.createTextNode(x.text + " "));
+        const url = pages.get(x.file);
+        if (url) {
+          const a = el("a", "", x.file);
+          a.href = root() + url;
+          li.append(a);
+        } else {
+          li.append(el("span", "dw-muted", x.file));
+        }
+        ul.append(li);
+      }
+      changed.append(ul);
+    }
+    body.append(changed);
+  }
   const links = el("ul", "dw-links");
   for (const n of d.notes || []) {
     const a = el("a", "dw-note", n.title);

@@ -1,6 +1,7 @@
 // A small Markdown renderer for hover previews: it shows the start of a
 // note's Markdown twin (x.md, written beside every page for agents) as
-// headings, paragraphs, lists, quotes, callouts, code and inline styles.
+// headings, paragraphs, lists, tables, quotes, callouts, code and inline
+// styles.
 // It builds DOM nodes with textContent only, so nothing in a note can
 // inject markup. It is deliberately partial: a preview is a glimpse, the
 // page is one click away.
@@ -61,7 +62,8 @@ function inline(parent: Node, text: string, href: Href): void {
 /** renderPreview renders the first blocks of body, about limit characters
  * of text, into parent. It returns whether it stopped early. */
 export function renderPreview(parent: HTMLElement, body: string, href: Href, limit = 1200): boolean {
-  const lines = body.split("\n");
+  // Block ids (" ^e3") are anchors for links, not text.
+  const lines = body.split("\n").map((l) => l.replace(/\s\^[A-Za-z0-9-]+\s*$/, ""));
   let used = 0;
   let list: HTMLElement | null = null;
   let i = 0;
@@ -116,7 +118,21 @@ export function renderPreview(parent: HTMLElement, body: string, href: Href, lim
       list.appendChild(li);
       used += (li.textContent || "").length;
       i++;
-    } else if (/^(-{3,}|\*{3,}|_{3,})$/.test(t) || /^\|?[\s:-]+\|[\s|:-]*$/.test(t)) {
+    } else if (t.startsWith("|") && i + 1 < lines.length && tableRule.test(lines[i + 1].trim())) {
+      list = null;
+      const table = document.createElement("table");
+      const row = (cells: string[], tag: "th" | "td"): HTMLTableRowElement => {
+        const tr = document.createElement("tr");
+        for (const c of cells) { const cell = document.createElement(tag); inline(cell, c, href); tr.appendChild(cell); }
+        return tr;
+      };
+      table.createTHead().appendChild(row(cellsOf(t), "th"));
+      const tbody = table.createTBody();
+      for (i += 2; i < lines.length && lines[i].trim().startsWith("|"); i++) {
+        if (tbody.rows.length < 8) tbody.appendChild(row(cellsOf(lines[i].trim()), "td"));
+      }
+      add(table);
+    } else if (/^(-{3,}|\*{3,}|_{3,})$/.test(t) || tableRule.test(t)) {
       i++;
     } else {
       list = null;
@@ -132,4 +148,21 @@ export function renderPreview(parent: HTMLElement, body: string, href: Href, lim
     }
   }
   return false;
+}
+
+const tableRule = /^\|?[\s:-]+\|[\s|:-]*$/;
+
+/** cellsOf splits a table row on its unescaped bars. */
+function cellsOf(row: string): string[] {
+  const cells: string[] = [];
+  let cur = "";
+  for (let i = 0; i < row.length; i++) {
+    if (row[i] === "\\" && row[i + 1] === "|") { cur += "|"; i++; continue; }
+    if (row[i] === "|") { cells.push(cur.trim()); cur = ""; continue; }
+    cur += row[i];
+  }
+  cells.push(cur.trim());
+  if (row.startsWith("|")) cells.shift();
+  if (row.endsWith("|") && !row.endsWith("\\|")) cells.pop();
+  return cells;
 }

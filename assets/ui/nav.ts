@@ -11,6 +11,20 @@ export function initNav(): void {
       button.setAttribute("aria-expanded", open ? "true" : "false");
     });
   }
+  // On a phone the search field sits behind an icon that, without
+  // JavaScript, is a link to the search page; here it opens the field.
+  const searchLink = document.querySelector<HTMLAnchorElement>("a.search-open");
+  const input = document.getElementById("search-input");
+  if (searchLink && input) {
+    searchLink.setAttribute("role", "button");
+    searchLink.setAttribute("aria-expanded", "false");
+    searchLink.addEventListener("click", (e) => {
+      e.preventDefault();
+      const open = document.body.classList.toggle("search-open");
+      searchLink.setAttribute("aria-expanded", open ? "true" : "false");
+      if (open) input.focus();
+    });
+  }
   const here = location.href.split("#")[0];
   for (const a of document.querySelectorAll<HTMLAnchorElement>(".explorer a, .header-nav a")) {
     if (a.href === here) a.setAttribute("aria-current", "page");

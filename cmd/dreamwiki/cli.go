@@ -157,6 +157,7 @@ Obsidian-compatible provenance vault and a static HTML wiki.`,
 	root.AddCommand(newServeCmd(e))
 	root.AddCommand(newMCPCmd(e))
 	root.AddCommand(newDiffCmd(e))
+	root.AddCommand(newArchiveCmd(e))
 	root.AddCommand(newInitCICmd(e))
 	return root
 }

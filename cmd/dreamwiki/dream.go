@@ -4,7 +4,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"os"
 	"strings"
 	"time"
 
@@ -135,13 +134,7 @@ fact that fails is not used, and its lines go the rule-based way.`,
 				}
 			}
 			opts := dream.Options{Now: now, Force: f.force, Command: "dreamwiki dream"}
-			if f.llmURL != "" {
-				key := os.Getenv("DREAMWIKI_LLM_KEY")
-				if key == "" {
-					key = os.Getenv("OPENAI_API_KEY")
-				}
-				opts.LLM = &dream.LLM{URL: f.llmURL, Model: f.llmModel, Key: key}
-			}
+			opts.LLM = llmConfig(f.llmURL, f.llmModel)
 			var progress func(dream.Event)
 			if !f.quiet && !f.json && isTerminal(e.stderr) {
 				progress = func(ev dream.Event) { fmt.Fprintf(e.stderr, "  %s: %s\n", ev.Stage, ev.Message) }

@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
-	"net/http"
 	"os"
 	"path/filepath"
 	"slices"
@@ -13,6 +12,7 @@ import (
 	"time"
 
 	"github.com/dreamwiki/dreamwiki/internal/diag"
+	"github.com/dreamwiki/dreamwiki/internal/llmchat"
 	"github.com/dreamwiki/dreamwiki/internal/memory"
 	"github.com/dreamwiki/dreamwiki/internal/secrets"
 	"github.com/dreamwiki/dreamwiki/internal/workspace"
@@ -55,17 +55,7 @@ func (o Options) now() time.Time {
 // words, numbers and code), holds no secret, instruction or Markdown
 // structure, and names a type and a file that exist. An answer with one
 // fact that fails is not used; its lines go the rule-based way.
-type LLM struct {
-	// URL is the API base ("http://localhost:8080/v1") or the full
-	// chat-completions URL.
-	URL   string
-	Model string
-	// Key is sent as a bearer token when set (callers read it from the
-	// environment, never from a flag).
-	Key string
-	// Client defaults to an http.Client with a 30-second timeout.
-	Client *http.Client
-}
+type LLM = llmchat.Config
 
 // Plan is a dream worked out in full and not yet written: the gates, the
 // inputs, every decision with its reason and scores, and the new bytes of

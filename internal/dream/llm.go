@@ -1,13 +1,9 @@
 package dream
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
-	"io"
-	"net/http"
 	"regexp"
 	"slices"
 	"strings"
@@ -121,13 +117,12 @@ type llmFact struct {
 // candidates the rest of the dream decides about, oldest first.
 func (p *planner) distilByModel(ctx context.Context, cands []*candidate) []*candidate {
 	l := p.opts.LLM
-	client, url := llmClient(l)
 	files := p.llmFiles()
 	var out []*candidate
 	used, failed := 0, 0
 	for start := 0; start < len(cands); start += llmBatch {
 		batch := cands[start:min(start+llmBatch, len(cands))]
-		facts, why := askDistil(ctx, client, url, l, files, batch)
+		facts, why := askDistil(ctx, l, files, batch)
 		if why != "" {
 			failed++
 			p.warn("", "the LLM answer for lines %d-%d was not used (%s); those lines went the rule-based way", start+1, start+len(batch), why)
@@ -185,7 +180,7 @@ type modelFact struct {
 
 // askDistil sends one batch and checks the answer; why says what made it
 // unusable.
-func askDistil(ctx context.Context, client *http.Client, url string, l *LLM, files []llmFile, batch []*candidate) ([]modelFact, string) {
+func askDistil(ctx context.Context, l *LLM, files []llmFile, batch []*candidate) ([]modelFact, string) {
 	lines := make([]llmLine, len(batch))
 	byID := map[string]*candidate{}
 	for i, c := range batch {
@@ -195,7 +190,7 @@ func askDistil(ctx context.Context, client *http.Client, url string, l *LLM, fil
 			Section: c.section, Text: redact(strings.TrimSpace(stripListMarker(c.raw)))}
 	}
 	user, _ := json.Marshal(map[string]any{"files": files, "lines": lines})
-	answer, err := askLLM(ctx, client, url, l, distilPrompt, string(user), llmSchema)
+	answer, err := l.Ask(ctx, distilPrompt, string(user), llmSchema)
 	if err != nil {
 		return nil, err.Error()
 	}
@@ -356,71 +351,4 @@ func factCandidate(f llmFact, from []*candidate) *candidate {
 	c.typ = f.Type
 	c.notes = append(c.notes, "distilled by the LLM")
 	return c
-}
-
-func llmClient(l *LLM) (*http.Client, string) {
-	client := l.Client
-	if client == nil {
-		client = &http.Client{Timeout: 60 * time.Second}
-	}
-	url := strings.TrimRight(l.URL, "/")
-	if !strings.HasSuffix(url, "/chat/completions") {
-		url += "/chat/completions"
-	}
-	return client, url
-}
-
-// askLLM sends a system prompt and a user message (redacted once more) and
-// returns the answer's text. format, when set, is the response_format.
-func askLLM(ctx context.Context, client *http.Client, url string, l *LLM, system, user string, format any) (string, error) {
-	model := l.Model
-	if model == "" {
-		model = "gpt-4o-mini"
-	}
-	req := map[string]any{
-		"model":       model,
-		"temperature": 0,
-		"messages": []map[string]string{
-			{"role": "system", "content": system},
-			{"role": "user", "content": redact(user)},
-		},
-	}
-	if format != nil {
-		req["response_format"] = format
-	}
-	body, _ := json.Marshal(req)
-	hr, err := http.NewRequestWithContext(ctx, http.MethodPost, url, bytes.NewReader(body))
-	if err != nil {
-		return "", err
-	}
-	hr.Header.Set("Content-Type", "application/json")
-	if l.Key != "" {
-		hr.Header.Set("Authorization", "Bearer "+l.Key)
-	}
-	resp, err := client.Do(hr)
-	if err != nil {
-		return "", err
-	}
-	defer resp.Body.Close()
-	data, err := io.ReadAll(io.LimitReader(resp.Body, 4<<20))
-	if err != nil {
-		return "", err
-	}
-	if resp.StatusCode != http.StatusOK {
-		return "", fmt.Errorf("HTTP %d", resp.StatusCode)
-	}
-	var out struct {
-		Choices []struct {
-			Message struct {
-				Content string `json:"content"`
-			} `json:"message"`
-		} `json:"choices"`
-	}
-	if err := json.Unmarshal(data, &out); err != nil {
-		return "", fmt.Errorf("the answer is not chat-completions JSON (%v)", err)
-	}
-	if len(out.Choices) == 0 {
-		return "", errors.New("the answer has no choices")
-	}
-	return strings.TrimSpace(out.Choices[0].Message.Content), nil
 }

@@ -15,6 +15,8 @@ import (
 	"strings"
 	"syscall"
 	"time"
+
+	"github.com/dreamwiki/dreamwiki/internal/atomicfile"
 )
 
 // Every change a dream (or a recall, supersede or decay) makes is one
@@ -540,30 +542,7 @@ func writeSynced(p string, data []byte) error {
 
 // writeAtomic writes p through a temporary file in the same folder and a
 // rename, so a reader sees the old bytes or the new, never a mix.
-func writeAtomic(p string, data []byte) error {
-	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-		return err
-	}
-	f, err := os.CreateTemp(filepath.Dir(p), "."+filepath.Base(p)+".*.tmp")
-	if err != nil {
-		return err
-	}
-	tmp := f.Name()
-	_, err = f.Write(data)
-	if err == nil {
-		err = f.Sync()
-	}
-	if cerr := f.Close(); err == nil {
-		err = cerr
-	}
-	if err == nil {
-		err = os.Rename(tmp, p)
-	}
-	if err != nil {
-		os.Remove(tmp)
-	}
-	return err
-}
+func writeAtomic(p string, data []byte) error { return atomicfile.Write(p, data) }
 
 // moveInto renames a staged file over its target. When the two are on
 // different file systems (a memory/ folder mounted elsewhere), it copies

@@ -166,7 +166,8 @@ func NewestDate(ws *workspace.Workspace) time.Time {
 
 // collectClaims makes a claim of every entry of MEMORY.md, the topic
 // files and the archive, in that order. A paragraph before a file's first
-// section is the file's description, not a claim.
+// section is the file's description, and bookkeeping lines (notAClaim)
+// state nothing: neither is a claim.
 func (a *analyzer) collectClaims() {
 	add := func(entries []*workspace.Entry, origin ClaimOrigin) {
 		sectioned := false
@@ -176,7 +177,7 @@ func (a *analyzer) collectClaims() {
 			}
 		}
 		for i, e := range entries {
-			if strings.TrimSpace(e.Text) == "" {
+			if strings.TrimSpace(e.Text) == "" || notAClaim(e) {
 				continue
 			}
 			if i == 0 && e.Section == "" && e.Shape == workspace.ShapeParagraph &&
@@ -203,7 +204,7 @@ func (a *analyzer) newClaim(e *workspace.Entry, origin ClaimOrigin) *Claim {
 		Line:    e.Line,
 		EndLine: max(e.EndLine, e.Line),
 		Section: e.Section,
-		Text:    e.Text,
+		Text:    e.HeadedText(),
 		Origin:  origin,
 		Entry:   e,
 		Tags:    append([]string(nil), e.Tags...),
@@ -237,6 +238,18 @@ func (a *analyzer) claimAt(file string, ln int) *Claim {
 }
 
 func location(file string, line int) string { return file + ":" + itoa(line) }
+
+// statedText is a claim's text as a source would state it, what the claim
+// is looked for by in logs, conversations and dream logs: a table row's
+// cells without their column headers ("fx-rates — 2026-11-20 — done
+// 21:31"), since a log never writes "service: fx-rates; notes: …" and the
+// headers, the same in every row, would pull each row to the same lines.
+func statedText(c *Claim) string {
+	if c.Entry != nil {
+		return c.Entry.Text
+	}
+	return c.Text
+}
 
 // claimIdentity is how a claim is recognised: its texts in every form the
 // entry gives.
@@ -317,7 +330,9 @@ func (a *analyzer) assignIDs() {
 		}
 		src := c.Title
 		if c.Entry != nil && c.Entry.Title == "" && c.Entry.Rule == "" {
-			src = c.Text
+			// A row's slug is its cells: short, and what its page was
+			// called before rows named their columns.
+			src = statedText(c)
 			if m := a.meta[c]; m != nil && m.Text != "" && metaText {
 				src = m.Text // the text the entry was first recorded with
 			}
@@ -360,6 +375,10 @@ func (a *analyzer) wordIndex() {
 	a.claimSets = make([]map[string]bool, len(a.claims))
 	for i, c := range a.claims {
 		set := a.content(c)
+		if st := statedText(c); st != c.Text {
+			// A table row is looked for by its cells (statedText).
+			set = analysis.ContentWordSet(st)
+		}
 		a.claimSets[i] = set
 		for w := range set {
 			a.claimWords[w] = append(a.claimWords[w], i)

@@ -187,7 +187,8 @@ type Claim struct {
 	// so the claim can link back to the exact entry; "" when the entry
 	// cannot carry one (a table row).
 	Block string `json:"block,omitempty"`
-	// Text is the entry's substance (workspace.Entry.Text).
+	// Text is the entry's substance read on its own
+	// (workspace.Entry.HeadedText: a table row names its columns).
 	Text string `json:"text"`
 	// Title is a short label: the bold title or rule when there is one,
 	// else the first sentence of Text.

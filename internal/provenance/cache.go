@@ -105,9 +105,6 @@ type textFacts struct {
 	norm       string
 	content    map[string]bool
 	structural bool
-	subject    string
-	valueHead  map[string]bool
-	hasSubject bool
 }
 
 type identKey struct {
@@ -203,11 +200,7 @@ func (m *memo) text(t string) *textFacts {
 }
 
 func newTextFacts(t string) *textFacts {
-	f := &textFacts{norm: analysis.Normalize(t), content: analysis.ContentWordSet(t), structural: memory.IsStructural(t)}
-	if subj, val, ok := subjectValue(t); ok {
-		f.subject, f.valueHead, f.hasSubject = subj, analysis.WordSet(valueHead(val)), true
-	}
-	return f
+	return &textFacts{norm: analysis.Normalize(t), content: analysis.ContentWordSet(t), structural: memory.IsStructural(t)}
 }
 
 // facts are the facts of c's text and entry, kept by its entry (whose
@@ -241,20 +234,6 @@ func (a *analyzer) content(c *Claim) map[string]bool {
 		return analysis.ContentWordSet(c.Text)
 	}
 	return a.memo.facts(c).content
-}
-
-// subject reads c's text as subject and value (subjectValue), and gives
-// the words of the value's head.
-func (a *analyzer) subject(c *Claim) (subject string, head map[string]bool, ok bool) {
-	if a.memo == nil {
-		subj, val, ok := subjectValue(c.Text)
-		if !ok {
-			return "", nil, false
-		}
-		return subj, analysis.WordSet(valueHead(val)), true
-	}
-	f := a.memo.facts(c)
-	return f.subject, f.valueHead, f.hasSubject
 }
 
 // claimIdentity is the identity of claim c (see analyzer.claimIdentity)

@@ -1,15 +1,12 @@
 package provenance
 
 import (
-	"regexp"
 	"sort"
 	"strings"
 	"time"
 
-	"github.com/dreamwiki/dreamwiki/internal/analysis"
 	"github.com/dreamwiki/dreamwiki/internal/dates"
 	"github.com/dreamwiki/dreamwiki/internal/mdline"
-	"github.com/dreamwiki/dreamwiki/internal/memory"
 	"github.com/dreamwiki/dreamwiki/internal/workspace"
 )
 
@@ -190,53 +187,6 @@ func (a *analyzer) observationEdges() []edge {
 	return out
 }
 
-// contests finds current claims that give one subject different values
-// ("Friday updates go to #platform-updates" / "… go to #reliability")
-// with no recorded supersession between them. Both are contested until a
-// chain confirms one; the one with the older evidence is stale.
-func (a *analyzer) contests() {
-	type sv struct {
-		c    *Claim
-		head map[string]bool
-	}
-	groups := map[string][]sv{}
-	var subjects []string
-	for _, c := range a.claims {
-		if c.Origin == OriginArchive || len(c.SupersededBy()) > 0 || c.Entry == nil || c.Entry.Status == "superseded" {
-			continue
-		}
-		subj, h, ok := a.subject(c)
-		if !ok {
-			continue
-		}
-		if len(h) == 0 {
-			continue
-		}
-		if groups[subj] == nil {
-			subjects = append(subjects, subj)
-		}
-		groups[subj] = append(groups[subj], sv{c, h})
-	}
-	for _, subj := range subjects {
-		g := groups[subj]
-		for i := 0; i < len(g); i++ {
-			for j := i + 1; j < len(g) && j < i+32; j++ {
-				x, y := g[i], g[j]
-				if analysis.Jaccard(x.head, y.head) >= 0.5 || subset(x.head, y.head) || subset(y.head, x.head) {
-					continue
-				}
-				older, newer := x.c, y.c
-				if latest(older).After(latest(newer)) {
-					older, newer = newer, older
-				}
-				a.res.Contests = append(a.res.Contests, Contest{Subject: subj, Older: older.ID, Newer: newer.ID})
-				older.Contests = append(older.Contests, newer.ID)
-				newer.Contests = append(newer.Contests, older.ID)
-			}
-		}
-	}
-}
-
 // latest is the newest date a claim is known by: its newest evidence, or
 // its creation.
 func latest(c *Claim) time.Time {
@@ -247,47 +197,6 @@ func latest(c *Claim) time.Time {
 		}
 	}
 	return t
-}
-
-func subset(a, b map[string]bool) bool {
-	for w := range a {
-		if !b[w] {
-			return false
-		}
-	}
-	return true
-}
-
-// reGoesTo reads "X goes to Y" style statements memory.SubjectValue does
-// not: where a thing goes, runs or lives.
-var reGoesTo = regexp.MustCompile(`(?i)^(.{3,60}?)\s+(?:goes|go|went|runs|run|lives|live|posts|post|are sent|is sent|are posted|is posted)\s+(?:to|on|in|at)\s+(\S.*)$`)
-
-// subjectValue reads a claim as subject and value.
-func subjectValue(text string) (string, string, bool) {
-	if s, v, ok := memory.SubjectValue(text); ok {
-		return s, v, true
-	}
-	line, _, _ := strings.Cut(text, "\n")
-	m := reGoesTo.FindStringSubmatch(strings.TrimSpace(line))
-	if m == nil {
-		return "", "", false
-	}
-	subj := strings.ToLower(strings.Join(strings.Fields(m[1]), " "))
-	if len(strings.Fields(subj)) > 6 {
-		return "", "", false
-	}
-	return subj, m[2], true
-}
-
-// reValueEnd cuts a value down to its head: what comes before the first
-// clause that qualifies it ("#reliability since 2026-11-02, drafted ...").
-var reValueEnd = regexp.MustCompile(`(?i)[,;(]|\s[—–-]\s|\s(?:since|as|from|until|till|by|for|with|when|after|before|because|via|and|but|which|who|on|at|in)\s`)
-
-func valueHead(v string) string {
-	if loc := reValueEnd.FindStringIndex(v); loc != nil {
-		v = v[:loc[0]]
-	}
-	return strings.TrimSpace(v)
 }
 
 // settleStatus sets each claim's status from what is known by now.

@@ -30,7 +30,7 @@ func (a *analyzer) dreamItems() {
 			continue
 		}
 		a.itemClaim[it] = c
-		terms := evidenceTerms(c.Text, a.claimRef(c))
+		terms := evidenceTerms(statedText(c), a.claimRef(c))
 		for _, p := range it.Evidence {
 			if p.Line == 0 {
 				p.Line = it.Line

@@ -94,7 +94,7 @@ func (a *analyzer) collectEvidence() {
 	workers := runtime.GOMAXPROCS(0)
 	parallel.For(len(todo), workers, func(k int) {
 		i := todo[k]
-		terms[i] = evidenceTerms(a.claims[i].Text, a.claimRef(a.claims[i]))
+		terms[i] = evidenceTerms(statedText(a.claims[i]), a.claimRef(a.claims[i]))
 		queries[i] = a.claimQueries(a.claims[i], terms[i])
 	})
 	a.termPointedFiles(todo, byDate)
@@ -177,12 +177,13 @@ func (a *analyzer) claimRef(c *Claim) time.Time {
 func (a *analyzer) claimQueries(c *Claim, terms []string) []query {
 	qs := []query{a.corpus.query(terms)}
 	ref := a.claimRef(c)
-	seen := map[string]bool{c.Text: true}
+	text := statedText(c)
+	seen := map[string]bool{text: true}
 	var parts []string
 	if e := c.Entry; e != nil && e.Rule != "" {
 		parts = append(parts, e.Rule)
 	}
-	parts = append(parts, clauses(c.Text)...)
+	parts = append(parts, clauses(text)...)
 	for _, p := range parts {
 		if seen[p] {
 			continue
@@ -497,7 +498,7 @@ type textMatch struct {
 // When strict (an explicit pointer already names a line), a match must be
 // stronger to be added: it only says the fact was also written elsewhere.
 func (a *analyzer) matchText(c *Claim, qs []query, strict bool, sc *scratch) []Evidence {
-	cn := analysis.Normalize(c.Text)
+	cn := analysis.Normalize(statedText(c))
 	byUnit := map[int32]textMatch{}
 	for qi := range qs {
 		q := &qs[qi]

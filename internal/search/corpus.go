@@ -38,6 +38,9 @@ type Doc struct {
 	MemoryType, Tier, Status string
 	// Lapsed marks a permission whose expiry has passed (DESIGN 5.5).
 	Lapsed bool
+	// Backing is how well a claim is backed (provenance.Backing), for the
+	// evidence marker beside a result.
+	Backing string
 	// ClaimID is the claim's id ("claim.gateway-host-is-the-mac-mini").
 	ClaimID string
 	// Supersedes names the claims this one replaced, by ClaimID or ID.
@@ -108,7 +111,7 @@ func claimFacts(n *vault.Note, d *Doc) {
 		if c.MemoryType != "" && c.MemoryType != "unclassified" {
 			d.MemoryType = string(c.MemoryType)
 		}
-		d.Tier, d.Status, d.Lapsed = string(c.Tier), string(c.Status), c.Lapsed()
+		d.Tier, d.Status, d.Lapsed, d.Backing = string(c.Tier), string(c.Status), c.Lapsed(), string(c.Backing())
 		d.Supersedes = c.Supersedes()
 		if d.Source == "" {
 			d.Source = c.File

@@ -9,6 +9,7 @@ import (
 	"math/rand"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"time"
 )
@@ -21,6 +22,38 @@ type Options struct {
 	Seed int64
 	// Start is the date of the first daily log (default 2026-01-01).
 	Start time.Time
+	// Shape is how curated entries and decisions are written (default
+	// ShapeUniform).
+	Shape Shape
+}
+
+// Shape is how the entries of topic files and the decisions of daily logs
+// are written.
+type Shape string
+
+const (
+	// ShapeUniform writes each as a plain sentence.
+	ShapeUniform Shape = "uniform"
+	// ShapeKeys opens each with a list key, "Decision:" or "Next:", as
+	// real workspaces log decisions and next steps ("Decision: … ",
+	// "Next: …"): a 1,000-note workspace has 600 topic-file lines under
+	// each key. Otherwise the workspace is the uniform one of the same seed,
+	// word for word, so the two shapes time the same work but for the
+	// keys.
+	ShapeKeys Shape = "keys"
+)
+
+// Shapes are the shapes Write knows.
+var Shapes = []Shape{ShapeUniform, ShapeKeys}
+
+// keyed is s with its first word replaced by the i-th list key in the keys
+// shape, s itself in the uniform one.
+func (sh Shape) keyed(s string, i int) string {
+	if sh != ShapeKeys {
+		return s
+	}
+	_, rest, _ := strings.Cut(s, " ")
+	return []string{"Decision: ", "Next: "}[i%2] + rest
 }
 
 var words = strings.Fields(`gateway host cluster deploy migration service latency budget review
@@ -38,6 +71,12 @@ var tags = []string{"infra", "infra/k8s", "people", "travel", "writing", "ops/on
 func Write(dir string, o Options) error {
 	if o.Start.IsZero() {
 		o.Start = time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+	}
+	if o.Shape == "" {
+		o.Shape = ShapeUniform
+	}
+	if !slices.Contains(Shapes, o.Shape) {
+		return fmt.Errorf("unknown shape %q (want one of %v)", o.Shape, Shapes)
 	}
 	r := rand.New(rand.NewSource(o.Seed))
 	daily := o.Notes / 2
@@ -74,12 +113,12 @@ func Write(dir string, o Options) error {
 		if i >= 365 {
 			name += fmt.Sprintf("-%04d", i/365)
 		}
-		if err := write("memory/"+name+".md", dailyLog(r, names)); err != nil {
+		if err := write("memory/"+name+".md", dailyLog(r, names, o.Shape)); err != nil {
 			return err
 		}
 	}
 	for i := 0; i < topics; i++ {
-		if err := write(fmt.Sprintf("memory/topic-%d.md", i), topic(r, i, names, o.Start)); err != nil {
+		if err := write(fmt.Sprintf("memory/topic-%d.md", i), topic(r, i, names, o.Start, o.Shape)); err != nil {
 			return err
 		}
 	}
@@ -108,7 +147,7 @@ func link(r *rand.Rand, names []string) string {
 	return "[[" + names[r.Intn(len(names))] + "]]"
 }
 
-func dailyLog(r *rand.Rand, names []string) string {
+func dailyLog(r *rand.Rand, names []string, sh Shape) string {
 	var b strings.Builder
 	b.WriteString("## Notes\n")
 	for i := 0; i < 6+r.Intn(6); i++ {
@@ -116,19 +155,19 @@ func dailyLog(r *rand.Rand, names []string) string {
 	}
 	b.WriteString("\n## Decisions\n")
 	for i := 0; i < 2+r.Intn(3); i++ {
-		fmt.Fprintf(&b, "- %s #%s\n", sentence(r, 10), tags[r.Intn(len(tags))])
+		fmt.Fprintf(&b, "- %s #%s\n", sh.keyed(sentence(r, 10), i), tags[r.Intn(len(tags))])
 	}
 	return b.String()
 }
 
-func topic(r *rand.Rand, i int, names []string, start time.Time) string {
+func topic(r *rand.Rand, i int, names []string, start time.Time, sh Shape) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "# Topic %d\n\n", i)
 	for s := 0; s < 3; s++ {
 		fmt.Fprintf(&b, "## %s\n", sentence(r, 3))
 		for j := 0; j < 4; j++ {
 			d := start.AddDate(0, 0, r.Intn(365)).Format("2006-01-02")
-			fmt.Fprintf(&b, "- %s. Source: memory/%s.md#L2-L2\n", sentence(r, 9), d)
+			fmt.Fprintf(&b, "- %s. Source: memory/%s.md#L2-L2\n", sh.keyed(sentence(r, 9), j), d)
 		}
 		b.WriteString("\n")
 	}

@@ -93,5 +93,5 @@ func observationText(t string) string {
 	if li, ok := mdline.ListItem(t); ok {
 		t = li.Text
 	}
-	return tidyText(stripInline(t))
+	return plainText(t)
 }

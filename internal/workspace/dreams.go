@@ -223,13 +223,13 @@ func parseDreamItem(block string, line int, s string) *DreamItem {
 		}
 	}
 	if len(found) == 0 {
-		it.Text = tidyText(stripInline(s))
+		it.Text = plainText(s)
 		return it
 	}
 	sort.Slice(found, func(i, j int) bool { return found[i].start < found[j].start })
 	text := s[:found[0].start]
 	text = strings.TrimRight(text, " —–-|·,;([*_")
-	it.Text = tidyText(stripInline(text))
+	it.Text = plainText(text)
 	for i, f := range found {
 		end := len(s)
 		if i+1 < len(found) {

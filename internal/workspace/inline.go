@@ -400,13 +400,9 @@ func findTags(s string) []string {
 // byte offsets.
 func blankCodeSpans(s string) string {
 	b := []byte(s)
-	in := false
-	for i := range b {
-		if b[i] == '`' {
-			in = !in
-			continue
-		}
-		if in {
+	for _, sp := range codeSpans(s) {
+		n := backtickRun(s, sp[0])
+		for i := sp[0] + n; i < sp[1]-n; i++ {
 			b[i] = ' '
 		}
 	}

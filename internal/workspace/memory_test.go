@@ -174,6 +174,9 @@ func TestMemory_KeyValueParagraphAndTableRows(t *testing.T) {
 	if gw.Shape != ShapeTableRow || gw.Line != 32 || gw.Text != "gw — 10.0.0.1" {
 		t.Errorf("table row: %s line %d %q", gw.Shape, gw.Line, gw.Text)
 	}
+	if got := gw.HeadedText(); got != "host: gw; ip: 10.0.0.1" {
+		t.Errorf("table row read on its own: %q, want each cell after its header", got)
+	}
 	if !reflect.DeepEqual(gw.Columns, []string{"host", "ip"}) || !reflect.DeepEqual(gw.Cells, []string{"gw", "10.0.0.1"}) {
 		t.Errorf("Columns %q Cells %q", gw.Columns, gw.Cells)
 	}
@@ -414,6 +417,55 @@ func TestMemory_CodeKeepsItsEmptyBrackets(t *testing.T) {
 	ws := loadTxtar(t, "-- MEMORY.md --\n- Last day: `new Date(now.getFullYear(), now.getMonth() - 1, 0)`; ids are `string[]` ()\n")
 	if e := ws.Memory.Entries()[0]; e.Text != "Last day: new Date(now.getFullYear(), now.getMonth() - 1, 0); ids are string[]" {
 		t.Errorf("Text = %q", e.Text)
+	}
+}
+
+// Inline code is kept as written while the prose around it is cleaned:
+// no emphasis, highlight or wikilink syntax is read inside it, and no
+// empty bracket in it is taken for a leftover (issue #15).
+func TestMemory_InlineCodeIsKeptAsWritten(t *testing.T) {
+	ws := loadTxtar(t, "-- MEMORY.md --\n"+
+		"- **Init** is `def __init__(self, **kwargs)`; compare with `a == b`, default `items = []`, test `[[ -f x ]]` and `` `x` ``; empty () [[Note|alias]]\n"+
+		"| call | default |\n|---|---|\n| `f(**kw)` | `__all__ = []` |\n")
+	entries := ws.Memory.Entries()
+	if got, want := entries[0].Text, "Init is def __init__(self, **kwargs); compare with a == b, default items = [], test [[ -f x ]] and `x`; empty alias"; got != want {
+		t.Errorf("Text = %q\nwant   %q", got, want)
+	}
+	row := entries[1]
+	if row.Text != "f(**kw) — __all__ = []" || row.HeadedText() != "call: f(**kw); default: __all__ = []" ||
+		!reflect.DeepEqual(row.Cells, []string{"f(**kw)", "__all__ = []"}) {
+		t.Errorf("row: Text %q, HeadedText %q, Cells %q", row.Text, row.HeadedText(), row.Cells)
+	}
+}
+
+// A bold label ending in a colon introduces its nested items: no "; "
+// after the colon ("Stack:; Go" read as a leftover separator).
+func TestMemory_BoldLabelWithNestedItems(t *testing.T) {
+	ws := loadTxtar(t, "-- MEMORY.md --\n## A\n- **Stack:**\n  - Go\n  - SQLite\n- **Bold** first\n  - then this\n")
+	entries := ws.Memory.Entries()
+	if entries[0].Text != "Stack: Go; SQLite" || entries[1].Text != "Bold first; then this" {
+		t.Errorf("texts %q / %q", entries[0].Text, entries[1].Text)
+	}
+}
+
+func TestCodeSpans_AsCommonMarkReadsThem(t *testing.T) {
+	for _, c := range []struct {
+		in   string
+		want []string
+	}{
+		{"a `b` c", []string{"`b`"}},
+		{"``a ` b`` and `c`", []string{"``a ` b``", "`c`"}},
+		{"an unclosed ` and `x`", []string{"` and `"}},
+		{"``` `x` ``", []string{"`x`"}},
+		{"none ``here`", nil},
+	} {
+		var got []string
+		for _, sp := range codeSpans(c.in) {
+			got = append(got, c.in[sp[0]:sp[1]])
+		}
+		if !reflect.DeepEqual(got, c.want) {
+			t.Errorf("codeSpans(%q) = %q, want %q", c.in, got, c.want)
+		}
 	}
 }
 

@@ -157,7 +157,8 @@ type Entry struct {
 	// their text; whitespace collapsed; nested list items joined with "; ".
 	// Rule/Why/How blocks are joined as
 	// "Rule. Why: ... How: ..."; a bold title is joined to its detail lines
-	// as "Title: detail". Navigation phrases ("see memory/x.md") stay.
+	// as "Title: detail"; a table row's cells as "a — b — c" (HeadedText
+	// names their columns). Navigation phrases ("see memory/x.md") stay.
 	Text string
 	// Title is the cleaned bold title of a bold-title entry (without type
 	// tag and trailing date), "" for other shapes.
@@ -191,6 +192,8 @@ type Entry struct {
 	// Cells are the cleaned cells of a table row, Columns the table's
 	// header cells ("" when the table has no header).
 	Cells, Columns []string
+	// headed is a table row's text with its column headers (HeadedText).
+	headed string
 }
 
 // PointerKind names the syntax an evidence pointer was written in.

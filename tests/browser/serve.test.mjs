@@ -45,7 +45,7 @@ after(async () => {
 });
 
 async function open(path) {
-  const page = await browser.newPage();
+  const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
   const errors = [];
   page.on('pageerror', (e) => errors.push(e.message));
   await page.goto(base + '/' + path);
@@ -109,12 +109,23 @@ test('the Dream button plans a dream, applies it and links the new dream, which 
   assert.match(await panel.locator('.dw-summary').first().innerText(), /\S/);
   assert.ok(await panel.locator('details.dw-file').count() > 0, 'the plan shows the files it changes');
   assert.match(await panel.locator('details.dw-file pre.dw-diff').first().textContent(), /^(---|\+\+\+|@@)/m);
+  // The summary comes first, by kind; diffs are coloured; Apply is in
+  // view without scrolling, even with every file's diff open.
+  assert.match(await panel.locator('.dw-groups summary').first().innerText(), /^(Promoted|Merged|Superseded|Archived|Other): \d+$/);
+  assert.ok(await panel.locator('pre.dw-diff .dw-add').count() > 0, 'added lines are marked');
+  await panel.locator('details.dw-file').evaluateAll((ds) => ds.forEach((d) => { d.open = true; }));
+  const box = await panel.locator('button.dw-apply').boundingBox();
+  assert.ok(box && box.y >= 0 && box.y + box.height <= 800, `Apply at ${JSON.stringify(box)}`);
+  const planned = await panel.locator('.dw-groups summary').allInnerTexts();
   await panel.locator('button.dw-apply').click();
   const note = panel.locator('a.dw-note').first();
   await panel.locator('a.dw-journal, .dw-error').first().waitFor({ timeout: 120_000 });
   assert.equal(await panel.locator('.dw-error').count(), 0, await panel.innerText());
   await note.waitFor({ timeout: 5_000 });
   assert.ok((await panel.locator('.dw-log li').count()) > 0, 'progress was shown');
+  // Afterwards the panel lists what changed, with links to where it went.
+  assert.deepEqual(await panel.locator('.dw-changed h4').allInnerTexts(), planned.map((t) => t.replace(/: (\d+)$/, ' ($1)')));
+  assert.ok(await panel.locator('.dw-changed li a').count() > 0, 'changes link to their pages');
   const title = await note.innerText();
   await note.click();
   await page.waitForLoadState();

@@ -11,6 +11,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"regexp"
 	"sort"
 	"strconv"
 	"strings"
@@ -494,6 +495,21 @@ func (ix *Index) Search(ctx context.Context, q Query) ([]Result, error) {
 		}
 		fuzzy = append(fuzzy, fq)
 	}
+	// The plain words as a phrase, as an extra reason to match: a line
+	// that says "gateway host" outranks one that says "gateway" and,
+	// elsewhere, "host" (the browser puts such matches first too).
+	var plain []string
+	for _, w := range pq.words {
+		if !w.not && !w.must && !w.phrase {
+			plain = append(plain, w.text)
+		}
+	}
+	if len(plain) > 1 {
+		phrase := textQuery(strings.Join(plain, " "), 0)
+		phrase.(query.BoostableQuery).SetBoost(phraseBoost)
+		should = append(should, phrase)
+		fuzzy = append(fuzzy, phrase)
+	}
 	k := max(limit*5, 50)
 	run := func(should []query.Query) (*bleve.SearchResult, error) {
 		must, mustNot := base()
@@ -625,6 +641,14 @@ func termSet(text string) []uint32 {
 	return out
 }
 
+// phraseBoost weighs a match of a query's words as a phrase against the
+// words' own matches.
+const phraseBoost = 3
+
+// htmlComment matches the HTML comments entries carry for tools
+// ("<!-- importance: 8 -->"), which a snippet leaves out.
+var htmlComment = regexp.MustCompile(`(?s)\s*<!--.*?-->`)
+
 // resultOf narrows a chunk hit to the lines its matches are on.
 func resultOf(h *bsearch.DocumentMatch, score float64) Result {
 	path, start, end, _ := ParseCitation(h.ID)
@@ -667,7 +691,7 @@ func resultOf(h *bsearch.DocumentMatch, score float64) Result {
 			startLine = headLine
 		}
 	}
-	snip := strings.TrimSpace(strings.Join(lines[first:last+1], "\n"))
+	snip := strings.TrimSpace(htmlComment.ReplaceAllString(strings.Join(lines[first:last+1], "\n"), ""))
 	if len(snip) > maxSnippet {
 		cut := maxSnippet
 		for cut > 0 && !utf8.RuneStart(snip[cut]) {
@@ -773,6 +797,18 @@ func fieldQuery(f fieldClause) query.Query {
 		return pq
 	case "source":
 		return termIn("kind", v)
+	case "type":
+		if isNoteKind(v) {
+			return termIn("kind", v)
+		}
 	}
 	return termIn(f.field, v)
+}
+
+// isNoteKind reports a value of type: that names a kind of note rather
+// than a memory type: a claim note's front matter says "type: claim", so
+// type:claim means kind:claim (no memory type is named like a kind). The
+// browser's parser reads it the same way (assets/search/query.ts).
+func isNoteKind(v string) bool {
+	return v == string(vault.KindNote) || vault.Kind(v).Label() != vault.KindNote.Label()
 }

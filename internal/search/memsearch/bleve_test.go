@@ -10,7 +10,7 @@ import (
 func testChunks() []Chunk {
 	return []Chunk{
 		{Path: "MEMORY.md", StartLine: 5, EndLine: 5, Kind: "index", Text: "- Gateway host is the Mac mini.", Types: []string{"reference"}, Tiers: []string{"warm"}},
-		{Path: "MEMORY.md", StartLine: 6, EndLine: 6, Kind: "index", Text: "- [feedback] Lead with the answer.", Types: []string{"feedback"}, Tiers: []string{"hot"}},
+		{Path: "MEMORY.md", StartLine: 6, EndLine: 6, Kind: "index", Text: "- [feedback] Lead with the answer. <!-- importance: 8 -->", Types: []string{"feedback"}, Tiers: []string{"hot"}},
 		{Path: "memory/2026-10-21.md", StartLine: 3, EndLine: 4, Kind: "daily", Date: "2026-10-21",
 			Text: "- Moved the gateway to the Mac mini.\n- nuc-01 keeps Home Assistant."},
 		{Path: "memory/2026-09-15.md", StartLine: 3, EndLine: 3, Kind: "daily", Date: "2026-09-15", Text: "- Gateway runs on nuc-01.", Status: "superseded"},
@@ -88,6 +88,8 @@ func TestIndex_SearchSyntax(t *testing.T) {
 		{Query{Text: "gateway tier:warm"}, "MEMORY.md#L5-L5"},
 		{Query{Text: `"mac mini" -moved`}, "MEMORY.md#L5-L5"},
 		{Query{Text: "gateway kind:daily -assistant"}, "memory/2026-09-15.md#L3-L3"},
+		{Query{Text: "gateway host"}, "MEMORY.md#L5-L5"},
+		{Query{Text: "type:daily mac mini"}, "memory/2026-10-21.md#L3-L3"}, // a note's type is its kind
 		{Query{Text: "gateway path:memory/2026-09"}, "memory/2026-09-15.md#L3-L3"},
 		{Query{Text: "nuc-01 keeps"}, "memory/2026-10-21.md#L4-L4"}, // narrowed to the matching line
 		{Query{Text: "gatway", Limit: 1}, "MEMORY.md#L5-L5"},
@@ -101,6 +103,9 @@ func TestIndex_SearchSyntax(t *testing.T) {
 		if got := cites(c.q); got != c.want && !(c.want != "" && strings.HasPrefix(got, c.want)) {
 			t.Errorf("%q %v: got %q, want %q first", c.q.Text, c.q.Types, got, c.want)
 		}
+	}
+	if res, _ := ix.Search(ctx, Query{Text: "type:feedback"}); len(res) != 1 || res[0].Snippet != "- [feedback] Lead with the answer." {
+		t.Errorf("the snippet keeps a tool's HTML comment: %+v", res)
 	}
 	res, _ := ix.Search(ctx, Query{Text: "gateway nuc-01"})
 	for _, r := range res {

@@ -1,16 +1,25 @@
 package memsearch
 
 import (
+	"cmp"
 	"encoding/json"
 	"fmt"
 	"io"
+	"slices"
 	"strings"
 )
 
 // WriteResults prints results for a person (numbered citations with
 // their snippets) or, with asJSON, as OpenClaw's memory_search answer:
 // {"results":[{path,startLine,endLine,score,snippet,source,citation}]}.
+//
+// Results are written best score first: the score printed beside each is
+// its relevance, and a list whose scores go up and down reads as broken
+// (re-ranking for diversity decides which results make the list, not
+// their order in it).
 func WriteResults(w io.Writer, results []Result, asJSON bool) error {
+	results = slices.Clone(results)
+	slices.SortStableFunc(results, func(a, b Result) int { return cmp.Compare(b.Score, a.Score) })
 	if asJSON {
 		if results == nil {
 			results = []Result{}

@@ -528,8 +528,11 @@ type fragmentJSON struct {
 	Tier   string `json:"r,omitempty"`
 	Status string `json:"s,omitempty"`
 	Lapsed bool   `json:"l,omitempty"`
-	Source string `json:"p,omitempty"`
-	Text   string `json:"x"`
+	// Backing is how well a claim is backed (the evidence marker).
+	Backing string   `json:"e,omitempty"`
+	Source  string   `json:"p,omitempty"`
+	Tags    []string `json:"g,omitempty"` // for the browser's tag: filter
+	Text    string   `json:"x"`
 }
 
 func (ix *staticIndex) fragment(d int) []byte {
@@ -549,8 +552,8 @@ func (ix *staticIndex) fragment(d int) []byte {
 	}
 	data, _ := json.Marshal(fragmentJSON{
 		Title: doc.Title, URL: doc.URL, Kind: doc.KindLabel, Date: doc.Date,
-		Type: doc.MemoryType, Tier: doc.Tier, Status: doc.Status, Lapsed: doc.Lapsed,
-		Source: doc.Source, Text: text,
+		Type: doc.MemoryType, Tier: doc.Tier, Status: doc.Status, Lapsed: doc.Lapsed, Backing: doc.Backing,
+		Source: doc.Source, Tags: doc.Tags, Text: text,
 	})
 	return data
 }

@@ -1,0 +1,235 @@
+package archive_test
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/dreamwiki/dreamwiki/internal/archive"
+	"github.com/dreamwiki/dreamwiki/internal/build"
+	"github.com/dreamwiki/dreamwiki/internal/buildtest"
+)
+
+// A workspace and an OpenClaw agents folder: a Telegram forum group with
+// two topics and a Discord guild channel, in pi's session format v3.
+const sessionsTxtar = `
+-- ws/MEMORY.md --
+# Memory
+
+- Sam's NAS backs up to S3 Glacier Instant Retrieval.
+-- ws/archives/archive-config.json --
+{
+  "agentName": "Juniper",
+  "groups": {
+    "-1002231457781": { "name": "homelab-crew", "label": "Homelab Crew" },
+    "1190287411093045248": { "name": "platform-guild", "label": "Platform Guild" }
+  },
+  "topicNames": {
+    "-1002231457781": { "7": "Backups & NAS" },
+    "1190287411093045248": { "1190287598021394452": "#k8s-migration" }
+  }
+}
+-- agents/main/sessions/sessions.json --
+{
+  "agent:main:telegram:group:-1002231457781:topic:7": { "sessionId": "s7", "updatedAt": 1 },
+  "agent:main:telegram:group:-1002231457781:topic:12": { "sessionId": "s12", "updatedAt": 1 },
+  "agent:main:discord:channel:1190287598021394452": { "sessionId": "d1", "updatedAt": 1 },
+  "agent:main:telegram:dm:5151": { "sessionId": "dm", "updatedAt": 1 }
+}
+-- agents/main/sessions/s7.jsonl --
+{"type":"session","version":3,"id":"s7","timestamp":"2026-11-02T08:50:00.000Z","cwd":"/a"}
+{"type":"message","id":"1","parentId":null,"timestamp":"2026-11-02T08:51:00.000Z","message":{"role":"user","content":"[Telegram Homelab Crew id:-1002231457781 topic:7] Rui Costa (1): restic to B2, restore tested in september"}}
+{"type":"message","id":"2","parentId":"1","timestamp":"2026-11-02T09:07:00.000Z","message":{"role":"user","content":"[Telegram Homelab Crew id:-1002231457781 topic:7] Sam Okafor (2): ok, we'll go with glacier instant retrieval"}}
+{"type":"message","id":"3","parentId":"2","timestamp":"2026-11-03T07:00:00.000Z","message":{"role":"assistant","content":[{"type":"text","text":"Restore of one folder from Glacier worked."}]}}
+-- agents/main/sessions/s12.jsonl --
+{"type":"session","version":3,"id":"s12","timestamp":"2026-11-03T10:00:00.000Z","cwd":"/a"}
+{"type":"message","id":"1","parentId":null,"timestamp":"2026-11-03T10:01:00.000Z","message":{"role":"user","content":"[Telegram Homelab Crew id:-1002231457781 topic:12] Marta Sousa (3): pi-hole or adguard?"}}
+-- agents/main/sessions/d1.jsonl --
+{"type":"session","version":3,"id":"d1","timestamp":"2026-11-18T10:00:00.000Z","cwd":"/a"}
+{"type":"message","id":"1","parentId":null,"timestamp":"2026-11-18T10:02:00.000Z","message":{"role":"user","content":"[Discord Platform Guild #k8s-migration] Priya Raman (p): decided: blue-green cutover on Thursday"}}
+-- agents/main/sessions/dm.jsonl --
+{"type":"session","version":3,"id":"dm","timestamp":"2026-11-18T10:00:00.000Z","cwd":"/a"}
+{"type":"message","id":"1","parentId":null,"timestamp":"2026-11-18T10:02:00.000Z","message":{"role":"user","content":"my private dentist appointment"}}
+`
+
+func setup(t *testing.T) (root string, opts archive.Options) {
+	t.Helper()
+	root = buildtest.Workspace(t, sessionsTxtar)
+	return root, archive.Options{Workspace: filepath.Join(root, "ws"), Sessions: []string{filepath.Join(root, "agents")}}
+}
+
+func run(t *testing.T, opts archive.Options) *archive.Report {
+	t.Helper()
+	rep, err := archive.Run(context.Background(), opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return rep
+}
+
+func read(t *testing.T, p string) string {
+	t.Helper()
+	data, err := os.ReadFile(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(data)
+}
+
+func appendLine(t *testing.T, p, line string) {
+	t.Helper()
+	f, err := os.OpenFile(p, os.O_WRONLY|os.O_APPEND, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	if _, err := f.WriteString(line + "\n"); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func TestArchive_BuildShowsConversationPagesWithNoBrokenLinks(t *testing.T) {
+	_, opts := setup(t)
+	run(t, opts)
+	out := buildtest.BuildWith(t, build.Options{Workspace: opts.Workspace})
+	if pages := out.AssertLinksResolve(); pages == 0 {
+		t.Fatal("the build wrote no pages")
+	}
+	conv := "site/sources/conversations/telegram/homelab-crew/"
+	out.AssertExists(conv+"index.html", conv+"digest.html", conv+"summaries/topic-7.html", conv+"raw/topic-7/2026-11-02.html",
+		"site/sources/conversations/discord/platform-guild/summaries/topic-1190287598021394452.html")
+	// The summary's citation lands on the raw line it quotes.
+	out.AssertContains(conv+"summaries/topic-7.html", `raw/topic-7/2026-11-02.html#^L4"`, "Backups &amp; NAS")
+	out.AssertContains(conv+"raw/topic-7/2026-11-02.html", `id="^L4"`, "we'll go with glacier")
+	out.AssertNoFileHolds("site", "dentist")
+	out.AssertNoFileHolds("vault", "dentist")
+}
+
+func TestArchive_SecondRunChangesNoFile(t *testing.T) {
+	_, opts := setup(t)
+	run(t, opts)
+	before := snapshot(t, opts.Workspace)
+	rep := run(t, opts)
+	if rep.Messages != 0 || len(rep.Topics) != 0 {
+		t.Fatalf("second run reported %d messages in %d topics, want none", rep.Messages, len(rep.Topics))
+	}
+	after := snapshot(t, opts.Workspace)
+	for p, data := range before {
+		if after[p] != data {
+			t.Errorf("%s changed on a run with nothing new", p)
+		}
+	}
+}
+
+func snapshot(t *testing.T, dir string) map[string]string {
+	t.Helper()
+	files := map[string]string{}
+	err := filepath.WalkDir(dir, func(p string, d os.DirEntry, err error) error {
+		if err == nil && !d.IsDir() {
+			files[p] = read(t, p)
+		}
+		return err
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return files
+}
+
+// After OpenClaw's daily reset the key names a new session; what was
+// written to the old transcript after the last run is still archived.
+func TestArchive_OldTranscriptOfAMovedKeyIsStillRead(t *testing.T) {
+	root, opts := setup(t)
+	run(t, opts)
+	sessions := filepath.Join(root, "agents", "main", "sessions")
+	appendLine(t, filepath.Join(sessions, "s7.jsonl"), `{"type":"message","id":"4","parentId":"3","timestamp":"2026-11-03T23:59:00.000Z","message":{"role":"user","content":"[Telegram Homelab Crew] Rui Costa (1): last words before the reset"}}`)
+	if err := os.WriteFile(filepath.Join(sessions, "sessions.json"), []byte(`{"agent:main:telegram:group:-1002231457781:topic:7": {"sessionId": "s7b"}}`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(sessions, "s7b.jsonl"), []byte(`{"type":"session","version":3,"id":"s7b","timestamp":"2026-11-04T04:00:00.000Z","cwd":"/a"}
+{"type":"message","id":"1","parentId":null,"timestamp":"2026-11-04T08:00:00.000Z","message":{"role":"user","content":"[Telegram Homelab Crew] Marta Sousa (3): morning"}}
+`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	rep := run(t, opts)
+	if rep.Messages != 2 {
+		t.Fatalf("appended %d messages, want 2 (one from each transcript)", rep.Messages)
+	}
+	raw := filepath.Join(opts.Workspace, "archives/telegram/homelab-crew/raw/topic-7")
+	if got := read(t, filepath.Join(raw, "2026-11-03.md")); !strings.Contains(got, "Rui Costa:** last words before the reset ^L4") {
+		t.Errorf("the old transcript's new message is missing:\n%s", got)
+	}
+	if got := read(t, filepath.Join(raw, "2026-11-04.md")); !strings.Contains(got, "Marta Sousa:** morning ^L3") {
+		t.Errorf("the new session's message is missing:\n%s", got)
+	}
+}
+
+// A transcript rewritten shorter (compacted, or restored from a backup)
+// is read again, and only messages newer than the last archived are added.
+func TestArchive_RewrittenTranscriptAddsOnlyNewerMessages(t *testing.T) {
+	root, opts := setup(t)
+	run(t, opts)
+	p := filepath.Join(root, "agents", "main", "sessions", "s7.jsonl")
+	if err := os.WriteFile(p, []byte(`{"type":"session","version":3,"id":"s7","timestamp":"2026-11-02T08:50:00.000Z","cwd":"/a"}
+{"type":"message","id":"3","parentId":null,"timestamp":"2026-11-03T07:00:00.000Z","message":{"role":"assistant","content":[{"type":"text","text":"Restore of one folder from Glacier worked."}]}}
+{"type":"message","id":"5","parentId":"3","timestamp":"2026-11-03T08:00:00.000Z","message":{"role":"assistant","content":"Second restore worked too."}}
+`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	rep := run(t, opts)
+	if rep.Messages != 1 {
+		t.Fatalf("appended %d messages, want 1", rep.Messages)
+	}
+	if len(rep.Warnings) != 1 || !strings.Contains(rep.Warnings[0].Message, "shorter than when it was last archived") {
+		t.Errorf("warnings = %v, want one about the rewritten transcript", rep.Warnings)
+	}
+	got := read(t, filepath.Join(opts.Workspace, "archives/telegram/homelab-crew/raw/topic-7/2026-11-03.md"))
+	if strings.Count(got, "Restore of one folder") != 1 || !strings.Contains(got, "Second restore worked too. ^L4") {
+		t.Errorf("raw file after the rewrite:\n%s", got)
+	}
+}
+
+func TestArchive_DirectChatsAreNeverArchived(t *testing.T) {
+	_, opts := setup(t)
+	rep := run(t, opts)
+	found := false
+	for _, s := range rep.Skipped {
+		if s.Key == "agent:main:telegram:dm:5151" {
+			found = true
+		}
+	}
+	if !found {
+		t.Errorf("the direct chat is not reported as skipped: %v", rep.Skipped)
+	}
+	for p, data := range snapshot(t, filepath.Join(opts.Workspace, "archives")) {
+		if strings.Contains(data, "dentist") {
+			t.Errorf("%s holds the direct chat", p)
+		}
+	}
+}
+
+func TestArchive_OnlyTheTopicWithNewMessagesIsSummarisedAgain(t *testing.T) {
+	root, opts := setup(t)
+	run(t, opts)
+	appendLine(t, filepath.Join(root, "agents", "main", "sessions", "s12.jsonl"), `{"type":"message","id":"2","parentId":"1","timestamp":"2026-11-03T10:05:00.000Z","message":{"role":"user","content":"[Telegram Homelab Crew] Rui Costa (1): adguard, moved last year"}}`)
+	rep := run(t, opts)
+	if len(rep.Topics) != 1 || rep.Topics[0].Topic != "12" || !rep.Topics[0].Summarised || rep.Topics[0].Added != 1 {
+		t.Fatalf("topics = %+v, want topic 12 alone, +1, summarised", rep.Topics)
+	}
+	opts.Force = true
+	rep = run(t, opts)
+	if len(rep.Topics) != 3 {
+		t.Errorf("--force summarised %d topics, want all 3", len(rep.Topics))
+	}
+}
+
+func TestArchive_MissingSessionsFolderIsAnErrorNamingIt(t *testing.T) {
+	_, opts := setup(t)
+	opts.Sessions = []string{filepath.Join(t.TempDir(), "nowhere")}
+	_, err := archive.Run(context.Background(), opts)
+	if err == nil || !strings.Contains(err.Error(), "nowhere does not exist") {
+		t.Fatalf("err = %v, want one naming the missing folder", err)
+	}
+}
