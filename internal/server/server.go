@@ -123,7 +123,9 @@ type snapshot struct {
 // live.
 type kick struct {
 	paths []string
-	done  chan error
+	// all reads the whole workspace again (a dream changed many files).
+	all  bool
+	done chan error
 }
 
 // New builds the workspace into memory and starts watching it. Close (or
@@ -337,7 +339,7 @@ func (s *Server) loop(ctx context.Context) {
 		case k := <-s.kick:
 			stopFinish()
 			s.pending.Store(true)
-			err := s.rebuild(ctx, change{paths: k.paths, first: time.Now()})
+			err := s.rebuild(ctx, change{paths: k.paths, reset: k.all, first: time.Now()})
 			if err == nil && s.session.Pending() {
 				// The caller (a dream) wants everything, claims included.
 				if prov != nil {
@@ -608,7 +610,18 @@ func (s *Server) helloMessage() Message {
 // Rebuild brings the site up to date with the workspace files at paths now,
 // without waiting for the watcher, and returns once the new pages are live.
 func (s *Server) Rebuild(ctx context.Context, paths []string) error {
-	k := kick{paths: paths, done: make(chan error, 1)}
+	return s.kickLoop(ctx, kick{paths: paths, done: make(chan error, 1)})
+}
+
+// RebuildAll reads the whole workspace again and returns once the new
+// pages are live: after a dream, whose changes reach the journal, the
+// dashboard and many claims at once, the incremental update left the
+// journal without the new run (serve.test.mjs, "the Dream button").
+func (s *Server) RebuildAll(ctx context.Context) error {
+	return s.kickLoop(ctx, kick{all: true, done: make(chan error, 1)})
+}
+
+func (s *Server) kickLoop(ctx context.Context, k kick) error {
 	select {
 	case s.kick <- k:
 	case <-ctx.Done():
