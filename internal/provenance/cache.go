@@ -105,6 +105,7 @@ type textFacts struct {
 	norm       string
 	content    map[string]bool
 	structural bool
+	subject    statedSubject
 }
 
 type identKey struct {
@@ -200,7 +201,7 @@ func (m *memo) text(t string) *textFacts {
 }
 
 func newTextFacts(t string) *textFacts {
-	return &textFacts{norm: analysis.Normalize(t), content: analysis.ContentWordSet(t), structural: memory.IsStructural(t)}
+	return &textFacts{norm: analysis.Normalize(t), content: analysis.ContentWordSet(t), structural: memory.IsStructural(t), subject: readSubject(t)}
 }
 
 // facts are the facts of c's text and entry, kept by its entry (whose
@@ -234,6 +235,16 @@ func (a *analyzer) content(c *Claim) map[string]bool {
 		return analysis.ContentWordSet(c.Text)
 	}
 	return a.memo.facts(c).content
+}
+
+// subject is readSubject(c.Text): what the contests read of every live
+// claim, a regular expression or two each, kept so that an edit does not
+// read every claim of the workspace again.
+func (a *analyzer) subject(c *Claim) statedSubject {
+	if a.memo == nil {
+		return readSubject(c.Text)
+	}
+	return a.memo.facts(c).subject
 }
 
 // claimIdentity is the identity of claim c (see analyzer.claimIdentity)

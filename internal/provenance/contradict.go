@@ -228,11 +228,12 @@ func (a *analyzer) facts(idx []int) []fact {
 			}
 			continue
 		}
-		key, value, ok := subjectValue(a.claims[i].Text)
-		if !ok {
+		st := a.subject(a.claims[i])
+		if !st.ok {
 			continue
 		}
-		ps = append(ps, parsed{i, key, value, colonLabel(a.claims[i].Text, value)})
+		key := st.key
+		ps = append(ps, parsed{i, key, st.value, st.label})
 		c := a.claims[i]
 		u := uses[key]
 		if u == nil {
@@ -282,6 +283,21 @@ func (a *analyzer) facts(idx []int) []fact {
 		}
 	}
 	return out
+}
+
+// statedSubject is a claim text read as subject key and value
+// (subjectValue), and whether it is written "Key: value" (colonLabel).
+type statedSubject struct {
+	key, value string
+	label, ok  bool
+}
+
+func readSubject(text string) statedSubject {
+	key, value, ok := subjectValue(text)
+	if !ok {
+		return statedSubject{}
+	}
+	return statedSubject{key: key, value: value, label: colonLabel(text, value), ok: true}
 }
 
 // colonLabel reports a claim written "Key: value", the shape of the lines
