@@ -153,13 +153,15 @@ func (ed *editor) files(kind string) []string {
 	return out
 }
 
-// fileKind says what the random test takes a file for: "memory", "daily"
-// (memory/YYYY-MM-DD*.md), "topic" (other files of memory/, private ones
-// included) or "note".
+// fileKind says what the random test takes a file for: "memory", "dream"
+// (the dream journal), "daily" (memory/YYYY-MM-DD*.md), "topic" (other
+// files of memory/, private ones included) or "note".
 func fileKind(rel string) string {
 	switch {
 	case rel == "MEMORY.md":
 		return "memory"
+	case rel == dreamLogPath:
+		return "dream"
 	case strings.HasPrefix(rel, "memory/") && len(rel) > 17 && rel[7] >= '0' && rel[7] <= '9':
 		return "daily"
 	case strings.HasPrefix(rel, "memory/"):
@@ -182,6 +184,24 @@ func (ed *editor) remove(rel string) {
 	if err := os.Remove(filepath.Join(ed.dir, filepath.FromSlash(rel))); err != nil {
 		ed.t.Fatal(err)
 	}
+}
+
+// dreamLogPath is the dream journal: a dream appends its run there.
+const dreamLogPath = "memory/dream-log.md"
+
+// dreamRun is a run of the journal, as a dream writes it: a dated
+// heading, its figures and what it did, citing a daily log.
+func (ed *editor) dreamRun() string {
+	day := 1 + ed.r.IntN(19)
+	var b strings.Builder
+	fmt.Fprintf(&b, "\n## 2026-03-%02d 07:%02d — dream\n\nConsolidated through: 2026-03-%02d\n", day, ed.r.IntN(60), day)
+	fmt.Fprintf(&b, "Logs: %d\nPromoted: %d\nSuperseded: 0\n\n", 1+ed.r.IntN(5), ed.r.IntN(4))
+	b.WriteString("- Promoted: " + ed.sentence() + ".")
+	if logs := ed.files("daily"); len(logs) > 0 {
+		b.WriteString(" ([[" + strings.TrimSuffix(strings.TrimPrefix(ed.pick(logs), "memory/"), ".md") + "]])")
+	}
+	b.WriteString("\n")
+	return b.String()
 }
 
 // dailyPath is the log of a day of March 2026, with a suffix sometimes.
@@ -336,9 +356,19 @@ func (ed *editor) step() (string, []string) {
 // try makes one random edit; ok is false when the edit it chose had
 // nothing to work on.
 func (ed *editor) try() (what string, paths []string, ok bool) {
-	kinds := []string{"note", "note", "daily", "daily", "topic", "topic", "memory"}
+	kinds := []string{"note", "note", "daily", "daily", "topic", "topic", "memory", "dream"}
 	kind := ed.pick(kinds)
 	files := ed.files(kind)
+	if kind == "dream" && ed.r.IntN(3) > 0 {
+		// A dream ran: its run is appended to the journal (which it
+		// starts when there is none), as the dream writes it.
+		text := "# Dream log\n"
+		if len(files) > 0 {
+			text = ed.read(dreamLogPath)
+		}
+		ed.write(dreamLogPath, text+ed.dreamRun())
+		return "dream run in " + dreamLogPath, []string{dreamLogPath}, true
+	}
 	switch op := ed.r.IntN(20); {
 	case op < 3: // create
 		switch kind {

@@ -140,7 +140,7 @@ func (s *Server) serveDream(w http.ResponseWriter, r *http.Request) {
 	}
 	if len(res.Written) > 0 {
 		s.hub.broadcast(Message{Type: "dream", Stage: "rebuild", Text: "rebuilding the wiki"})
-		if err := s.RebuildAll(ctx); err != nil {
+		if err := s.Rebuild(ctx, res.Written); err != nil {
 			s.dreamFailed(w, err)
 			return
 		}

@@ -119,13 +119,12 @@ type snapshot struct {
 }
 
 // kick asks the rebuild loop to bring the build up to date with paths now
-// (without waiting for the watcher) and to signal done when the pages are
-// live.
+// (without waiting for the watcher) and to signal done when the whole
+// site is: claims, the pages that only list what changed and the
+// site-wide files included.
 type kick struct {
 	paths []string
-	// all reads the whole workspace again (a dream changed many files).
-	all  bool
-	done chan error
+	done  chan error
 }
 
 // New builds the workspace into memory and starts watching it. Close (or
@@ -339,7 +338,7 @@ func (s *Server) loop(ctx context.Context) {
 		case k := <-s.kick:
 			stopFinish()
 			s.pending.Store(true)
-			err := s.rebuild(ctx, change{paths: k.paths, reset: k.all, first: time.Now()})
+			err := s.rebuild(ctx, change{paths: k.paths, first: time.Now()})
 			if err == nil && s.session.Pending() {
 				// The caller (a dream) wants everything, claims included.
 				if prov != nil {
@@ -347,6 +346,16 @@ func (s *Server) loop(ctx context.Context) {
 					prov = nil
 				}
 				err = s.applyProvenance(ctx, s.session.ProvenanceJob()(), time.Now())
+			}
+			if err == nil {
+				// And the pages that only list what changed: the dream's
+				// answer links the journal, which lists its run.
+				start := time.Now()
+				b := newBatch()
+				if err = s.session.Finish(ctx, b); err == nil {
+					finishTook = time.Since(start)
+					s.finished(b)
+				}
 			}
 			k.done <- err
 			wait()
@@ -385,13 +394,18 @@ func (s *Server) loop(ctx context.Context) {
 				continue
 			}
 			finishTook = time.Since(finishStart)
-			s.pending.Store(false)
-			if changed := s.store.commitFinish(b); len(changed) > 0 {
-				s.log.Debug("site-wide files written", "files", len(changed), "took", finishTook.Round(time.Millisecond))
-				if pages := reloadable(changed); len(pages) > 0 {
-					s.announce(pages)
-				}
-			}
+			s.finished(b)
+		}
+	}
+}
+
+// finished makes a Finish's files live and tells the pages.
+func (s *Server) finished(b *batch) {
+	s.pending.Store(false)
+	if changed := s.store.commitFinish(b); len(changed) > 0 {
+		s.log.Debug("site-wide files written", "files", len(changed))
+		if pages := reloadable(changed); len(pages) > 0 {
+			s.announce(pages)
 		}
 	}
 }
@@ -608,20 +622,12 @@ func (s *Server) helloMessage() Message {
 }
 
 // Rebuild brings the site up to date with the workspace files at paths now,
-// without waiting for the watcher, and returns once the new pages are live.
+// without waiting for the watcher, and returns once the whole site shows
+// them: the pages that show what changed, and also those that only list
+// it (the dream journal lists a dream's run) and the site-wide files,
+// which an edit's rebuild leaves for when edits pause.
 func (s *Server) Rebuild(ctx context.Context, paths []string) error {
-	return s.kickLoop(ctx, kick{paths: paths, done: make(chan error, 1)})
-}
-
-// RebuildAll reads the whole workspace again and returns once the new
-// pages are live: after a dream, whose changes reach the journal, the
-// dashboard and many claims at once, the incremental update left the
-// journal without the new run (serve.test.mjs, "the Dream button").
-func (s *Server) RebuildAll(ctx context.Context) error {
-	return s.kickLoop(ctx, kick{all: true, done: make(chan error, 1)})
-}
-
-func (s *Server) kickLoop(ctx context.Context, k kick) error {
+	k := kick{paths: paths, done: make(chan error, 1)}
 	select {
 	case s.kick <- k:
 	case <-ctx.Done():
