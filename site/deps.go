@@ -52,7 +52,9 @@ const (
 
 	// depURL is the page of the note at a vault path, "" when there is none.
 	depURL
-	// depBacklinks are the notes linking to a note.
+	// depBacklinks are the notes linking to a note; checked at the paths
+	// the vault's delta names (vault.Delta.Backlinked and the notes that
+	// changed or went), not on every update.
 	depBacklinks
 	// depSource is the vault path of the note made from a workspace path.
 	depSource
@@ -568,8 +570,17 @@ func (g *depGraph) invalidate(s *site, d vault.Delta, moved []string, allMoved, 
 			mark(ks)
 		}
 	}
+	// A note's backlinks change only where the vault says so: at the
+	// paths of notes that changed or went, and of those it lists as
+	// Backlinked. Asking each note's, 10,000 of them, cost more than the
+	// rest of a small edit's check.
+	for _, n := range slices.Concat(d.Changed, d.Removed, d.Backlinked) {
+		if ks := g.derived[depBacklinks][n.Path]; ks != nil && g.refresh(s, ks) {
+			mark(ks)
+		}
+	}
 	for kind, m := range g.derived {
-		if kind == depURL && !allMoved || kind == depNotes && !notes {
+		if kind == depURL && !allMoved || kind == depNotes && !notes || kind == depBacklinks {
 			continue
 		}
 		for _, ks := range m {

@@ -31,6 +31,11 @@ type Delta struct {
 	// moved or broke). Only the notes linking to a changed note are
 	// resolved again, and only those whose resolutions differ are listed.
 	Relinked []*Note
+	// Backlinked are the notes of the new vault, changed or kept, whose
+	// backlinks (Vault.Backlinks) are not what the earlier vault gave for
+	// the note at their path, besides the changed ones: a note linking to
+	// them came, went or now links elsewhere. Sorted by path.
+	Backlinked []*Note
 	// Names is true when the set of names links resolve against (paths,
 	// aliases, workspace paths, assets, private files) changed: the name
 	// indexes were made again, and every link that can name what came,
@@ -575,13 +580,21 @@ func (v *Vault) relink(old *Vault, d *Delta, also []*Note) []*Note {
 			d.Relinked = append(d.Relinked, n)
 		}
 	}
+	changed := make(map[*Note]bool, len(d.Changed))
+	for _, n := range d.Changed {
+		changed[n] = true
+	}
 	for t := range touched {
+		if v.byPath[t.Path] == t && !changed[t] {
+			d.Backlinked = append(d.Backlinked, t)
+		}
 		if len(bl[t]) == 0 {
 			delete(bl, t)
 			continue
 		}
 		bl[t] = uniqueNotes(bl[t])
 	}
+	sort.Slice(d.Backlinked, func(i, j int) bool { return d.Backlinked[i].Path < d.Backlinked[j].Path })
 	v.backlinks = bl
 	return append(append([]*Note(nil), d.Changed...), relinked...)
 }
@@ -765,7 +778,12 @@ func (a *Assembly) Next(ws *workspace.Workspace, res *provenance.Result) *Assemb
 	} else {
 		n.files, n.claims = map[string]int{}, map[*provenance.Claim]int{}
 	}
-	if res != nil {
+	switch {
+	case a != nil && res == a.res:
+		// An edit rendered before provenance runs again: the same result
+		// makes the same edits.
+		n.edits = a.edits
+	case res != nil:
 		n.edits = lineEdits(res)
 	}
 	// The same file paths locate every note where they did.

@@ -78,11 +78,10 @@ func Analyze(ws *workspace.Workspace, opts Options) *Result {
 		ws:           ws,
 		opts:         opts,
 		now:          asOf.Add(24*time.Hour - time.Second),
-		res:          &Result{AsOf: asOf, byID: map[string]*Claim{}, byEntry: map[*workspace.Entry]*Claim{}, anchors: map[string][]Anchor{}},
+		res:          &Result{AsOf: asOf, anchors: map[string][]Anchor{}},
 		meta:         map[*Claim]*memory.MetaRecord{},
 		claimOfMID:   map[string]*Claim{},
 		metaByID:     map[string]*memory.MetaRecord{},
-		prior:        map[*Claim]*PriorClaim{},
 		sources:      map[string]*source{},
 		recallOf:     map[*Claim]*recallStats{},
 		byDate:       map[time.Time][]string{},
@@ -91,6 +90,11 @@ func Analyze(ws *workspace.Workspace, opts Options) *Result {
 		memo:         opts.Cache.start(),
 	}
 	a.collectClaims()
+	// The indexes of the claims, sized once: at 10,000 notes growing them
+	// entry by entry was a good part of a topic-file edit's analysis.
+	a.res.byID = make(map[string]*Claim, len(a.claims))
+	a.res.byEntry = make(map[*workspace.Entry]*Claim, len(a.claims))
+	a.prior = make(map[*Claim]*PriorClaim, len(a.claims))
 	a.matchMeta()
 	a.assignIDs()
 	a.buildCorpus()
@@ -177,7 +181,7 @@ func (a *analyzer) collectClaims() {
 			}
 		}
 		for i, e := range entries {
-			if strings.TrimSpace(e.Text) == "" || notAClaim(e) {
+			if !a.memo.claimable(e) {
 				continue
 			}
 			if i == 0 && e.Section == "" && e.Shape == workspace.ShapeParagraph &&
@@ -296,7 +300,7 @@ func (a *analyzer) matchMeta() {
 // previous build when there is one, else a fresh slug that no other claim
 // uses.
 func (a *analyzer) assignIDs() {
-	taken := map[string]bool{}
+	taken := make(map[string]bool, len(a.claims))
 	if len(a.opts.Previous) > 0 {
 		cur := make([]identity, len(a.claims))
 		for i, c := range a.claims {

@@ -51,6 +51,8 @@ type cacheState struct {
 	priors map[entryKey]identity
 	perms  map[permKey]permFacts
 	slugs  map[string]bool
+	// claimable says of each entry whether it states a fact (claimable).
+	claimable map[*workspace.Entry]bool
 }
 
 // corpusEntry is a corpus with the inputs it was built from: the corpus
@@ -171,6 +173,8 @@ func (c *Cache) start() *memo {
 		priors:   make(map[entryKey]identity, len(old.priors)),
 		perms:    make(map[permKey]permFacts, len(old.perms)),
 		slugs:    make(map[string]bool, len(old.slugs)),
+
+		claimable: make(map[*workspace.Entry]bool, len(old.claimable)),
 	}}
 }
 
@@ -533,6 +537,24 @@ func (m *memo) keepEvidence(c *Claim, e *evidenceEntry) {
 	if m != nil && c.Entry != nil {
 		m.next.evidence[c.Entry] = e
 	}
+}
+
+// claimable reports whether entry e states a fact, a claim: it has text
+// and is no bookkeeping line (notAClaim); worked out once per entry.
+func (m *memo) claimable(e *workspace.Entry) bool {
+	if m == nil {
+		return claimable(e)
+	}
+	ok, seen := m.old.claimable[e]
+	if !seen {
+		ok = claimable(e)
+	}
+	m.next.claimable[e] = ok
+	return ok
+}
+
+func claimable(e *workspace.Entry) bool {
+	return strings.TrimSpace(e.Text) != "" && !notAClaim(e)
 }
 
 // validSlug reports whether an id's slug is one slugify would make,

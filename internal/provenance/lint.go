@@ -17,7 +17,8 @@ const maxEntryChars = 10000
 // file and line to fix.
 func (a *analyzer) lint() {
 	byID := a.res.byID
-	firstNorm := map[string]*Claim{}
+	type fileNorm struct{ file, norm string }
+	firstNorm := make(map[fileNorm]*Claim, len(a.claims))
 	for _, c := range a.claims {
 		curated := c.Origin != OriginArchive
 		if curated && len(c.Evidence) == 0 {
@@ -40,7 +41,7 @@ func (a *analyzer) lint() {
 				"entry is %d characters long; an entry is one fact, not a document", n)
 		}
 		if curated {
-			key := c.File + "\x00" + a.norm(c)
+			key := fileNorm{c.File, a.norm(c)}
 			if first := firstNorm[key]; first != nil {
 				a.claimFinding(c, "duplicate-entry", "remove one of them", "entry repeats line %d word for word", first.Line)
 			} else {
