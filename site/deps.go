@@ -41,6 +41,9 @@ const (
 	// depCard is what other pages show of a claim: its text, type, tier,
 	// status, decay and lapse.
 	depCard
+	// depBacking is the evidence marker lists show beside a claim: how
+	// well its evidence backs it.
+	depBacking
 	// depWords is a daily log's size in words (the dashboard's calendar).
 	depWords
 	// depRun is a dream run as the journal and dashboard show it.
@@ -407,6 +410,10 @@ func (g *depGraph) fingerprint(s *site, d dep) uint64 {
 		if ci := s.mem.byNote[s.v.Note(d.name)]; ci != nil {
 			str("+", ci.ID, ci.Text, ci.Type, ci.Tier, ci.Status, strconv.FormatFloat(ci.Decay, 'g', -1, 64),
 				strconv.FormatBool(ci.Lapsed), ci.Created, ci.c.File)
+		}
+	case depBacking:
+		if ci := s.mem.byNote[s.v.Note(d.name)]; ci != nil {
+			str("+", string(ci.c.Backing()))
 		}
 	case depWords:
 		if n := s.v.Note(d.name); n != nil {

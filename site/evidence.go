@@ -217,13 +217,15 @@ func legendFor(content template.HTML) []evidenceState {
 }
 
 // backingOf is the evidence marker of a claim note in lists, nil for
-// other notes.
+// other notes. It is read as the marker alone (depBacking), not the
+// claim: a list of 10,000 claims that read each claim's content was
+// rendered again at once whenever one of them changed.
 func (s *site) backingOf(n *vault.Note, r *reads) *evidenceState {
 	ci := s.mem.byNote[n]
 	if ci == nil {
 		return nil
 	}
-	r.note(depContent, n)
+	r.note(depBacking, n)
 	st := stateOf(ci)
 	return &st
 }
