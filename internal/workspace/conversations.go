@@ -116,8 +116,8 @@ func topicDays(c *Conversation) {
 // from its lines.
 func readDay(f *File, rest string) *ConversationDay {
 	d := &ConversationDay{File: f}
-	if dir := path.Dir(rest); dir != "raw" {
-		d.Topic = strings.TrimPrefix(path.Base(dir), "topic-")
+	if id, ok := strings.CutPrefix(path.Dir(rest), "raw/topic-"); ok && !strings.Contains(id, "/") {
+		d.Topic = id
 	}
 	if date, _, ok := dailyName(path.Base(rest)); ok {
 		d.Day = date.Format("2006-01-02")
