@@ -18,7 +18,7 @@ const sessionsTxtar = `
 -- ws/MEMORY.md --
 # Memory
 
-- Sam's NAS backs up to S3 Glacier Instant Retrieval.
+- Sam will go with Glacier Instant Retrieval for the NAS backups. Source: archives/telegram/homelab-crew/DIGEST.md
 -- ws/archives/archive-config.json --
 {
   "agentName": "Juniper",
@@ -103,6 +103,19 @@ func TestArchive_BuildShowsConversationPagesWithNoBrokenLinks(t *testing.T) {
 	// The summary's citation lands on the raw line it quotes.
 	out.AssertContains(conv+"summaries/topic-7.html", `raw/topic-7/2026-11-02.html#^L4"`, "Backups &amp; NAS")
 	out.AssertContains(conv+"raw/topic-7/2026-11-02.html", `id="^L4"`, "we'll go with glacier")
+	// Channel, group and topic pages: counts, a timeline by day linking
+	// the day's transcripts, and who spoke how often.
+	out.AssertContains("site/sources/conversations/telegram/index.html", "Telegram: 4 messages in 1 group, 2026-11-02 → 2026-11-03, from 4 participants.",
+		`<a href="../../../sources/conversations/telegram/homelab-crew/index.html">Homelab Crew</a>`)
+	out.AssertContains(conv+"index.html", "Homelab Crew, a telegram group: 4 messages in 2 topics", `id="timeline"`, `id="participants"`,
+		`<a href="../../../../sources/conversations/telegram/homelab-crew/raw/topic-7/index.html">Backups &amp; NAS</a></td><td class="num">3</td><td>2026-11-02</td><td>2026-11-03</td>`)
+	out.AssertContains(conv+"raw/topic-7/index.html", "<h1>Backups &amp; NAS</h1>", "Topic 7 of Homelab Crew (telegram): 3 messages on 2 days, 2026-11-02 → 2026-11-03, from 3 participants.",
+		`<tr><td>2026-11-02</td><td class="num">2</td>`, `href="../../../../../../sources/conversations/telegram/homelab-crew/raw/topic-7/2026-11-03.html">transcript</a>`,
+		`<tr><td>Juniper</td><td class="num">1</td>`)
+	out.AssertContains("site/sources/conversations/discord/platform-guild/index.html", "Priya Raman")
+	// A claim backed by a digest line cites it, and the link lands on
+	// that line.
+	out.AssertMatches("site/claims/sam-will-go-with-glacier-instant-retrieval-for-the-nas.html", `class="internal evidence-link" href="../sources/conversations/telegram/homelab-crew/digest.html#%5ee\d+"`)
 	out.AssertNoFileHolds("site", "dentist")
 	out.AssertNoFileHolds("vault", "dentist")
 }
