@@ -6,10 +6,12 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/dreamwiki/dreamwiki/internal/archive"
 	"github.com/dreamwiki/dreamwiki/internal/build"
 	"github.com/dreamwiki/dreamwiki/internal/buildtest"
+	"github.com/dreamwiki/dreamwiki/internal/dream"
 )
 
 // A workspace and an OpenClaw agents folder: a Telegram forum group with
@@ -118,6 +120,35 @@ func TestArchive_BuildShowsConversationPagesWithNoBrokenLinks(t *testing.T) {
 	out.AssertMatches("site/claims/sam-will-go-with-glacier-instant-retrieval-for-the-nas.html", `class="internal evidence-link" href="../sources/conversations/telegram/homelab-crew/digest.html#%5ee\d+"`)
 	out.AssertNoFileHolds("site", "dentist")
 	out.AssertNoFileHolds("vault", "dentist")
+}
+
+// A dream reads the messages the digests cite as it reads daily-log
+// lines: a decision among them is promoted with a Source pointer to its
+// raw line, and the claim's evidence links land on that line and on the
+// digest line quoting it.
+func TestArchive_DreamPromotesADigestDecisionAndTheClaimCitesIt(t *testing.T) {
+	root, opts := setup(t)
+	run(t, opts)
+	if err := os.MkdirAll(filepath.Join(opts.Workspace, "memory"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(opts.Workspace, "memory", "2026-11-18.md"), []byte("# 2026-11-18\n\n- Quiet day.\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	now := func() time.Time { return time.Date(2026, 11, 19, 8, 0, 0, 0, time.UTC) }
+	if _, err := dream.Run(context.Background(), opts.Workspace, dream.Options{Now: now, Force: true}, false, nil); err != nil {
+		t.Fatal(err)
+	}
+	raw := "archives/discord/platform-guild/raw/topic-1190287598021394452/2026-11-18.md"
+	if mem := read(t, filepath.Join(opts.Workspace, "MEMORY.md")); !strings.Contains(mem, "“decided: blue-green cutover on Thursday” (Priya Raman, Platform Guild / #k8s-migration)") ||
+		!strings.Contains(mem, "Source: "+raw+"#L3-L3") {
+		t.Fatalf("MEMORY.md after the dream:\n%s", mem)
+	}
+	out := buildtest.BuildWith(t, build.Options{Workspace: opts.Workspace, Out: filepath.Join(root, "dist")})
+	out.AssertLinksResolve()
+	claim := "site/claims/decided-blue-green-cutover-on-thursday-priya-raman-platform.html"
+	out.AssertContains(claim, `evidence-link" href="../sources/conversations/discord/platform-guild/raw/topic-1190287598021394452/2026-11-18.html#%5eL3"`)
+	out.AssertMatches(claim, `evidence-link" href="../sources/conversations/discord/platform-guild/digest.html#%5ee\d+"`)
 }
 
 func TestArchive_SecondRunChangesNoFile(t *testing.T) {

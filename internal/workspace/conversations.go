@@ -2,6 +2,7 @@ package workspace
 
 import (
 	"path"
+	"regexp"
 	"sort"
 	"strconv"
 	"strings"
@@ -84,7 +85,49 @@ func buildConversations(files []convFile, cfg *ArchiveConfig) []*Conversation {
 				t.Messages = summaryCount(t.File.Content)
 			}
 		}
+		c.Cites = digestCites(c)
 		out = append(out, c)
+	}
+	return out
+}
+
+// rawCite finds a link to a raw transcript's line, as `dreamwiki archive`
+// cites one: "](raw/topic-7/2026-11-02.md#^L6)".
+var rawCite = regexp.MustCompile(`\]\((raw/[^()#\s]+\.md)#\^L(\d+)\)`)
+
+// digestCites reads the lines of c's DIGEST.md that cite a raw message,
+// each with the message its transcript holds at that line; a citation of
+// a transcript or line that is not there is left out.
+func digestCites(c *Conversation) []*DigestCite {
+	if c.Digest == nil {
+		return nil
+	}
+	dir := path.Dir(c.Digest.Path)
+	days := map[string]*ConversationDay{}
+	for _, d := range c.Days {
+		days[d.File.Path] = d
+	}
+	topics := map[string]*ConversationTopic{}
+	for _, t := range c.Topics {
+		topics[t.ID] = t
+	}
+	var out []*DigestCite
+	for i, l := range mdline.Split(c.Digest.Content) {
+		m := rawCite.FindStringSubmatch(l)
+		if m == nil {
+			continue
+		}
+		d := days[path.Join(dir, m[1])]
+		n, err := strconv.Atoi(m[2])
+		if d == nil || err != nil {
+			continue
+		}
+		for _, rl := range mdline.Split(d.File.Content) {
+			if msg, ok := ParseRawMessage(rl); ok && msg.Line == n {
+				out = append(out, &DigestCite{Line: i + 1, Day: d, Message: msg, Topic: topics[d.Topic]})
+				break
+			}
+		}
 	}
 	return out
 }

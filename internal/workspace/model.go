@@ -480,6 +480,18 @@ type Conversation struct {
 	Days []*ConversationDay
 	// Other Markdown files in the folder.
 	Other []*File
+	// Cites are the lines of DIGEST.md that quote a raw message and link
+	// its line (the latest decisions `dreamwiki archive` lists), in order.
+	Cites []*DigestCite
+}
+
+// DigestCite is a line of a group's DIGEST.md that cites a raw message.
+type DigestCite struct {
+	Line    int              // the line of DIGEST.md
+	Day     *ConversationDay // the raw transcript it links
+	Message RawMessage       // the message as that transcript has it
+	// Topic is the topic the transcript belongs to, nil for none.
+	Topic *ConversationTopic
 }
 
 // ConversationTopic is one topic of a conversation group: a summary
