@@ -129,16 +129,7 @@ func TestArchive_BuildShowsConversationPagesWithNoBrokenLinks(t *testing.T) {
 func TestArchive_DreamPromotesADigestDecisionAndTheClaimCitesIt(t *testing.T) {
 	root, opts := setup(t)
 	run(t, opts)
-	if err := os.MkdirAll(filepath.Join(opts.Workspace, "memory"), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(filepath.Join(opts.Workspace, "memory", "2026-11-18.md"), []byte("# 2026-11-18\n\n- Quiet day.\n"), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	now := func() time.Time { return time.Date(2026, 11, 19, 8, 0, 0, 0, time.UTC) }
-	if _, err := dream.Run(context.Background(), opts.Workspace, dream.Options{Now: now, Force: true}, false, nil); err != nil {
-		t.Fatal(err)
-	}
+	dreamOn(t, opts.Workspace)
 	raw := "archives/discord/platform-guild/raw/topic-1190287598021394452/2026-11-18.md"
 	if mem := read(t, filepath.Join(opts.Workspace, "MEMORY.md")); !strings.Contains(mem, "“decided: blue-green cutover on Thursday” (Priya Raman, Platform Guild / #k8s-migration)") ||
 		!strings.Contains(mem, "Source: "+raw+"#L3-L3") {
@@ -149,6 +140,38 @@ func TestArchive_DreamPromotesADigestDecisionAndTheClaimCitesIt(t *testing.T) {
 	claim := "site/claims/decided-blue-green-cutover-on-thursday-priya-raman-platform.html"
 	out.AssertContains(claim, `evidence-link" href="../sources/conversations/discord/platform-guild/raw/topic-1190287598021394452/2026-11-18.html#%5eL3"`)
 	out.AssertMatches(claim, `evidence-link" href="../sources/conversations/discord/platform-guild/digest.html#%5ee\d+"`)
+}
+
+// A private conversation is no source for a dream, as a private daily log
+// is not.
+func TestArchive_DreamDoesNotReadAPrivateConversation(t *testing.T) {
+	_, opts := setup(t)
+	run(t, opts)
+	if err := os.WriteFile(filepath.Join(opts.Workspace, "dreamwiki.toml"), []byte(`private = ["archives/discord/**"]`+"\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	dreamOn(t, opts.Workspace)
+	for _, p := range []string{"MEMORY.md", "memory/dream-log.md", "memory/memory-meta.json"} {
+		if text := read(t, filepath.Join(opts.Workspace, p)); strings.Contains(text, "blue-green") || strings.Contains(text, "archives/discord") {
+			t.Errorf("%s quotes a private conversation:\n%s", p, text)
+		}
+	}
+}
+
+// dreamOn runs a forced dream over ws on 2026-11-19, with a daily log of
+// 2026-11-18 to read.
+func dreamOn(t *testing.T, ws string) {
+	t.Helper()
+	if err := os.MkdirAll(filepath.Join(ws, "memory"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(ws, "memory", "2026-11-18.md"), []byte("# 2026-11-18\n\n- Quiet day.\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	now := func() time.Time { return time.Date(2026, 11, 19, 8, 0, 0, 0, time.UTC) }
+	if _, err := dream.Run(context.Background(), ws, dream.Options{Now: now, Force: true}, false, nil); err != nil {
+		t.Fatal(err)
+	}
 }
 
 func TestArchive_SecondRunChangesNoFile(t *testing.T) {
