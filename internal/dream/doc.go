@@ -5,10 +5,11 @@
 //
 // A dream has three phases (DESIGN 5.3). Sense is read-only: the gates
 // (time, new days, lock), the watermark from memory/dream-log.md, the
-// batch of logs (oldest first, 32 logs or 192 KiB, cut on dates), and the
-// candidate facts: lines whose shape is no fact (status, counters, cron
-// and health-check output, paths, hashes, transcripts, questions; see
-// shapes.go) are left out, relative dates made absolute, types, promotion
+// batch of logs (oldest first, 32 logs or 192 KiB, cut on dates) with the
+// messages of its days that public conversation digests cite
+// (conversations.go), and the candidate facts: lines whose shape is no
+// fact (status, counters, cron and health-check output, paths, hashes,
+// transcripts, questions; see shapes.go) are left out, relative dates made absolute, types, promotion
 // scores (DESIGN 5.2) and the secret guard. Consolidate is conservative: a
 // line is promoted only when it is durable (durable.go: it passed the
 // promotion gates, or the logs state it on several days, or it is stated
