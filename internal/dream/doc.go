@@ -11,8 +11,8 @@
 // fact (status, counters, cron and health-check output, paths, hashes,
 // transcripts, questions; see shapes.go) are left out, relative dates
 // made absolute, types, promotion scores (DESIGN 5.2) and the secret
-// guard. Consolidate is conservative: a line is promoted only when it is durable (durable.go: it passed the
-// promotion gates, or the logs state it on several days, or it is stated
+// guard. Consolidate is conservative: a line is promoted only when it
+// is durable (durable.go: it passed the promotion gates, or the logs state it on several days, or it is stated
 // as a decision, preference, rule, change, role, location, schedule or
 // milestone; never an open to-do), near-duplicates and restatements merge
 // into one entry with all their sources, and a fact replaces a curated one
