@@ -12,9 +12,10 @@
 // transcripts, questions; see shapes.go) are left out, relative dates
 // made absolute, types, promotion scores (DESIGN 5.2) and the secret
 // guard. Consolidate is conservative: a line is promoted only when it
-// is durable (durable.go: it passed the promotion gates, or the logs state it on several days, or it is stated
-// as a decision, preference, rule, change, role, location, schedule or
-// milestone; never an open to-do), near-duplicates and restatements merge
+// is durable (durable.go: it passed the promotion gates, or the logs
+// state it on several days, or it is stated as a decision, preference,
+// rule, change, role, location, schedule or milestone; never an open
+// to-do), near-duplicates and restatements merge
 // into one entry with all their sources, and a fact replaces a curated one
 // only when the log names the old value or changes its labelled subject
 // (supersede.go). A fact goes to the L2 file that names its subject and
