@@ -756,6 +756,9 @@ type Assembly struct {
 	// path; claims those of each claim's.
 	files  map[string]int
 	claims map[*provenance.Claim]int
+	// made is the index in inputs of the first input made of the result
+	// (claims, then dreams and reports) rather than of a file.
+	made int
 }
 
 // NewAssembly is Assemble(ws, res), kept for Next.
@@ -811,6 +814,21 @@ func (a *Assembly) Next(ws *workspace.Workspace, res *provenance.Result) *Assemb
 	if res == nil {
 		return n
 	}
+	if a != nil && res == a.res && samePaths {
+		// An edit rendered before provenance runs again: the inputs made
+		// of the result are the ones a made (with the same paths, every
+		// file is public and locates where it did).
+		n.claims, n.made = a.claims, len(n.inputs)
+		if n.made != a.made {
+			n.claims = make(map[*provenance.Claim]int, len(a.claims))
+			for c, i := range a.claims {
+				n.claims[c] = i - a.made + n.made
+			}
+		}
+		n.inputs = append(n.inputs, a.inputs[a.made:]...)
+		return n
+	}
+	n.made = len(n.inputs)
 	locate := Locator(ws)
 	for _, c := range res.Claims {
 		n.claims[c] = len(n.inputs)
