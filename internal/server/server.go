@@ -354,7 +354,7 @@ func (s *Server) loop(ctx context.Context) {
 				b := newBatch()
 				if err = s.session.Finish(ctx, b); err == nil {
 					finishTook = time.Since(start)
-					s.finished(b)
+					s.finished(b, finishTook)
 				}
 			}
 			k.done <- err
@@ -394,16 +394,17 @@ func (s *Server) loop(ctx context.Context) {
 				continue
 			}
 			finishTook = time.Since(finishStart)
-			s.finished(b)
+			s.finished(b, finishTook)
 		}
 	}
 }
 
-// finished makes a Finish's files live and tells the pages.
-func (s *Server) finished(b *batch) {
+// finished makes the files of a Finish that took took live and tells
+// the pages.
+func (s *Server) finished(b *batch, took time.Duration) {
 	s.pending.Store(false)
 	if changed := s.store.commitFinish(b); len(changed) > 0 {
-		s.log.Debug("site-wide files written", "files", len(changed))
+		s.log.Debug("site-wide files written", "files", len(changed), "took", took.Round(time.Millisecond))
 		if pages := reloadable(changed); len(pages) > 0 {
 			s.announce(pages)
 		}
