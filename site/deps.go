@@ -586,8 +586,24 @@ func (g *depGraph) invalidate(s *site, d vault.Delta, moved []string, allMoved, 
 			mark(ks)
 		}
 	}
+	// A folder's listing and the note made from a workspace path change
+	// only where the update patched them, when it did.
+	for _, c := range []struct {
+		kind    depKind
+		patched map[string]bool
+	}{{depFolder, s.patchedFolders}, {depSource, s.mem.resourced}} {
+		if c.patched == nil {
+			continue
+		}
+		for p := range c.patched {
+			if ks := g.derived[c.kind][p]; ks != nil && g.refresh(s, ks) {
+				mark(ks)
+			}
+		}
+	}
 	for kind, m := range g.derived {
-		if kind == depURL && !allMoved || kind == depNotes && !notes || kind == depBacklinks {
+		if kind == depURL && !allMoved || kind == depNotes && !notes || kind == depBacklinks ||
+			kind == depFolder && s.patchedFolders != nil || kind == depSource && s.mem.resourced != nil {
 			continue
 		}
 		for _, ks := range m {

@@ -134,14 +134,17 @@ func (s *site) patchFolders(old *site, added []*vault.Note, removed map[*vault.N
 			return false
 		}
 	}
+	patched := make(map[string]bool, len(count)+len(replaced))
 	for d, c := range count {
 		folders[d].Count += c
+		patched[d] = true
 	}
 	for n, page := range removed {
 		f := folders[folderOf(page)]
 		f.Notes = removeNote(f.Notes, n)
 	}
 	for n, prev := range replaced {
+		patched[folderOf(s.pages[n])] = true
 		f := folders[folderOf(s.pages[n])]
 		if n.Title == prev.Title && n.Date == prev.Date {
 			replaceNote(f.Notes, prev, n)
@@ -153,7 +156,7 @@ func (s *site) patchFolders(old *site, added []*vault.Note, removed map[*vault.N
 		f := folders[folderOf(s.pages[n])]
 		f.Notes = insertNote(f.Notes, n)
 	}
-	s.folders = folders
+	s.folders, s.patchedFolders = folders, patched
 	return true
 }
 
@@ -223,7 +226,7 @@ func (s *site) patchMemory(old *site, added, removed []*vault.Note, replaced map
 			sources[n.Source] = true
 		}
 	}
-	s.mem = m
+	s.mem, m.resourced = m, sources
 	m.gather(s.notes, func(src string) bool { return sources[src] })
 	s.readClaims(memo)
 }

@@ -21,6 +21,9 @@ type memory struct {
 	daily  []*vault.Note // daily logs
 	// bySource maps a workspace path to its published note.
 	bySource map[string]*vault.Note
+	// resourced are the workspace paths whose note a serve-mode update may
+	// have changed (see patchMemory); nil: any.
+	resourced map[string]bool
 	// lapsed are, per workspace file, the blocks of entries whose claim is
 	// a lapsed permission, so their pages can mark them.
 	lapsed map[string][]string

@@ -69,7 +69,10 @@ type site struct {
 	collided bool                     // some note's URL has a suffix (see urlsFor)
 	tags     map[string][]*vault.Note // tag -> notes carrying it or a sub-tag
 	folders  map[string]*folder
-	navByDir map[string]template.HTML
+	// patchedFolders are the folders whose listing a serve-mode update
+	// may have changed (see patchFolders); nil: any.
+	patchedFolders map[string]bool
+	navByDir       map[string]template.HTML
 	// chromeByDir holds, per folder, the parts of the layout every page
 	// of that folder shares (see templates/layout.html).
 	chromeByDir map[string]chrome
