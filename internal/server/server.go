@@ -333,12 +333,19 @@ func (s *Server) loop(ctx context.Context) {
 		case ch := <-s.watch.out:
 			stopFinish()
 			s.pending.Store(true)
-			s.rebuild(ctx, ch)
+			if c, err := s.rebuild(ctx, ch); err == nil && c.Provenance {
+				// The run an edit made is the best guess of the next one
+				// (the first build's ran over everything): with the first
+				// build's, the background run over a daily log's edit at
+				// 10,000 notes waited longer than a person's pause between
+				// edits, and the next edit's update did its work.
+				provTook = c.ProvenanceTook
+			}
 			wait()
 		case k := <-s.kick:
 			stopFinish()
 			s.pending.Store(true)
-			err := s.rebuild(ctx, change{paths: k.paths, first: time.Now()})
+			_, err := s.rebuild(ctx, change{paths: k.paths, first: time.Now()})
 			if err == nil && s.session.Pending() {
 				// The caller (a dream) wants everything, claims included.
 				if prov != nil {
@@ -444,8 +451,9 @@ func pagesWord(c *build.Change) string {
 	return fmt.Sprintf("%d pages", c.Site.Pages)
 }
 
-// rebuild applies one batch of changes and tells the pages.
-func (s *Server) rebuild(ctx context.Context, ch change) error {
+// rebuild applies one batch of changes, tells the pages and returns what
+// the update did.
+func (s *Server) rebuild(ctx context.Context, ch change) (*build.Change, error) {
 	b := newBatch()
 	var c *build.Change
 	var err error
@@ -460,7 +468,7 @@ func (s *Server) rebuild(ctx context.Context, ch change) error {
 		if s.opts.Out != nil {
 			fmt.Fprintf(s.opts.Out, "%s  the build failed: %v\n", time.Now().Format("15:04:05"), err)
 		}
-		return err
+		return nil, err
 	}
 	changed := s.store.commitUpdate(b, c.Site)
 	s.publish(c)
@@ -490,7 +498,7 @@ func (s *Server) rebuild(ctx context.Context, ch change) error {
 			fmt.Fprintf(s.opts.Out, "          %s: %s\n", p.Severity, p.Message)
 		}
 	}
-	return nil
+	return c, nil
 }
 
 // announce tells pages which files changed: stylesheets alone are
