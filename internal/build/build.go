@@ -54,6 +54,13 @@ type Options struct {
 	Snapshot bool
 	// Progress receives one line per stage; nil for silence.
 	Progress func(stage string)
+	// Private are globs of files that are read but never published, on
+	// top of the workspace's own (a team site's [[workspace]] entry).
+	Private []string
+	// VaultDir is the folder the vault is written to and an earlier
+	// build's vault read from; "" means Out/vault. A team site has one
+	// per workspace.
+	VaultDir string
 }
 
 // Report is what a build or check found and did.
@@ -106,10 +113,10 @@ type Model struct {
 // nothing else (see ReadWorkspace).
 func Load(ctx context.Context, opts Options) (*Model, error) {
 	var prev *vault.Previous
-	if opts.Out != "" {
+	if dir := opts.vaultDir(); dir != "" {
 		// Read before anything is written: the swap at the end replaces it.
 		var err error
-		prev, err = vault.ReadPrevious(filepath.Join(opts.Out, "vault"))
+		prev, err = vault.ReadPrevious(dir)
 		if err != nil {
 			return nil, fmt.Errorf("reading the previous vault: %w", err)
 		}
@@ -159,6 +166,17 @@ func assembleVault(opts Options, ws *workspace.Workspace, prov *provenance.Resul
 	return &Model{Workspace: ws, Provenance: prov, Vault: v, Engine: eng}
 }
 
+// vaultDir is the folder of the vault; "" for a build that writes none.
+func (opts Options) vaultDir() string {
+	switch {
+	case opts.VaultDir != "":
+		return opts.VaultDir
+	case opts.Out != "":
+		return filepath.Join(opts.Out, "vault")
+	}
+	return ""
+}
+
 // published is how a workspace is read for everything dreamwiki
 // publishes (the site, the vault, search, get, serve): secrets redacted
 // in every text and path as it is read, private files left out (DESIGN
@@ -173,8 +191,9 @@ func ReadWorkspace(opts Options) (*workspace.Workspace, error) {
 }
 
 // readWorkspace reads the workspace of opts with the reader options wopts
-// (the output folder is skipped on top).
+// (the output folder is skipped on top, opts' private globs added).
 func readWorkspace(opts Options, wopts workspace.Options) (*workspace.Workspace, error) {
+	wopts.Private = append(wopts.Private, opts.Private...)
 	if opts.Demo {
 		progress(opts, "reading the demo workspace")
 		return workspace.LoadFS(demo.FS(), wopts)
@@ -271,6 +290,27 @@ func (m *Model) vaultToWrite(ctx context.Context, opts Options) (*vault.Vault, e
 	return full.Vault, nil
 }
 
+// WriteVault writes the vault of the model into dir, keeping what a
+// person wrote into the previous one (backed up beside it, under
+// Out/vault-backup), and returns how many notes it has and what was kept.
+func (m *Model) WriteVault(ctx context.Context, opts Options, dir string) (int, diag.List, error) {
+	v, err := m.vaultToWrite(ctx, opts)
+	if err != nil {
+		return 0, nil, err
+	}
+	progress(opts, "writing the vault")
+	backup := filepath.Join(opts.Out, "vault-backup", m.Previous.BackupName())
+	kept, err := v.WriteWith(ctx, output.NewDir(dir), vault.WriteOptions{
+		Previous:  m.Previous,
+		Backup:    output.NewDir(backup),
+		BackupDir: filepath.ToSlash(backup),
+	})
+	if err != nil {
+		return 0, nil, fmt.Errorf("writing the vault: %w", err)
+	}
+	return len(v.Notes), kept, nil
+}
+
 // Build reads the workspace and writes Out/vault and Out/site.
 func Build(ctx context.Context, opts Options) (*Report, error) {
 	start := time.Now()
@@ -296,21 +336,11 @@ func Build(ctx context.Context, opts Options) (*Report, error) {
 	}
 	defer os.RemoveAll(tmp)
 
-	v, err := m.vaultToWrite(ctx, opts)
+	notes, kept, err := m.WriteVault(ctx, opts, filepath.Join(tmp, "vault"))
 	if err != nil {
 		return nil, err
 	}
-	r.Notes = len(v.Notes)
-	progress(opts, "writing the vault")
-	backup := filepath.Join(opts.Out, "vault-backup", m.Previous.BackupName())
-	kept, err := v.WriteWith(ctx, output.NewDir(filepath.Join(tmp, "vault")), vault.WriteOptions{
-		Previous:  m.Previous,
-		Backup:    output.NewDir(backup),
-		BackupDir: filepath.ToSlash(backup),
-	})
-	if err != nil {
-		return nil, fmt.Errorf("writing the vault: %w", err)
-	}
+	r.Notes = notes
 	r.Diagnostics = append(r.Diagnostics, kept...)
 	r.Diagnostics.Sort()
 	progress(opts, "rendering the site")
