@@ -255,12 +255,13 @@ func Check(ctx context.Context, opts Options) (*Report, error) {
 	if err != nil {
 		return nil, err
 	}
-	r := m.report(opts)
+	r := m.Report(opts)
 	r.Duration = Duration(time.Since(start))
 	return r, nil
 }
 
-func (m *Model) report(opts Options) *Report {
+// Report is what the model holds as a build or check reports it.
+func (m *Model) Report(opts Options) *Report {
 	r := &Report{Workspace: opts.Workspace, Out: opts.Out, Notes: len(m.Vault.Notes), Published: len(m.Vault.Notes),
 		Private: len(m.Workspace.Withheld), Diagnostics: m.Diagnostics(), Snapshot: m.Snapshot,
 		Health: health.Of(m.Provenance)}
@@ -300,6 +301,10 @@ func (m *Model) WriteVault(ctx context.Context, opts Options, dir string) (int, 
 	}
 	progress(opts, "writing the vault")
 	backup := filepath.Join(opts.Out, "vault-backup", m.Previous.BackupName())
+	if opts.VaultDir != "" {
+		// One of a team site's vaults: its backups are its own.
+		backup = filepath.Join(opts.Out, "vault-backup", filepath.Base(opts.VaultDir), m.Previous.BackupName())
+	}
 	kept, err := v.WriteWith(ctx, output.NewDir(dir), vault.WriteOptions{
 		Previous:  m.Previous,
 		Backup:    output.NewDir(backup),
@@ -326,7 +331,7 @@ func Build(ctx context.Context, opts Options) (*Report, error) {
 	if err != nil {
 		return nil, err
 	}
-	r := m.report(opts)
+	r := m.Report(opts)
 	if err := os.MkdirAll(opts.Out, 0o755); err != nil {
 		return nil, fmt.Errorf("creating the output folder: %w", err)
 	}
