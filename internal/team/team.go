@@ -63,7 +63,7 @@ type Report struct {
 	// diagnostics name files as <name>/<path>.
 	Workspaces []*build.Report `json:"workspaces"`
 	// Names are the workspaces' names, in the same order.
-	Names         []string                `json:"names"`
+	Names         []string                  `json:"names"`
 	Disagreements []provenance.Disagreement `json:"-"`
 	// DisagreementCount is len(Disagreements), for --json.
 	DisagreementCount int            `json:"disagreements"`
@@ -239,7 +239,7 @@ func Build(ctx context.Context, opts Options) (*Report, error) {
 		wr.Diagnostics = append(wr.Diagnostics, kept...)
 		wr.Diagnostics.Sort()
 	}
-	stats, err := Render(ctx, opts, members, dis, output.NewDir(filepath.Join(tmp, "site")))
+	stats, err := render(ctx, opts, members, dis, output.NewDir(filepath.Join(tmp, "site")))
 	if err != nil {
 		return nil, err
 	}
@@ -256,9 +256,9 @@ func Build(ctx context.Context, opts Options) (*Report, error) {
 	return r, nil
 }
 
-// Render writes the team site of the loaded members into w: each
+// render writes the team site of the loaded members into w: each
 // workspace's site in its folder, then the team's own pages.
-func Render(ctx context.Context, opts Options, members []*member, dis []provenance.Disagreement, w output.Writer) (site.Stats, error) {
+func render(ctx context.Context, opts Options, members []*member, dis []provenance.Disagreement, w output.Writer) (site.Stats, error) {
 	names := make([]string, len(members))
 	peers := make(map[string]map[string]string, len(members))
 	for i, m := range members {
