@@ -264,11 +264,10 @@ func WorkspaceTarget(target string) (name, rest string, ok bool) {
 }
 
 // ValidWorkspaceName reports whether s may name a workspace of a team
-// site: lower-case letters, digits, '-' and '_', starting with a letter
-// or digit, so that it is a URL path segment as it stands and never a
-// URL scheme's look-alike of one letter ("c:" of a Windows path).
+// site: up to 64 lower-case letters, digits, '-' and '_', starting with
+// a letter or digit, so that it is a URL path segment as it stands.
 func ValidWorkspaceName(s string) bool {
-	if len(s) < 2 || len(s) > 64 {
+	if s == "" || len(s) > 64 {
 		return false
 	}
 	for i := 0; i < len(s); i++ {

@@ -87,7 +87,7 @@ func FromArgs(paths []string) ([]Workspace, error) {
 		}
 		name := strings.ToLower(filepath.Base(abs))
 		if !markdown.ValidWorkspaceName(name) {
-			return nil, fmt.Errorf("workspace %q: %q cannot name a workspace (2 to 64 lower-case letters, digits, '-' or '_'); name it in a [[workspace]] entry of dreamwiki.toml", p, name)
+			return nil, fmt.Errorf("workspace %q: %q cannot name a workspace (up to 64 lower-case letters, digits, '-' or '_'); name it in a [[workspace]] entry of dreamwiki.toml", p, name)
 		}
 		out = append(out, Workspace{Name: name, Path: p})
 	}
@@ -116,7 +116,7 @@ func FromConfig(dir string, cfg workspace.Config) ([]Workspace, error) {
 			name = strings.ToLower(filepath.Base(abs))
 		}
 		if !markdown.ValidWorkspaceName(name) {
-			return nil, fmt.Errorf("%s: [[workspace]] %s: %q cannot name a workspace (2 to 64 lower-case letters, digits, '-' or '_'); give it a name", workspace.ConfigFile, e.Path, name)
+			return nil, fmt.Errorf("%s: [[workspace]] %s: %q cannot name a workspace (up to 64 lower-case letters, digits, '-' or '_'); give it a name", workspace.ConfigFile, e.Path, name)
 		}
 		out = append(out, Workspace{Name: name, Path: p, Private: e.Private})
 	}
