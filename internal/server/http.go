@@ -72,9 +72,12 @@ func (s *Server) Handler() http.Handler {
 // to (a page of another site that resolves its own name to 127.0.0.1, the
 // DNS rebinding attack, is refused), a capped body, and headers that
 // keep pages from being framed or sniffed.
-func (s *Server) guard(next http.Handler) http.Handler {
+func (s *Server) guard(next http.Handler) http.Handler { return guarded(s.hostAllowed, next) }
+
+// guarded is guard for any server whose Host check is allowed.
+func guarded(allowed func(host string) bool, next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if !s.hostAllowed(r.Host) {
+		if !allowed(r.Host) {
 			http.Error(w, "dreamwiki serve answers to localhost only (use the address it printed)", http.StatusMisdirectedRequest)
 			return
 		}
@@ -95,6 +98,11 @@ func (s *Server) hostAllowed(host string) bool {
 	s.mu.RLock()
 	bound, loopback := s.bound, s.loopback
 	s.mu.RUnlock()
+	return hostAllowed(bound, loopback, host)
+}
+
+// hostAllowed is the Host check of a server bound to bound.
+func hostAllowed(bound string, loopback bool, host string) bool {
 	if bound != "" && !loopback {
 		return true
 	}

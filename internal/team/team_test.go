@@ -1,7 +1,13 @@
 package team_test
 
 import (
+	"context"
 	"encoding/json"
+	"io"
+	"log/slog"
+	"net"
+	"net/http"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -163,3 +169,71 @@ func TestBuild_APrivateGlobOfOneWorkspaceHidesItsNotesEverywhere(t *testing.T) {
 	// Both links to it, plain and qualified, are shown as their text.
 	o.AssertContains("site/beta/index.html", "the plans are in secret-plans and beta:secret-plans.")
 }
+
+func TestServe_ServesTheTeamSiteAndBuildsItAgainOnAnEdit(t *testing.T) {
+	dir := buildtest.Workspace(t, twoAgents)
+	cfg, _ := workspace.ReadConfig(dir)
+	wss, err := team.FromConfig(dir, cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(t.Context())
+	ready, rebuilt := make(chan *team.Report, 1), make(chan error, 4)
+	done := make(chan error, 1)
+	go func() {
+		done <- team.Serve(ctx, team.Options{Workspaces: wss, Title: cfg.Title, AsOf: asOf}, ln, slog.New(slog.DiscardHandler),
+			func(r *team.Report) { ready <- r }, func(_ time.Duration, err error) { rebuilt <- err })
+	}()
+	r := <-ready
+	if r.Files == 0 || r.DisagreementCount != 1 {
+		t.Fatalf("first build: %d files, %d disagreements", r.Files, r.DisagreementCount)
+	}
+	base := "http://" + ln.Addr().String() + "/"
+	get := func(p string) (int, string) {
+		t.Helper()
+		res, err := http.Get(base + p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer res.Body.Close()
+		b, _ := io.ReadAll(res.Body)
+		return res.StatusCode, string(b)
+	}
+	if code, body := get(""); code != 200 || !strings.Contains(body, `href="beta/index.html"`) {
+		t.Errorf("GET /: %d", code)
+	}
+	if code, _ := get("beta/"); code != 200 {
+		t.Errorf("GET /beta/: %d", code)
+	}
+	if code, _ := get("beta/topics/secret-plans.html"); code != 404 {
+		t.Errorf("the private note's page answers %d", code)
+	}
+	memory := filepath.Join(dir, "agents", "alpha", "MEMORY.md")
+	text, err := os.ReadFile(memory)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(memory, append(text, "- The tea shelf is in the hall.\n"...), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	select {
+	case err := <-rebuilt:
+		if err != nil {
+			t.Fatal(err)
+		}
+	case <-time.After(20 * time.Second):
+		t.Fatal("no rebuild after an edit")
+	}
+	if _, body := get("alpha/"); !strings.Contains(body, "The tea shelf is in the hall.") {
+		t.Error("the edit is not served")
+	}
+	cancel()
+	if err := <-done; err != nil {
+		t.Errorf("Serve: %v", err)
+	}
+}
+
