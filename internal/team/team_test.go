@@ -236,4 +236,3 @@ func TestServe_ServesTheTeamSiteAndBuildsItAgainOnAnEdit(t *testing.T) {
 		t.Errorf("Serve: %v", err)
 	}
 }
-
