@@ -3,7 +3,6 @@ package site
 import (
 	"context"
 	"encoding/json"
-	"encoding/xml"
 	"errors"
 	"fmt"
 	"html/template"
@@ -367,22 +366,14 @@ func (t *teamSite) writeSitemap() error {
 	if t.opts.BaseURL == "" {
 		return nil
 	}
-	type part struct {
-		Loc string `xml:"loc"`
-	}
-	type index struct {
-		XMLName  xml.Name `xml:"sitemapindex"`
-		NS       string   `xml:"xmlns,attr"`
-		Sitemaps []part   `xml:"sitemap"`
-	}
-	idx := index{NS: "http://www.sitemaps.org/schemas/sitemap/0.9"}
 	names := make([]string, 0, len(t.workspaces))
 	for _, ws := range t.workspaces {
 		names = append(names, ws.Name)
 	}
 	sort.Strings(names)
-	for _, n := range names {
-		idx.Sitemaps = append(idx.Sitemaps, part{Loc: t.opts.BaseURL + escapePath(n) + "/sitemap.xml"})
+	parts := make([]string, len(names))
+	for i, n := range names {
+		parts[i] = t.opts.BaseURL + escapePath(n) + "/sitemap.xml"
 	}
-	return t.writeXML("sitemap.xml", idx)
+	return t.writeSitemapIndex(parts)
 }

@@ -332,38 +332,50 @@ func Build(ctx context.Context, opts Options) (*Report, error) {
 		return nil, err
 	}
 	r := m.Report(opts)
-	if err := os.MkdirAll(opts.Out, 0o755); err != nil {
-		return nil, fmt.Errorf("creating the output folder: %w", err)
-	}
-	tmp, err := os.MkdirTemp(opts.Out, ".build-")
-	if err != nil {
-		return nil, fmt.Errorf("creating a temporary folder in %s: %w", opts.Out, err)
-	}
-	defer os.RemoveAll(tmp)
-
-	notes, kept, err := m.WriteVault(ctx, opts, filepath.Join(tmp, "vault"))
-	if err != nil {
-		return nil, err
-	}
-	r.Notes = notes
-	r.Diagnostics = append(r.Diagnostics, kept...)
-	r.Diagnostics.Sort()
-	progress(opts, "rendering the site")
-	stats, err := site.Build(ctx, m.Engine, m.Vault, m.SiteOptions(opts), output.NewDir(filepath.Join(tmp, "site")))
-	if err != nil {
-		return nil, fmt.Errorf("rendering the site: %w", err)
-	}
-	r.Pages, r.Files = stats.Pages, stats.Files
-	for _, part := range []string{"vault", "site"} {
-		if err := output.Replace(filepath.Join(tmp, part), filepath.Join(opts.Out, part)); err != nil {
-			return nil, err
+	err = Swap(opts.Out, func(tmp string) error {
+		notes, kept, err := m.WriteVault(ctx, opts, filepath.Join(tmp, "vault"))
+		if err != nil {
+			return err
 		}
-	}
-	if err := output.MarkOwned(opts.Out); err != nil {
+		r.Notes = notes
+		r.Diagnostics = append(r.Diagnostics, kept...)
+		r.Diagnostics.Sort()
+		progress(opts, "rendering the site")
+		stats, err := site.Build(ctx, m.Engine, m.Vault, m.SiteOptions(opts), output.NewDir(filepath.Join(tmp, "site")))
+		if err != nil {
+			return fmt.Errorf("rendering the site: %w", err)
+		}
+		r.Pages, r.Files = stats.Pages, stats.Files
+		return nil
+	})
+	if err != nil {
 		return nil, err
 	}
 	r.Duration = Duration(time.Since(start))
 	return r, nil
+}
+
+// Swap writes a build's output: write fills a temporary folder in out
+// with vault/ and site/, which replace out's own only when write
+// succeeded; out is then marked as dreamwiki's (output.MarkOwned).
+func Swap(out string, write func(tmp string) error) error {
+	if err := os.MkdirAll(out, 0o755); err != nil {
+		return fmt.Errorf("creating the output folder: %w", err)
+	}
+	tmp, err := os.MkdirTemp(out, ".build-")
+	if err != nil {
+		return fmt.Errorf("creating a temporary folder in %s: %w", out, err)
+	}
+	defer os.RemoveAll(tmp)
+	if err := write(tmp); err != nil {
+		return err
+	}
+	for _, part := range []string{"vault", "site"} {
+		if err := output.Replace(filepath.Join(tmp, part), filepath.Join(out, part)); err != nil {
+			return err
+		}
+	}
+	return output.MarkOwned(out)
 }
 
 // SiteOptions derives the site's options from the workspace configuration

@@ -6,7 +6,6 @@ import (
 	"log/slog"
 	"net"
 	"net/http"
-	"path"
 	"strings"
 	"sync"
 	"time"
@@ -148,36 +147,14 @@ func (s *Static) Handler() http.Handler {
 		s.mu.RLock()
 		files := s.files
 		s.mu.RUnlock()
-		name, ok := sitePath(r.URL)
-		var data []byte
-		if ok {
-			data, ok = files.Get(name)
-			if !ok && path.Ext(name) == "" {
-				if _, dir := files.Get(name + "/index.html"); dir {
-					http.Redirect(w, r, r.URL.Path+"/", http.StatusMovedPermanently)
-					return
-				}
-			}
-		}
-		status := http.StatusOK
-		if !ok {
-			status = http.StatusNotFound
+		serveFile(w, r, files.Get, func(p string) string {
 			// A workspace's own 404 page under its folder, else the site's.
-			name = "404.html"
-			if first, _, found := strings.Cut(strings.TrimPrefix(r.URL.Path, "/"), "/"); found {
+			if first, _, found := strings.Cut(p, "/"); found {
 				if _, has := files.Get(first + "/404.html"); has {
-					name = first + "/404.html"
+					return first + "/404.html"
 				}
 			}
-			if data, ok = files.Get(name); !ok {
-				http.NotFound(w, r)
-				return
-			}
-		}
-		w.Header().Set("Content-Type", contentType(name))
-		w.WriteHeader(status)
-		if r.Method != http.MethodHead {
-			_, _ = w.Write(data)
-		}
+			return "404.html"
+		}, nil)
 	}))
 }

@@ -10,7 +10,6 @@ package team
 import (
 	"context"
 	"fmt"
-	"os"
 	"path/filepath"
 	"sort"
 	"strings"
@@ -220,36 +219,25 @@ func Build(ctx context.Context, opts Options) (*Report, error) {
 		return nil, err
 	}
 	r := report(opts, members, dis)
-	if err := os.MkdirAll(opts.Out, 0o755); err != nil {
-		return nil, fmt.Errorf("creating the output folder: %w", err)
-	}
-	tmp, err := os.MkdirTemp(opts.Out, ".build-")
-	if err != nil {
-		return nil, fmt.Errorf("creating a temporary folder in %s: %w", opts.Out, err)
-	}
-	defer os.RemoveAll(tmp)
-
-	for i, m := range members {
-		notes, kept, err := m.model.WriteVault(ctx, m.opts, filepath.Join(tmp, "vault", m.ws.Name))
+	err = build.Swap(opts.Out, func(tmp string) error {
+		for i, m := range members {
+			notes, kept, err := m.model.WriteVault(ctx, m.opts, filepath.Join(tmp, "vault", m.ws.Name))
+			if err != nil {
+				return fmt.Errorf("workspace %s: %w", m.ws.Name, err)
+			}
+			wr := r.Workspaces[i]
+			wr.Notes = notes
+			wr.Diagnostics = append(wr.Diagnostics, kept...)
+			wr.Diagnostics.Sort()
+		}
+		stats, err := render(ctx, opts, members, dis, output.NewDir(filepath.Join(tmp, "site")))
 		if err != nil {
-			return nil, fmt.Errorf("workspace %s: %w", m.ws.Name, err)
+			return err
 		}
-		wr := r.Workspaces[i]
-		wr.Notes = notes
-		wr.Diagnostics = append(wr.Diagnostics, kept...)
-		wr.Diagnostics.Sort()
-	}
-	stats, err := render(ctx, opts, members, dis, output.NewDir(filepath.Join(tmp, "site")))
+		r.Pages, r.Files = stats.Pages, stats.Files
+		return nil
+	})
 	if err != nil {
-		return nil, err
-	}
-	r.Pages, r.Files = stats.Pages, stats.Files
-	for _, part := range []string{"vault", "site"} {
-		if err := output.Replace(filepath.Join(tmp, part), filepath.Join(opts.Out, part)); err != nil {
-			return nil, err
-		}
-	}
-	if err := output.MarkOwned(opts.Out); err != nil {
 		return nil, err
 	}
 	r.Duration = build.Duration(time.Since(start))
