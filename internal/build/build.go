@@ -319,14 +319,11 @@ func (m *Model) WriteVault(ctx context.Context, opts Options, dir string) (int, 
 // Build reads the workspace and writes Out/vault and Out/site.
 func Build(ctx context.Context, opts Options) (*Report, error) {
 	start := time.Now()
-	if opts.Out == "" {
-		opts.Out = "dist"
+	out, err := OutputFolder(opts.Out, opts.Force)
+	if err != nil {
+		return nil, err
 	}
-	if !opts.Force {
-		if err := output.CheckOwned(opts.Out, vault.ManifestFile); err != nil {
-			return nil, err
-		}
-	}
+	opts.Out = out
 	m, err := Load(ctx, opts)
 	if err != nil {
 		return nil, err
@@ -353,6 +350,21 @@ func Build(ctx context.Context, opts Options) (*Report, error) {
 	}
 	r.Duration = Duration(time.Since(start))
 	return r, nil
+}
+
+// OutputFolder is the folder a build writes into: out, "dist" when
+// empty. A folder of files dreamwiki did not write is refused unless
+// force (output.CheckOwned).
+func OutputFolder(out string, force bool) (string, error) {
+	if out == "" {
+		out = "dist"
+	}
+	if !force {
+		if err := output.CheckOwned(out, vault.ManifestFile); err != nil {
+			return "", err
+		}
+	}
+	return out, nil
 }
 
 // Swap writes a build's output: write fills a temporary folder in out

@@ -206,14 +206,11 @@ func Check(ctx context.Context, opts Options) (*Report, error) {
 // succeeded.
 func Build(ctx context.Context, opts Options) (*Report, error) {
 	start := time.Now()
-	if opts.Out == "" {
-		opts.Out = "dist"
+	out, err := build.OutputFolder(opts.Out, opts.Force)
+	if err != nil {
+		return nil, err
 	}
-	if !opts.Force {
-		if err := output.CheckOwned(opts.Out, vault.ManifestFile); err != nil {
-			return nil, err
-		}
-	}
+	opts.Out = out
 	members, dis, err := load(ctx, opts)
 	if err != nil {
 		return nil, err
