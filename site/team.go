@@ -72,9 +72,7 @@ type TeamWorkspace struct {
 	// LastDream is the date of its newest dream (YYYY-MM-DD), "" for none.
 	LastDream string
 	// Health is its memory health score, 0-100.
-	Health int
-	// Private counts its files left out because they are private.
-	Private int
+	Health  int
 	Section *Section
 }
 

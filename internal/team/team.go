@@ -278,7 +278,7 @@ func render(ctx context.Context, opts Options, members []*member, dis []provenan
 		total.Files += sec.Files
 		tws = append(tws, site.TeamWorkspace{Name: m.ws.Name, Title: so.Title, Notes: len(m.model.Vault.Notes),
 			Claims: claims(m.model), LastDream: lastDream(m.model.Provenance), Health: health.Of(m.model.Provenance).Score,
-			Private: len(m.model.Workspace.Withheld), Section: sec})
+			Section: sec})
 	}
 	if opts.Progress != nil {
 		opts.Progress("rendering the team's pages")
