@@ -97,6 +97,14 @@ func printTeam(w io.Writer, r *team.Report, verb string) {
 		fmt.Fprintf(w, "  %s: %d notes (%d published%s) from %s, health %d/100\n", r.Names[i], wr.Notes, wr.Published, private, wr.Workspace, wr.Health.Score)
 	}
 	fmt.Fprintf(w, "  %d disagreements between workspaces\n", r.DisagreementCount)
+	for i, d := range r.Disagreements {
+		if i == maxListed {
+			fmt.Fprintf(w, "    … and %d more (disagreements.html lists them all)\n", len(r.Disagreements)-maxListed)
+			break
+		}
+		fmt.Fprintf(w, "    %s: %s %s:%d, %s %s:%d\n", d.Subject, r.Names[d.A.Workspace], d.A.Claim.File, d.A.Claim.Line,
+			r.Names[d.B.Workspace], d.B.Claim.File, d.B.Claim.Line)
+	}
 	if r.Out != "" && r.Files > 0 {
 		fmt.Fprintf(w, "  vault  %s/vault/<name>\n  site   %s/site  (%d pages, %d files)\n", r.Out, r.Out, r.Pages, r.Files)
 	}
