@@ -265,6 +265,9 @@ func render(ctx context.Context, opts Options, members []*member, dis []provenan
 			opts.Progress("rendering the site of " + m.ws.Name)
 		}
 		so := m.model.SiteOptions(m.opts)
+		if so.Title == workspace.DefaultConfig().Title {
+			so.Title = m.ws.Name // a workspace without a title of its own goes by its name
+		}
 		so.BaseURL = ""
 		if base != "" {
 			so.BaseURL = base + m.ws.Name + "/"

@@ -110,7 +110,7 @@ func TestBuild_EachWorkspaceHasItsSectionUnderATeamHome(t *testing.T) {
 		o.AssertContains("site/"+ws+"/index.html", `data-search-root="../"`, `action="../search.html"`, `<a class="team-home" href="../index.html">Our team</a>`)
 	}
 	o.AssertExists("site/search.html", "site/search/meta.bin", "site/graph.html", "site/disagreements.html")
-	o.AssertContains("site/index.html", `href="alpha/index.html"`, `href="beta/index.html"`, "12 notes · 3 claims · no dream yet · health ")
+	o.AssertContains("site/index.html", `href="alpha/index.html"`, `href="beta/index.html"`, "<strong>alpha</strong><span>12 notes · 3 claims · no dream yet · health ")
 	if pages := o.AssertLinksResolve(); pages < 20 {
 		t.Errorf("%d pages checked", pages)
 	}
