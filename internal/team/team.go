@@ -176,15 +176,22 @@ func report(opts Options, members []*member, dis []provenance.Disagreement) *Rep
 	r := &Report{Out: opts.Out, Disagreements: dis, DisagreementCount: len(dis)}
 	for _, m := range members {
 		br := m.model.Report(m.opts)
-		for i := range br.Diagnostics {
-			if br.Diagnostics[i].File != "" {
-				br.Diagnostics[i].File = m.ws.Name + "/" + br.Diagnostics[i].File
-			}
-		}
+		br.Diagnostics = named(m.ws.Name, br.Diagnostics)
 		r.Workspaces = append(r.Workspaces, br)
 		r.Names = append(r.Names, m.ws.Name)
 	}
 	return r
+}
+
+// named is ds with their files named <workspace>/<path>, as a team's
+// report names them.
+func named(workspace string, ds diag.List) diag.List {
+	for i := range ds {
+		if ds[i].File != "" {
+			ds[i].File = workspace + "/" + ds[i].File
+		}
+	}
+	return ds
 }
 
 // Check reads, links and compares every workspace and reports what it
@@ -224,7 +231,7 @@ func Build(ctx context.Context, opts Options) (*Report, error) {
 			}
 			wr := r.Workspaces[i]
 			wr.Notes = notes
-			wr.Diagnostics = append(wr.Diagnostics, kept...)
+			wr.Diagnostics = append(wr.Diagnostics, named(m.ws.Name, kept)...)
 			wr.Diagnostics.Sort()
 		}
 		stats, err := render(ctx, opts, members, dis, output.NewDir(filepath.Join(tmp, "site")))
