@@ -185,10 +185,10 @@ func report(opts Options, members []*member, dis []provenance.Disagreement) *Rep
 
 // named is ds with their files named <workspace>/<path>, as a team's
 // report names them.
-func named(workspace string, ds diag.List) diag.List {
+func named(name string, ds diag.List) diag.List {
 	for i := range ds {
 		if ds[i].File != "" {
-			ds[i].File = workspace + "/" + ds[i].File
+			ds[i].File = name + "/" + ds[i].File
 		}
 	}
 	return ds
