@@ -40,6 +40,7 @@ func snapshotAt(ctx context.Context, opts Options, at time.Time, prior []provena
 	if err != nil {
 		return nil, nil, nil, err
 	}
+	wopts.Private = opts.Private // the snapshot's files are private by the same globs
 	if skip := relInside(workspaceRoot(opts), opts.Out); skip != "" && !opts.Demo {
 		wopts.Skip = []string{skip}
 	}
