@@ -47,6 +47,10 @@ type Options struct {
 	// Search holds the ranking knobs the static index carries to the
 	// browser (dreamwiki.toml's [search]); nil means the defaults.
 	Search *search.Params
+	// History is the memory at earlier points (dream pages' diffs, the
+	// changes page, claim histories, snapshot pages and the time slider);
+	// nil when there is none.
+	History *History
 }
 
 // Conversation is one archived conversation group (DESIGN 3,

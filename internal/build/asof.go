@@ -40,7 +40,12 @@ func snapshotAt(ctx context.Context, opts Options, at time.Time, prior []provena
 	if err != nil {
 		return nil, nil, nil, err
 	}
-	return snapshotIn(ctx, opts, past, at, prior, later, nil)
+	progress(opts, "reading the workspace as of "+at.UTC().Format("2006-01-02"))
+	snap, err := past.At(at)
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	return analyzeAt(ctx, opts, snap, at, prior, later, nil)
 }
 
 // openPast opens the history of the workspace of opts, which hides the
@@ -57,20 +62,10 @@ func openPast(opts Options, now *workspace.Workspace) (*history.Past, error) {
 	return history.Open(workspaceRoot(opts), fsys, hopts)
 }
 
-// snapshotIn is snapshotAt on a history already open; cache (nil: none)
-// keeps what an analysis works out for the next snapshot's.
-func snapshotIn(ctx context.Context, opts Options, past *history.Past, at time.Time, prior []provenance.PriorClaim, later map[string]bool, cache *provenance.Cache) (*history.Snapshot, *workspace.Workspace, *provenance.Result, error) {
-	y, m, d := at.UTC().Date()
-	opts.AsOf = time.Date(y, m, d, 0, 0, 0, 0, time.UTC)
-	wopts := published()
-	if skip := relInside(workspaceRoot(opts), opts.Out); skip != "" && !opts.Demo {
-		wopts.Skip = []string{skip}
-	}
-	progress(opts, "reading the workspace as of "+opts.AsOf.Format("2006-01-02"))
-	snap, err := past.At(at)
-	if err != nil {
-		return nil, nil, nil, err
-	}
+// analyzeAt analyses the snapshot snap taken at at; cache (nil: none)
+// keeps what it works out for the next snapshot's analysis.
+func analyzeAt(ctx context.Context, opts Options, snap *history.Snapshot, at time.Time, prior []provenance.PriorClaim, later map[string]bool, cache *provenance.Cache) (*history.Snapshot, *workspace.Workspace, *provenance.Result, error) {
+	opts, wopts := snapshotOptions(opts, at)
 	ws, prov, err := analyzeSnapshot(ctx, opts, snap, wopts, prior, cache)
 	if err != nil || snap.Source == history.SourceGit {
 		return snap, ws, prov, err
@@ -126,6 +121,19 @@ func laterEdits(ws *workspace.Workspace, prov *provenance.Result, at time.Time, 
 		}
 	}
 	return edits
+}
+
+// snapshotOptions are the build options and workspace reader options of a
+// snapshot taken at at: claims judged as of at's day, the output folder
+// skipped.
+func snapshotOptions(opts Options, at time.Time) (Options, workspace.Options) {
+	y, m, d := at.UTC().Date()
+	opts.AsOf = time.Date(y, m, d, 0, 0, 0, 0, time.UTC)
+	wopts := published()
+	if skip := relInside(workspaceRoot(opts), opts.Out); skip != "" && !opts.Demo {
+		wopts.Skip = []string{skip}
+	}
+	return opts, wopts
 }
 
 func citesLater(e *workspace.Entry, at time.Time) bool {

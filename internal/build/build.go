@@ -99,6 +99,9 @@ type Model struct {
 	// Snapshot is where the workspace was read from with
 	// Options.Snapshot; nil for the workspace as it is.
 	Snapshot *history.Snapshot
+	// History is the memory at earlier points (see History), for the
+	// site; nil until read, and for a snapshot.
+	History *site.History
 }
 
 // Load reads the workspace named by opts as it is published and
@@ -286,6 +289,9 @@ func Build(ctx context.Context, opts Options) (*Report, error) {
 	if err != nil {
 		return nil, err
 	}
+	if m.History, err = History(ctx, opts, m); err != nil {
+		return nil, fmt.Errorf("reading the memory's history: %w", err)
+	}
 	r := m.report(opts)
 	if err := os.MkdirAll(opts.Out, 0o755); err != nil {
 		return nil, fmt.Errorf("creating the output folder: %w", err)
@@ -349,5 +355,6 @@ func (m *Model) SiteOptions(opts Options) site.Options {
 	if m.Snapshot != nil {
 		so.Snapshot = m.Snapshot.Describe()
 	}
+	so.History = m.History
 	return so
 }

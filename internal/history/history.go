@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
+	"sync"
 	"time"
 
 	git "github.com/go-git/go-git/v5"
@@ -108,12 +109,16 @@ type Past struct {
 	// commits are those reachable from HEAD, by committer time, the
 	// smaller hash last among equal times (see commitAt).
 	commits []*object.Commit
+	// blobs are the files read so far, by content hash: most files are
+	// the same from one commit to the next (a daily log never changes),
+	// and each is read from the repository once.
+	blobs map[plumbing.Hash]*layerFile
 }
 
 // Open opens the history of the workspace in the folder root, whose
 // files fsys holds (root "" has no git history).
 func Open(root string, fsys fs.FS, opts Options) (*Past, error) {
-	p := &Past{fsys: fsys, opts: opts}
+	p := &Past{fsys: fsys, opts: opts, blobs: map[plumbing.Hash]*layerFile{}}
 	if root == "" {
 		return p, nil
 	}
@@ -281,26 +286,62 @@ func (p *Past) fromGit(at time.Time) (*Snapshot, error) {
 		}
 	}
 	l := newLayer(nil, p.opts.Hide)
-	mod := c.Committer.When.UTC()
-	err = tree.Files().ForEach(func(f *object.File) error {
-		if f.Mode != filemode.Regular && f.Mode != filemode.Executable {
-			return nil // symbolic links and submodules are not the workspace's own text
-		}
-		blob := f.Blob
-		l.put(f.Name, &layerFile{size: blob.Size, mod: mod, read: func() ([]byte, error) {
-			r, err := blob.Reader()
-			if err != nil {
-				return nil, err
-			}
-			defer r.Close()
-			return io.ReadAll(r)
-		}})
-		return nil
-	})
-	if err != nil {
+	if err := p.putTree(l, tree, ".", c.Committer.When.UTC()); err != nil {
 		return nil, fmt.Errorf("reading commit %s: %w", shortHash(c.Hash.String()), err)
 	}
 	return &Snapshot{Source: SourceGit, At: at, Commit: c.Hash.String(), CommitTime: c.Committer.When, FS: l, layer: l}, nil
+}
+
+// putTree puts the files of tree into l under dir, modified at mod (the
+// commit's time). Only regular files are read: symbolic links and
+// submodules are not the workspace's own text.
+func (p *Past) putTree(l *layerFS, tree *object.Tree, dir string, mod time.Time) error {
+	for _, e := range tree.Entries {
+		name := joinPath(dir, e.Name)
+		switch e.Mode {
+		case filemode.Dir:
+			sub, err := tree.Tree(e.Name)
+			if err != nil {
+				return err
+			}
+			if err := p.putTree(l, sub, name, mod); err != nil {
+				return err
+			}
+		case filemode.Regular, filemode.Executable:
+			f, err := p.blob(tree, e)
+			if err != nil {
+				return err
+			}
+			l.put(name, &layerFile{size: f.size, mod: mod, read: f.read, hash: e.Hash})
+		}
+	}
+	return nil
+}
+
+// blob is the file of the tree entry e, read once by its content hash and
+// kept.
+func (p *Past) blob(tree *object.Tree, e object.TreeEntry) (*layerFile, error) {
+	if f := p.blobs[e.Hash]; f != nil {
+		return f, nil
+	}
+	b, err := tree.TreeEntryFile(&e)
+	if err != nil {
+		return nil, err
+	}
+	var data []byte
+	var readErr error
+	read := sync.OnceFunc(func() {
+		r, err := b.Reader()
+		if err != nil {
+			readErr = err
+			return
+		}
+		defer r.Close()
+		data, readErr = io.ReadAll(r)
+	})
+	f := &layerFile{size: b.Size, read: func() ([]byte, error) { read(); return data, readErr }}
+	p.blobs[e.Hash] = f
+	return f, nil
 }
 
 // repoPrefix is the workspace's folder inside the repository's work
@@ -361,12 +402,34 @@ func (p *Past) commitAt(at time.Time) *object.Commit {
 	return p.commits[i-1]
 }
 
+// ChangedSince lists the files added, changed or removed between the
+// snapshot prev and s, sorted; ok is false when they cannot be compared
+// by content hash (either is not from git, or was edited).
+func (s *Snapshot) ChangedSince(prev *Snapshot) (paths []string, ok bool) {
+	if prev == nil || s.Source != SourceGit || prev.Source != SourceGit || s.layer.edited || prev.layer.edited {
+		return nil, false
+	}
+	for p, f := range s.layer.files {
+		if o := prev.layer.files[p]; (o == nil || o.hash != f.hash) && !s.layer.hidden(p) {
+			paths = append(paths, p)
+		}
+	}
+	for p := range prev.layer.files {
+		if s.layer.files[p] == nil && !prev.layer.hidden(p) {
+			paths = append(paths, p)
+		}
+	}
+	sort.Strings(paths)
+	return paths, true
+}
+
 // Edit returns the snapshot with the files named in edits rewritten by
 // their functions (an edit that fails leaves its file as it was): for the
 // sources that cannot tell on their own, the entries of claims made after
 // the snapshot's time are cut this way.
 func (s *Snapshot) Edit(edits map[string]func([]byte) ([]byte, error)) *Snapshot {
 	l := s.layer.clone()
+	l.edited = true
 	for p, edit := range edits {
 		data, err := fs.ReadFile(s.FS, p)
 		if err != nil {

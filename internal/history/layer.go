@@ -9,6 +9,8 @@ import (
 	"slices"
 	"strings"
 	"time"
+
+	"github.com/go-git/go-git/v5/plumbing"
 )
 
 // layerFS is a workspace as it stood: files of its own (a commit's blobs,
@@ -23,6 +25,9 @@ type layerFS struct {
 	hide  func(string) bool
 	// dirs are the folders the own files sit in, each with its children.
 	dirs map[string]map[string]bool
+	// edited is set on a layer Snapshot.Edit made, whose files carry
+	// no content hash.
+	edited bool
 }
 
 // layerFile is one file of the layer; read gives its bytes on demand, so
@@ -31,6 +36,8 @@ type layerFile struct {
 	size int64
 	mod  time.Time
 	read func() ([]byte, error)
+	// hash is a git blob's content hash, zero for other files.
+	hash plumbing.Hash
 }
 
 func newLayer(base fs.FS, hide func(string) bool) *layerFS {
