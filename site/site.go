@@ -96,6 +96,9 @@ type site struct {
 	chromeByDir map[string]chrome
 	chromeErr   error
 	mem         *memory // claims, dreams and charts, when the vault has provenance
+	// hist indexes opts.History, made on first use (see history).
+	histOnce sync.Once
+	hist     *timeline
 	assetMap    map[string]string
 	listed      map[string]bool // list pages rendered, for the sitemap
 	// twins and docs cache each note's twin as llms-full.txt holds it and
@@ -209,7 +212,7 @@ func (s *site) renderAll(ctx context.Context, deferred bool) error {
 		func() error { return s.renderTags(ctx) },
 		func() error { return s.renderGraph(nil) }, func() error { return s.renderDashboard(nil) },
 		func() error { return s.renderDreamJournal(nil) }, func() error { return s.renderConversations(nil) },
-		func() error { return s.render404(nil) },
+		func() error { return s.render404(nil) }, s.renderHistory,
 		s.writeAssets, s.writeRobots, s.writeFavicon,
 	}
 	if deferred {
@@ -290,6 +293,8 @@ type pageData struct {
 	List listData
 	// Body is page-specific HTML made in Go (dashboard panels, journal).
 	Body template.HTML
+	// Slider is the time slider of the home page and the dashboard.
+	Slider template.HTML
 	// Claim is the claim card of a claim note, nil otherwise.
 	Claim *claimView
 	// Chrome is the page's folder's share of the layout.

@@ -181,9 +181,10 @@ func dreamStops(dreams []*provenance.Dream) []stop {
 		}
 		seen[d.Slug] = true
 		_, after := dreamSpan(d)
-		label := "Dream " + d.Date.UTC().Format("2006-01-02")
+		// In the dream's own time zone, as its slug and note title are.
+		label := "Dream " + d.Date.Format("2006-01-02")
 		if d.HasTime {
-			label += d.Date.UTC().Format(" 15:04")
+			label += d.Date.Format(" 15:04")
 		}
 		out = append(out, stop{id: d.Slug, label: label, dream: d, at: after})
 	}
