@@ -213,6 +213,8 @@ func (s *site) renderSnapshot(id string, r *reads) error {
 		if err != nil {
 			return err
 		}
+		// The index's own title is the page's, as on the home page.
+		_, h = splitTitle(h)
 		b.WriteString(string(h))
 	}
 	b.WriteString(`</div>`)
@@ -413,9 +415,10 @@ func lineDiff(before, after string) string {
 		case strings.HasPrefix(line, "@@"):
 			b.WriteString(`<span class="hunk">…</span>` + "\n")
 		case strings.HasPrefix(line, "+"):
-			fmt.Fprintf(&b, `<ins><span class="visually-hidden">added: </span>%s</ins>`+"\n", esc(line))
+			// ins and del are blocks: each is its own line.
+			fmt.Fprintf(&b, `<ins><span class="visually-hidden">added: </span>%s</ins>`, esc(line))
 		case strings.HasPrefix(line, "-"):
-			fmt.Fprintf(&b, `<del><span class="visually-hidden">removed: </span>%s</del>`+"\n", esc(line))
+			fmt.Fprintf(&b, `<del><span class="visually-hidden">removed: </span>%s</del>`, esc(line))
 		case line != `\ No newline at end of file`:
 			b.WriteString(esc(line) + "\n")
 		}
