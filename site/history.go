@@ -39,7 +39,8 @@ type HistoryPoint struct {
 	// its day); nil for a week.
 	Changes []changes.Change
 	// Since are the changes since the previous point (for the first, the
-	// claims in memory by then, as added).
+	// claims in memory by then, as added): for a dream, those made before
+	// it, then Changes.
 	Since []changes.Change
 	// Health is the memory's health at the point.
 	Health health.Health

@@ -34,11 +34,13 @@ type stop struct {
 // when there is nothing to step through (no dreams, no git history) and
 // for a snapshot (--as-of), whose site shows one past already.
 //
-// The points are read oldest first, each claim analysis keeping the ids
-// of the one before (as a build keeps the previous build's), through one
-// opened history and one provenance cache: a snapshot equal to the one
-// before (the same commit) is analysed once, and what did not change
-// between two snapshots (the daily logs, mostly) is not worked out again.
+// Every point's claims keep the ids of m's claims (as a build keeps the
+// previous build's), so that an entry edited since keeps the id of the
+// claim page it is shown with today, and a diff between two points sees
+// an edit as a change. The points are read oldest first through one
+// opened history and one provenance cache: a snapshot of the commit read
+// last is not analysed again, and what did not change between two
+// snapshots (the daily logs, mostly) is not read or worked out again.
 func History(ctx context.Context, opts Options, m *Model) (*site.History, error) {
 	if m.Snapshot != nil {
 		return nil, nil
@@ -55,7 +57,7 @@ func History(ctx context.Context, opts Options, m *Model) (*site.History, error)
 		return nil, nil
 	}
 	progress(opts, fmt.Sprintf("reading memory at %d earlier points", len(stops)))
-	t := &reader{ctx: ctx, opts: opts, past: past, cache: &provenance.Cache{}, last: &provenance.Result{}}
+	t := &reader{ctx: ctx, opts: opts, past: past, cache: &provenance.Cache{}, prior: m.Provenance.Prior(), last: &provenance.Result{}}
 	h := &site.History{}
 	for _, st := range stops {
 		p := site.HistoryPoint{ID: st.id, Label: st.label, Date: st.at.Format("2006-01-02")}
@@ -72,17 +74,19 @@ func History(ctx context.Context, opts Options, m *Model) (*site.History, error)
 				return nil, err
 			}
 			p.Before, p.BeforeSource = memoryText(ws), snap.Describe()
-			t.last = res
+			p.Since = changes.Between(prev, res)
+			prev = res
 		}
-		from := t.last
 		snap, ws, res, err := t.read(st.at, nil)
 		if err != nil {
 			return nil, err
 		}
 		if st.dream != nil {
-			p.Changes = changes.Between(from, res)
+			p.Changes = changes.Between(prev, res)
+			p.Since = append(p.Since, p.Changes...)
+		} else {
+			p.Since = changes.Between(prev, res)
 		}
-		p.Since = changes.Between(prev, res)
 		p.Source, p.Memory = snap.Describe(), memoryText(ws)
 		p.Health = health.Of(res)
 		p.Tiers, p.Types = map[string]int{}, map[string]int{}
@@ -91,7 +95,6 @@ func History(ctx context.Context, opts Options, m *Model) (*site.History, error)
 			p.Types[string(c.MemoryType)]++
 		}
 		p.Claims = len(res.Claims)
-		t.last = res
 		h.Points = append(h.Points, p)
 	}
 	return h, nil
@@ -103,8 +106,10 @@ type reader struct {
 	opts  Options
 	past  *history.Past
 	cache *provenance.Cache
-	// last is the last snapshot's analysis, whose ids the next keeps;
-	// lastSnap and lastWS its snapshot and workspace.
+	// prior are the claims whose ids every snapshot's keep.
+	prior []provenance.PriorClaim
+	// last is the last snapshot's analysis; lastSnap and lastWS its
+	// snapshot and workspace.
 	last     *provenance.Result
 	lastSnap *history.Snapshot
 	lastWS   *workspace.Workspace
@@ -113,8 +118,7 @@ type reader struct {
 	at *snapshotFS
 }
 
-// read analyses the workspace as it stood at at, keeping the ids of the
-// last analysis. A snapshot of the commit read last is not analysed
+// read analyses the workspace as it stood at at. A snapshot of the commit read last is not analysed
 // again; of another commit, only the files changed since are read again.
 func (t *reader) read(at time.Time, later map[string]bool) (*history.Snapshot, *workspace.Workspace, *provenance.Result, error) {
 	snap, err := t.past.At(at)
@@ -122,7 +126,7 @@ func (t *reader) read(at time.Time, later map[string]bool) (*history.Snapshot, *
 		return nil, nil, nil, err
 	}
 	if snap.Source != history.SourceGit {
-		snap, ws, res, err := analyzeAt(t.ctx, t.opts, snap, at, t.last.Prior(), later, t.cache)
+		snap, ws, res, err := analyzeAt(t.ctx, t.opts, snap, at, t.prior, later, t.cache)
 		if err != nil {
 			return nil, nil, nil, err
 		}
@@ -147,7 +151,7 @@ func (t *reader) read(at time.Time, later map[string]bool) (*history.Snapshot, *
 	if err := t.ctx.Err(); err != nil {
 		return nil, nil, nil, err
 	}
-	res := analyzeCached(opts, ws, t.last.Prior(), t.cache)
+	res := analyzeCached(opts, ws, t.prior, t.cache)
 	t.last, t.lastSnap, t.lastWS = res, snap, ws
 	return snap, ws, res, nil
 }
