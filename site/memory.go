@@ -87,7 +87,7 @@ type claimView struct {
 	// memory's history to the next (Options.History), oldest first.
 	Events   []link
 	Contests []link
-	Dreams                []link
+	Dreams   []link
 }
 
 type evidenceView struct {

@@ -99,8 +99,8 @@ type site struct {
 	// hist indexes opts.History, made on first use (see history).
 	histOnce sync.Once
 	hist     *timeline
-	assetMap    map[string]string
-	listed      map[string]bool // list pages rendered, for the sitemap
+	assetMap map[string]string
+	listed   map[string]bool // list pages rendered, for the sitemap
 	// twins and docs cache each note's twin as llms-full.txt holds it and
 	// its search document, by vault path, between incremental updates;
 	// nil in a plain build.
