@@ -204,6 +204,13 @@ func (s *Session) Update(ctx context.Context, paths []string, w output.Writer) (
 	} else if s.provenanceReads(ws, files) {
 		s.pending = true
 	}
+	// The past hides what is private now: when that changed, it is read
+	// again (History); otherwise it stands until the next dream reloads.
+	if !configEqual(s.ws.Config, ws.Config) || !slices.EqualFunc(s.ws.Withheld, ws.Withheld, func(a, b workspace.Withheld) bool { return a.Path == b.Path }) {
+		if s.history, err = History(ctx, s.opts, &Model{Workspace: ws, Provenance: s.prov}); err != nil {
+			return nil, fmt.Errorf("reading the memory's history: %w", err)
+		}
+	}
 	// Without provenance, the edited files' inputs are made with the claim
 	// links and block ids of the last run.
 	s.asm = s.asm.Next(ws, s.prov)
