@@ -29,6 +29,7 @@ var goldenSite = []string{
 	"topics/gateway.html", "topics/gateway.md",
 	"sources/daily/2026-10-21.html", "sources/daily/2026-10-21.md",
 	"dashboard.html",
+	"dreams/2026-10-30-0700.html", "history/2026-10-30-0700/memory.html", "changes.html", "history/index.json",
 	"api/claims.json",
 	"llms.txt",
 }
