@@ -111,14 +111,16 @@ type Past struct {
 	commits []*object.Commit
 	// blobs are the files read so far, by content hash: most files are
 	// the same from one commit to the next (a daily log never changes),
-	// and each is read from the repository once.
+	// and each is read from the repository once. trees are the files of
+	// the trees read so far (see files), by the tree's hash.
 	blobs map[plumbing.Hash]*layerFile
+	trees map[plumbing.Hash][]treeFile
 }
 
 // Open opens the history of the workspace in the folder root, whose
 // files fsys holds (root "" has no git history).
 func Open(root string, fsys fs.FS, opts Options) (*Past, error) {
-	p := &Past{fsys: fsys, opts: opts, blobs: map[plumbing.Hash]*layerFile{}}
+	p := &Past{fsys: fsys, opts: opts, blobs: map[plumbing.Hash]*layerFile{}, trees: map[plumbing.Hash][]treeFile{}}
 	if root == "" {
 		return p, nil
 	}
@@ -285,37 +287,59 @@ func (p *Past) fromGit(at time.Time) (*Snapshot, error) {
 			return nil, fmt.Errorf("reading %s in commit %s: %w", p.prefix, shortHash(c.Hash.String()), err)
 		}
 	}
-	l := newLayer(nil, p.opts.Hide)
-	if err := p.putTree(l, tree, ".", c.Committer.When.UTC()); err != nil {
+	files, err := p.files(tree)
+	if err != nil {
 		return nil, fmt.Errorf("reading commit %s: %w", shortHash(c.Hash.String()), err)
+	}
+	l := newLayer(nil, p.opts.Hide)
+	mod := c.Committer.When.UTC()
+	for _, f := range files {
+		l.put(f.path, &layerFile{size: f.f.size, mod: mod, read: f.f.read, hash: f.f.hash})
 	}
 	return &Snapshot{Source: SourceGit, At: at, Commit: c.Hash.String(), CommitTime: c.Committer.When, FS: l, layer: l}, nil
 }
 
-// putTree puts the files of tree into l under dir, modified at mod (the
-// commit's time). Only regular files are read: symbolic links and
-// submodules are not the workspace's own text.
-func (p *Past) putTree(l *layerFS, tree *object.Tree, dir string, mod time.Time) error {
+// treeFile is a file of a tree, by its path in the tree.
+type treeFile struct {
+	path string
+	f    *layerFile
+}
+
+// files lists the regular files of tree and its subtrees, each tree read
+// once by its hash: most folders (the backups of past dreams) are the
+// same from one commit to the next. Symbolic links and submodules are
+// not the workspace's own text.
+func (p *Past) files(tree *object.Tree) ([]treeFile, error) {
+	if fs, ok := p.trees[tree.Hash]; ok {
+		return fs, nil
+	}
+	var out []treeFile
 	for _, e := range tree.Entries {
-		name := joinPath(dir, e.Name)
 		switch e.Mode {
 		case filemode.Dir:
-			sub, err := tree.Tree(e.Name)
-			if err != nil {
-				return err
+			sub, ok := p.trees[e.Hash]
+			if !ok {
+				t, err := tree.Tree(e.Name)
+				if err != nil {
+					return nil, err
+				}
+				if sub, err = p.files(t); err != nil {
+					return nil, err
+				}
 			}
-			if err := p.putTree(l, sub, name, mod); err != nil {
-				return err
+			for _, f := range sub {
+				out = append(out, treeFile{path: e.Name + "/" + f.path, f: f.f})
 			}
 		case filemode.Regular, filemode.Executable:
 			f, err := p.blob(tree, e)
 			if err != nil {
-				return err
+				return nil, err
 			}
-			l.put(name, &layerFile{size: f.size, mod: mod, read: f.read, hash: e.Hash})
+			out = append(out, treeFile{path: e.Name, f: f})
 		}
 	}
-	return nil
+	p.trees[tree.Hash] = out
+	return out, nil
 }
 
 // blob is the file of the tree entry e, read once by its content hash and
@@ -339,7 +363,7 @@ func (p *Past) blob(tree *object.Tree, e object.TreeEntry) (*layerFile, error) {
 		defer r.Close()
 		data, readErr = io.ReadAll(r)
 	})
-	f := &layerFile{size: b.Size, read: func() ([]byte, error) { read(); return data, readErr }}
+	f := &layerFile{size: b.Size, read: func() ([]byte, error) { read(); return data, readErr }, hash: e.Hash}
 	p.blobs[e.Hash] = f
 	return f, nil
 }
