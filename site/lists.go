@@ -78,6 +78,8 @@ func (s *site) ensureFolder(dir, p string) {
 	from := p
 	if t, ok := folderTitles[dir]; ok {
 		title, from = t, ""
+	} else if t := s.convTitle(dir); t != "" {
+		title, from = t, ""
 	}
 	s.folders[dir] = &folder{Path: dir, Title: title, from: from}
 	s.folders[parent].Folders = append(s.folders[parent].Folders, dir)
@@ -267,27 +269,38 @@ func (s *site) renderFolder(dir string, taken map[string]bool, r *reads) error {
 	if !s.hasFolderPage(dir, taken) {
 		return nil
 	}
+	if cp, ok := s.convPages()[dir]; ok {
+		return s.renderConvPage(dir, cp, r)
+	}
 	r.add(depFolder, dir)
 	f := s.folders[dir]
 	d := pageData{Page: pageInfo{Kind: "folder", KindLabel: "Folder", Title: f.Title, Breadcrumbs: s.breadcrumbs(page, f.Title, r)}}
+	d.List.Groups = s.folderGroups(page, f, false, r)
+	d.List.Empty = "This folder is empty."
+	return s.render(page, "list.html", d, r)
+}
+
+// folderGroups lists a folder's sub-folders and, unless foldersOnly, its
+// notes, for its page.
+func (s *site) folderGroups(page string, f *folder, foldersOnly bool, r *reads) []listGroup {
+	var out []listGroup
 	if len(f.Folders) > 0 {
 		g := listGroup{Title: "Folders"}
 		for _, sub := range f.Folders {
 			sf := s.folders[sub]
 			g.Items = append(g.Items, link{Title: sf.Title, URL: rel(page, sub+"/index.html"), Meta: plural(sf.Count, "note")})
 		}
-		d.List.Groups = append(d.List.Groups, g)
+		out = append(out, g)
 	}
-	if len(f.Notes) > 0 {
+	if len(f.Notes) > 0 && !foldersOnly {
 		g := listGroup{Title: "Notes"}
 		for _, n := range f.Notes {
 			r.note(depListing, n)
 			g.Items = append(g.Items, link{Title: n.Title, URL: rel(page, s.url(n, r)), Meta: n.Date, Note: true, Backing: s.backingOf(n, r)})
 		}
-		d.List.Groups = append(d.List.Groups, g)
+		out = append(out, g)
 	}
-	d.List.Empty = "This folder is empty."
-	return s.render(page, "list.html", d, r)
+	return out
 }
 
 func plural(n int, word string) string {

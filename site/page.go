@@ -156,6 +156,7 @@ func (s *site) renderNote(n *vault.Note, r *reads) error {
 	d := pageData{Page: s.pageInfo(n, page, r)}
 	d.Page.TitleHTML, d.Page.Content = splitTitle(content)
 	d.Claim = s.claimView(n, page, r)
+	d.Conv = s.convViewOf(page, r)
 	d.Page.Description = describe(string(d.Page.Content))
 	if d.Claim != nil {
 		// The title is the claim's full text, said once: the note's own

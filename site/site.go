@@ -53,23 +53,6 @@ type Options struct {
 	History *History
 }
 
-// Conversation is one archived conversation group (DESIGN 3,
-// archives/<channel>/<group>/), with vault paths of its notes.
-type Conversation struct {
-	Channel, Group, Label string
-	// Digest and Index are vault paths, "" when absent.
-	Digest, Index string
-	Topics        []ConversationTopic
-}
-
-// ConversationTopic is one topic summary of a conversation.
-type ConversationTopic struct {
-	Name string
-	Path string // vault path of the summary
-	// Messages is the message count, 0 when unknown.
-	Messages int
-}
-
 // Stats says what a build wrote.
 type Stats struct {
 	Pages int // HTML pages
@@ -109,6 +92,11 @@ type site struct {
 	w     output.Writer
 	mu    sync.Mutex
 	stats Stats
+
+	// convDirs are the folders the conversation pages take over (see
+	// convPages), made on first use from opts.
+	convOnce sync.Once
+	convDirs map[string]convPage
 }
 
 // Build renders v into w. Every note of v is published: v must come from
@@ -297,6 +285,8 @@ type pageData struct {
 	Slider template.HTML
 	// Claim is the claim card of a claim note, nil otherwise.
 	Claim *claimView
+	// Conv is a conversation page's counts, timeline and participants.
+	Conv *convView
 	// Chrome is the page's folder's share of the layout.
 	Chrome chrome
 }

@@ -154,7 +154,9 @@ func (s *site) claimTwin(n *vault.Note, ci *claimInfo, page, from string, r *rea
 		}
 		b.WriteByte('\n')
 		if e.Excerpt != "" {
-			fmt.Fprintf(&b, "  > %s\n", strings.ReplaceAll(e.Excerpt, "\n", " "))
+			// The excerpt quotes its line as written: a link in it is
+			// relative to that line's file, not to this page.
+			fmt.Fprintf(&b, "  > %s\n", mdText(e.Excerpt))
 		}
 	}
 	if len(v.Chain) > 0 {

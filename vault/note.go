@@ -1,6 +1,8 @@
 package vault
 
 import (
+	"strings"
+
 	"github.com/dreamwiki/dreamwiki/internal/markdown"
 	"github.com/dreamwiki/dreamwiki/internal/provenance"
 )
@@ -47,6 +49,22 @@ func (k Kind) Label() string {
 	default:
 		return "Note"
 	}
+}
+
+// kinds are every kind of note.
+var kinds = []Kind{KindIndex, KindClaim, KindTopic, KindDaily, KindConversation, KindDream, KindReport, KindArchive, KindBootstrap, KindNote}
+
+// KindNamed reads a kind: filter's value (kind:conversation,
+// kind:Profile): a kind by its name or its label, in any case. The site's search
+// (assets/search/query.ts) reads it the same way against the kinds and
+// labels its index carries.
+func KindNamed(v string) (Kind, bool) {
+	for _, k := range kinds {
+		if strings.EqualFold(v, string(k)) || strings.EqualFold(v, k.Label()) {
+			return k, true
+		}
+	}
+	return "", false
 }
 
 // Input is one note to put in the vault, before parsing.

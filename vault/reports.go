@@ -172,7 +172,7 @@ func reportInputs(res *provenance.Result, locate func(string) string, private fu
 			overview = append(overview, "- "+escapeText(findingText(f)))
 		}
 	}
-	lint := report(ReportLint, "Lint", fmt.Sprintf("What `dreamwiki check` found in the workspace's memory on %s: %d findings, %d claims.",
+	lint := report(ReportLint, "Lint", fmt.Sprintf("What `dreamwiki check` found in the workspace's memory on %s: %d findings, %d claims. Secrets found in the workspace are not listed here: `dreamwiki check` reports them to you, and where they are is never published.",
 		res.AsOf.Format("2006-01-02"), len(findings), len(res.Claims)), overview)
 	lint.Props.Set("count", len(findings))
 	return []Input{

@@ -77,7 +77,9 @@ func newDreamCmd(e *env) *cobra.Command {
 		Short: "Consolidate new daily logs into L2 topic files and the MEMORY.md index",
 		Long: `Dream runs one consolidation cycle over WORKSPACE (default: the current folder):
 it reads the daily logs written since the last dream (32 logs or 192 KiB at
-most, oldest first) and promotes their durable facts: lines searches found
+most, oldest first), with the messages of those days that the digests of
+public conversation archives cite (archives/*/*/DIGEST.md; a fact from one
+cites its raw transcript line), and promotes their durable facts: lines searches found
 often enough, lines stated on several days, and decisions, preferences, rules,
 changes, roles, locations and milestones; never status or cron output,
 counters, paths, hashes, transcripts, open to-dos or questions. Each fact goes

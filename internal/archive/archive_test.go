@@ -6,10 +6,12 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/dreamwiki/dreamwiki/internal/archive"
 	"github.com/dreamwiki/dreamwiki/internal/build"
 	"github.com/dreamwiki/dreamwiki/internal/buildtest"
+	"github.com/dreamwiki/dreamwiki/internal/dream"
 )
 
 // A workspace and an OpenClaw agents folder: a Telegram forum group with
@@ -18,7 +20,7 @@ const sessionsTxtar = `
 -- ws/MEMORY.md --
 # Memory
 
-- Sam's NAS backs up to S3 Glacier Instant Retrieval.
+- Sam will go with Glacier Instant Retrieval for the NAS backups. Source: archives/telegram/homelab-crew/DIGEST.md
 -- ws/archives/archive-config.json --
 {
   "agentName": "Juniper",
@@ -103,8 +105,73 @@ func TestArchive_BuildShowsConversationPagesWithNoBrokenLinks(t *testing.T) {
 	// The summary's citation lands on the raw line it quotes.
 	out.AssertContains(conv+"summaries/topic-7.html", `raw/topic-7/2026-11-02.html#^L4"`, "Backups &amp; NAS")
 	out.AssertContains(conv+"raw/topic-7/2026-11-02.html", `id="^L4"`, "we'll go with glacier")
+	// Channel, group and topic pages: counts, a timeline by day linking
+	// the day's transcripts, and who spoke how often.
+	out.AssertContains("site/sources/conversations/telegram/index.html", "Telegram: 4 messages in 1 group, 2026-11-02 → 2026-11-03, from 4 participants.",
+		`<a href="../../../sources/conversations/telegram/homelab-crew/index.html">Homelab Crew</a>`)
+	out.AssertContains(conv+"index.html", "Homelab Crew, a telegram group: 4 messages in 2 topics", `id="timeline"`, `id="participants"`,
+		`<a href="../../../../sources/conversations/telegram/homelab-crew/raw/topic-7/index.html">Backups &amp; NAS</a></td><td class="num">3</td><td>2026-11-02</td><td>2026-11-03</td>`)
+	out.AssertContains(conv+"raw/topic-7/index.html", "<h1>Backups &amp; NAS</h1>", "Topic 7 of Homelab Crew (telegram): 3 messages on 2 days, 2026-11-02 → 2026-11-03, from 3 participants.",
+		`<tr><td>2026-11-02</td><td class="num">2</td>`, `href="../../../../../../sources/conversations/telegram/homelab-crew/raw/topic-7/2026-11-03.html">transcript</a>`,
+		`<tr><td>Juniper</td><td class="num">1</td>`)
+	out.AssertContains("site/sources/conversations/discord/platform-guild/index.html", "Priya Raman")
+	// A claim backed by a digest line cites it, and the link lands on
+	// that line.
+	out.AssertMatches("site/claims/sam-will-go-with-glacier-instant-retrieval-for-the-nas.html", `class="internal evidence-link" href="../sources/conversations/telegram/homelab-crew/digest.html#%5ee\d+"`)
 	out.AssertNoFileHolds("site", "dentist")
 	out.AssertNoFileHolds("vault", "dentist")
+}
+
+// A dream reads the messages the digests cite as it reads daily-log
+// lines: a decision among them is promoted with a Source pointer to its
+// raw line, and the claim's evidence links land on that line and on the
+// digest line quoting it.
+func TestArchive_DreamPromotesADigestDecisionAndTheClaimCitesIt(t *testing.T) {
+	root, opts := setup(t)
+	run(t, opts)
+	dreamOn(t, opts.Workspace)
+	raw := "archives/discord/platform-guild/raw/topic-1190287598021394452/2026-11-18.md"
+	if mem := read(t, filepath.Join(opts.Workspace, "MEMORY.md")); !strings.Contains(mem, "“decided: blue-green cutover on Thursday” (Priya Raman, Platform Guild / #k8s-migration)") ||
+		!strings.Contains(mem, "Source: "+raw+"#L3-L3") {
+		t.Fatalf("MEMORY.md after the dream:\n%s", mem)
+	}
+	out := buildtest.BuildWith(t, build.Options{Workspace: opts.Workspace, Out: filepath.Join(root, "dist")})
+	out.AssertLinksResolve()
+	claim := "site/claims/decided-blue-green-cutover-on-thursday-priya-raman-platform.html"
+	out.AssertContains(claim, `evidence-link" href="../sources/conversations/discord/platform-guild/raw/topic-1190287598021394452/2026-11-18.html#%5eL3"`)
+	out.AssertMatches(claim, `evidence-link" href="../sources/conversations/discord/platform-guild/digest.html#%5ee\d+"`)
+}
+
+// A private conversation is no source for a dream, as a private daily log
+// is not.
+func TestArchive_DreamDoesNotReadAPrivateConversation(t *testing.T) {
+	_, opts := setup(t)
+	run(t, opts)
+	if err := os.WriteFile(filepath.Join(opts.Workspace, "dreamwiki.toml"), []byte(`private = ["archives/discord/**"]`+"\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	dreamOn(t, opts.Workspace)
+	for _, p := range []string{"MEMORY.md", "memory/dream-log.md", "memory/memory-meta.json"} {
+		if text := read(t, filepath.Join(opts.Workspace, p)); strings.Contains(text, "blue-green") || strings.Contains(text, "archives/discord") {
+			t.Errorf("%s quotes a private conversation:\n%s", p, text)
+		}
+	}
+}
+
+// dreamOn runs a forced dream over ws on 2026-11-19, with a daily log of
+// 2026-11-18 to read.
+func dreamOn(t *testing.T, ws string) {
+	t.Helper()
+	if err := os.MkdirAll(filepath.Join(ws, "memory"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(ws, "memory", "2026-11-18.md"), []byte("# 2026-11-18\n\n- Quiet day.\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	now := func() time.Time { return time.Date(2026, 11, 19, 8, 0, 0, 0, time.UTC) }
+	if _, err := dream.Run(context.Background(), ws, dream.Options{Now: now, Force: true}, false, nil); err != nil {
+		t.Fatal(err)
+	}
 }
 
 func TestArchive_SecondRunChangesNoFile(t *testing.T) {

@@ -7,8 +7,9 @@ import (
 	"os"
 	"path/filepath"
 	"sort"
-	"strconv"
 	"strings"
+
+	"github.com/dreamwiki/dreamwiki/internal/workspace"
 )
 
 // cite is one raw message a summary quotes.
@@ -41,30 +42,6 @@ func (c cite) quote(fromSummaries bool) string {
 var mdEscaper = strings.NewReplacer("[", `\[`, "]", `\]`, "*", `\*`, "_", `\_`, "`", "'", "<", "&lt;", "|", `\|`)
 
 func mdEscape(s string) string { return mdEscaper.Replace(s) }
-
-// parseRaw reads a message line that rawLine wrote:
-// "- **[HH:MM] Sender:** text ^L<line>". Tool lines and continuation
-// lines are not messages.
-func parseRaw(l string) (hhmm, sender, text string, line int, ok bool) {
-	rest, found := strings.CutPrefix(l, "- **[")
-	if !found || len(rest) < 8 || rest[5:7] != "] " {
-		return "", "", "", 0, false
-	}
-	hhmm, rest = rest[:5], rest[7:]
-	sender, rest, found = strings.Cut(rest, ":** ")
-	if !found {
-		return "", "", "", 0, false
-	}
-	k := strings.LastIndex(rest, " ^L")
-	if k < 0 {
-		return "", "", "", 0, false
-	}
-	line, err := strconv.Atoi(rest[k+3:])
-	if err != nil {
-		return "", "", "", 0, false
-	}
-	return hhmm, sender, rest[:k], line, true
-}
 
 // decisionPhrases mark a message that settles something.
 var decisionPhrases = []string{
@@ -175,12 +152,12 @@ func summariseTopic(dir, groupTitle, name string, t *topicState, abstract func(r
 		sc := bufio.NewScanner(f)
 		sc.Buffer(make([]byte, 64<<10), 64<<20)
 		for sc.Scan() {
-			hhmm, sender, text, line, ok := parseRaw(sc.Text())
-			if !ok {
+			m, ok := workspace.ParseRawMessage(sc.Text())
+			if !ok || m.Line == 0 {
 				continue
 			}
 			seq++
-			c := cite{File: rel, Line: line, Day: day, Time: hhmm, Sender: sender, Text: text}
+			c := cite{File: rel, Line: m.Line, Day: day, Time: m.Time, Sender: m.Sender, Text: m.Text}
 			if abstract != nil {
 				recent = append(recent, c)
 				if len(recent) > llmMessages {
@@ -217,8 +194,8 @@ func summariseTopic(dir, groupTitle, name string, t *topicState, abstract func(r
 		b.WriteString(abstract(recent))
 	}
 	b.WriteString("\n## Participants\n\n")
-	for _, p := range byCount(t.Participants) {
-		fmt.Fprintf(&b, "- %s — %s\n", p, messages(t.Participants[p]))
+	for _, p := range workspace.SortSenders(t.Participants) {
+		fmt.Fprintf(&b, "- %s — %s\n", p.Name, messages(p.Messages))
 	}
 	b.WriteString("\n## Timeline\n\n")
 	shown := days
@@ -281,8 +258,8 @@ func digest(title, channel, groupID string, topics []groupTopic) string {
 		fmt.Fprintf(&b, "- [%s](summaries/topic-%s.md) — %s, last %s\n", mdEscape(gt.name), gt.t.Topic, messages(gt.t.Messages), days[len(days)-1])
 	}
 	b.WriteString("\n## Who's here\n\n")
-	for _, p := range byCount(people) {
-		fmt.Fprintf(&b, "- %s — %s\n", p, messages(people[p]))
+	for _, p := range workspace.SortSenders(people) {
+		fmt.Fprintf(&b, "- %s — %s\n", p.Name, messages(p.Messages))
 	}
 	sort.SliceStable(all, func(i, j int) bool {
 		if all[i].Day != all[j].Day {
@@ -345,8 +322,11 @@ func sortedKeys(m map[string]int) []string {
 
 // byCount orders names by count, most first, then by name.
 func byCount(m map[string]int) []string {
-	out := sortedKeys(m)
-	sort.SliceStable(out, func(i, j int) bool { return m[out[i]] > m[out[j]] })
+	senders := workspace.SortSenders(m)
+	out := make([]string, len(senders))
+	for i, p := range senders {
+		out[i] = p.Name
+	}
 	return out
 }
 

@@ -119,11 +119,11 @@ func FuzzTranscript(f *testing.F) {
 func TestParseRaw_ReadsWhatRawLineWrote(t *testing.T) {
 	m := message{Time: time.Date(2026, 1, 2, 8, 5, 0, 0, time.UTC), Sender: "Sam *O* [x]", Text: "ok: we'll go ^L9 with it\nsecond line"}
 	l, _, _ := strings.Cut(rawLine(m, 12), "\n")
-	hhmm, sender, text, line, ok := parseRaw(l)
-	if !ok || hhmm != "08:05" || sender != "Sam O (x)" || text != "ok: we'll go ^L9 with it" || line != 12 {
-		t.Errorf("parseRaw(%q) = %q %q %q %d %v", l, hhmm, sender, text, line, ok)
+	got, ok := workspace.ParseRawMessage(l)
+	if want := (workspace.RawMessage{Time: "08:05", Sender: "Sam O (x)", Text: "ok: we'll go ^L9 with it", Line: 12}); !ok || got != want {
+		t.Errorf("ParseRawMessage(%q) = %+v, %v; want %+v", l, got, ok, want)
 	}
-	if !isDecision(text) || isDecision("we'llx wellnoted") {
+	if !isDecision(got.Text) || isDecision("we'llx wellnoted") {
 		t.Error("isDecision does not match whole words")
 	}
 }

@@ -28,6 +28,7 @@ var goldenSite = []string{
 	"claims/gateway-host-is-the-mac-mini-mac-mini-lan-10-0-0-12-since.md",
 	"topics/gateway.html", "topics/gateway.md",
 	"sources/daily/2026-10-21.html", "sources/daily/2026-10-21.md",
+	"sources/conversations/telegram/homelab-crew/raw/topic-7/index.html",
 	"dashboard.html",
 	"dreams/2026-10-30-0700.html", "history/2026-10-30-0700/memory.html", "changes.html", "history/index.json",
 	"api/claims.json",

@@ -16,8 +16,9 @@ import (
 var (
 	hrefRe = regexp.MustCompile(`\s(?:href|src)="([^"]*)"`)
 	idRe   = regexp.MustCompile(`\sid="([^"]*)"`)
-	// mdLinkRe finds Markdown link destinations: ](dest) and ](<dest>).
-	mdLinkRe = regexp.MustCompile(`\]\((?:<([^>]*)>|([^)\s]*))\)`)
+	// mdLinkRe finds Markdown link destinations: ](dest) and ](<dest>),
+	// but not after an escaped \], which closes no link.
+	mdLinkRe = regexp.MustCompile(`(?:^|[^\\])\]\((?:<([^>]*)>|([^)\s]*))\)`)
 )
 
 // linkChecker checks relative links in a built site: the file must exist

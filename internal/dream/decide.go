@@ -46,32 +46,42 @@ func (p *planner) sense() sensed {
 		}
 	}
 	parallel.For(len(jobs), runtime.GOMAXPROCS(0), func(i int) { jobs[i].c, jobs[i].skip = newCandidate(i, jobs[i].log, jobs[i].it) })
+	take := func(c *candidate, skip *Skip, note string) {
+		if c != nil {
+			c.id = len(s.cands)
+		}
+		if skip != nil {
+			s.skipped = append(s.skipped, *skip)
+			return
+		}
+		s.secrets = append(s.secrets, c.secrets...)
+		if by := p.mem.citedBy(c.path, c.line, c.endLine); by != nil {
+			s.skipped = append(s.skipped, Skip{File: c.path, Line: c.line, Text: shorten(c.fact, 80),
+				Reason: fmt.Sprintf("already consolidated: %s cites this line as its source", by.file)})
+			return
+		}
+		if note != "" {
+			c.notes = append(c.notes, note)
+		}
+		s.cands = append(s.cands, c)
+	}
 	next := 0
 	for _, log := range p.sel.inputs {
 		inBatch[log.File.Path] = true
 		for range log.Items {
 			j := jobs[next]
 			next++
-			c, skip := j.c, j.skip
-			if c != nil {
-				c.id = len(s.cands)
-			}
-			if skip != nil {
-				s.skipped = append(s.skipped, *skip)
-				continue
-			}
-			s.secrets = append(s.secrets, c.secrets...)
-			if by := p.mem.citedBy(c.path, c.line, c.endLine); by != nil {
-				s.skipped = append(s.skipped, Skip{File: c.path, Line: c.line, Text: shorten(c.fact, 80),
-					Reason: fmt.Sprintf("already consolidated: %s cites this line as its source", by.file)})
-				continue
-			}
-			s.cands = append(s.cands, c)
+			take(j.c, j.skip, "")
 		}
 		for _, b := range log.Sleep {
 			s.skipped = append(s.skipped, Skip{File: log.File.Path, Line: b.StartLine,
 				Text: strings.Title(b.Name) + " Sleep block", Reason: "dreaming phase output inside a daily log, not a fact"})
 		}
+	}
+	// Messages the conversation digests cite.
+	for _, ci := range conversationItems(p.ws, p.sel) {
+		c, skip := newCandidate(len(s.cands), ci.log, ci.it)
+		take(c, skip, "from a conversation digest")
 	}
 	// Recalled facts of earlier logs.
 	byPath := map[string]*workspace.DailyLog{}

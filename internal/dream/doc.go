@@ -5,15 +5,17 @@
 //
 // A dream has three phases (DESIGN 5.3). Sense is read-only: the gates
 // (time, new days, lock), the watermark from memory/dream-log.md, the
-// batch of logs (oldest first, 32 logs or 192 KiB, cut on dates), and the
-// candidate facts: lines whose shape is no fact (status, counters, cron
-// and health-check output, paths, hashes, transcripts, questions; see
-// shapes.go) are left out, relative dates made absolute, types, promotion
-// scores (DESIGN 5.2) and the secret guard. Consolidate is conservative: a
-// line is promoted only when it is durable (durable.go: it passed the
-// promotion gates, or the logs state it on several days, or it is stated
-// as a decision, preference, rule, change, role, location, schedule or
-// milestone; never an open to-do), near-duplicates and restatements merge
+// batch of logs (oldest first, 32 logs or 192 KiB, cut on dates) with the
+// messages of its days that public conversation digests cite
+// (conversations.go), and the candidate facts: lines whose shape is no
+// fact (status, counters, cron and health-check output, paths, hashes,
+// transcripts, questions; see shapes.go) are left out, relative dates
+// made absolute, types, promotion scores (DESIGN 5.2) and the secret
+// guard. Consolidate is conservative: a line is promoted only when it
+// is durable (durable.go: it passed the promotion gates, or the logs
+// state it on several days, or it is stated as a decision, preference,
+// rule, change, role, location, schedule or milestone; never an open
+// to-do), near-duplicates and restatements merge
 // into one entry with all their sources, and a fact replaces a curated one
 // only when the log names the old value or changes its labelled subject
 // (supersede.go). A fact goes to the L2 file that names its subject and

@@ -2,6 +2,7 @@ package workspace
 
 import (
 	"path"
+	"regexp"
 	"sort"
 	"strconv"
 	"strings"
@@ -39,6 +40,9 @@ func buildConversations(files []convFile, cfg *ArchiveConfig) []*Conversation {
 			c.Index = cf.file
 		case strings.HasPrefix(rest, "raw/"):
 			c.Raw = append(c.Raw, cf.file)
+			if isMarkdown(rest) {
+				c.Days = append(c.Days, readDay(cf.file, rest))
+			}
 		case strings.HasPrefix(rest, "summaries/") && strings.HasPrefix(path.Base(rest), "topic-") && isMarkdown(rest):
 			id := strings.TrimPrefix(strings.TrimSuffix(path.Base(rest), path.Ext(rest)), "topic-")
 			c.Topics = append(c.Topics, &ConversationTopic{ID: id, File: cf.file})
@@ -58,6 +62,7 @@ func buildConversations(files []convFile, cfg *ArchiveConfig) []*Conversation {
 	out := make([]*Conversation, 0, len(keys))
 	for _, k := range keys {
 		c := byKey[k]
+		topicDays(c)
 		sort.SliceStable(c.Topics, func(i, j int) bool { return naturalLess(c.Topics[i].ID, c.Topics[j].ID) })
 		var counts map[string]int
 		if c.Index != nil {
@@ -65,15 +70,164 @@ func buildConversations(files []convFile, cfg *ArchiveConfig) []*Conversation {
 		}
 		for _, t := range c.Topics {
 			t.Name = topicName(cfg, c, t)
-			if n, ok := counts[t.ID]; ok {
+			n, ok := counts[t.ID]
+			switch {
+			case len(t.Days) > 0:
+				// The raw lines are the messages themselves; the index
+				// and summary only say how many there were when written.
+				t.Messages = 0
+				for _, d := range t.Days {
+					t.Messages += d.Messages
+				}
+			case ok:
 				t.Messages = n
-			} else {
+			case t.File != nil:
 				t.Messages = summaryCount(t.File.Content)
 			}
 		}
+		c.Cites = digestCites(c)
 		out = append(out, c)
 	}
 	return out
+}
+
+// rawCite finds a link to a raw transcript's line, as `dreamwiki archive`
+// cites one: "](raw/topic-7/2026-11-02.md#^L6)".
+var rawCite = regexp.MustCompile(`\]\((raw/[^()#\s]+\.md)#\^L(\d+)\)`)
+
+// digestCites reads the lines of c's DIGEST.md that cite a raw message,
+// each with the message its transcript holds at that line; a citation of
+// a transcript or line that is not there is left out.
+func digestCites(c *Conversation) []*DigestCite {
+	if c.Digest == nil {
+		return nil
+	}
+	dir := path.Dir(c.Digest.Path)
+	days := map[string]*ConversationDay{}
+	for _, d := range c.Days {
+		days[d.File.Path] = d
+	}
+	topics := map[string]*ConversationTopic{}
+	for _, t := range c.Topics {
+		topics[t.ID] = t
+	}
+	var out []*DigestCite
+	for i, l := range mdline.Split(c.Digest.Content) {
+		m := rawCite.FindStringSubmatch(l)
+		if m == nil {
+			continue
+		}
+		d := days[path.Join(dir, m[1])]
+		n, err := strconv.Atoi(m[2])
+		if d == nil || err != nil {
+			continue
+		}
+		for _, rl := range mdline.Split(d.File.Content) {
+			if msg, ok := ParseRawMessage(rl); ok && msg.Line == n {
+				out = append(out, &DigestCite{Line: i + 1, Day: d, Message: msg, Topic: topics[d.Topic]})
+				break
+			}
+		}
+	}
+	return out
+}
+
+// topicDays gives each topic its raw days, making a topic of a raw
+// topic folder that has no summary yet.
+func topicDays(c *Conversation) {
+	sort.SliceStable(c.Days, func(i, j int) bool { return c.Days[i].File.Path < c.Days[j].File.Path })
+	byID := map[string]*ConversationTopic{}
+	for _, t := range c.Topics {
+		byID[t.ID] = t
+	}
+	for _, d := range c.Days {
+		if d.Topic == "" {
+			continue
+		}
+		t := byID[d.Topic]
+		if t == nil {
+			t = &ConversationTopic{ID: d.Topic}
+			byID[d.Topic] = t
+			c.Topics = append(c.Topics, t)
+		}
+		t.Days = append(t.Days, d)
+	}
+}
+
+// readDay reads a raw transcript at rest (its path inside the group
+// folder): its topic and day from the path, its messages and senders
+// from its lines.
+func readDay(f *File, rest string) *ConversationDay {
+	d := &ConversationDay{File: f}
+	if id, ok := strings.CutPrefix(path.Dir(rest), "raw/topic-"); ok && !strings.Contains(id, "/") {
+		d.Topic = id
+	}
+	if date, _, ok := dailyName(path.Base(rest)); ok {
+		d.Day = date.Format("2006-01-02")
+	}
+	senders := map[string]int{}
+	for _, l := range mdline.Split(f.Content) {
+		if m, ok := ParseRawMessage(l); ok {
+			d.Messages++
+			senders[m.Sender]++
+		}
+	}
+	d.Senders = SortSenders(senders)
+	return d
+}
+
+// SortSenders lists message counts by sender, most messages first, then
+// by name.
+func SortSenders(counts map[string]int) []SenderCount {
+	out := make([]SenderCount, 0, len(counts))
+	for name, n := range counts {
+		out = append(out, SenderCount{Name: name, Messages: n})
+	}
+	sort.Slice(out, func(i, j int) bool {
+		if out[i].Messages != out[j].Messages {
+			return out[i].Messages > out[j].Messages
+		}
+		return out[i].Name < out[j].Name
+	})
+	return out
+}
+
+// RawMessage is one message line of a raw transcript.
+type RawMessage struct {
+	Time   string // HH:MM
+	Sender string
+	Text   string
+	// Line is the block id's number (^L<line>), 0 when the line has none.
+	Line int
+}
+
+// ParseRawMessage reads a message line of a raw transcript as
+// `dreamwiki archive` writes it, "- **[HH:MM] Sender:** text ^L<line>",
+// or without the list marker and block id as older archivers did.
+// Tool lines ("- *[HH:MM] tool:* ...") and continuation lines are not
+// messages.
+func ParseRawMessage(l string) (RawMessage, bool) {
+	rest, found := strings.CutPrefix(l, "- **[")
+	if !found {
+		if rest, found = strings.CutPrefix(l, "**["); !found {
+			return RawMessage{}, false
+		}
+	}
+	if len(rest) < 8 || rest[2] != ':' || rest[5:7] != "] " {
+		return RawMessage{}, false
+	}
+	m := RawMessage{Time: rest[:5]}
+	m.Sender, rest, found = strings.Cut(rest[7:], ":** ")
+	if !found || m.Sender == "" {
+		return RawMessage{}, false
+	}
+	m.Text = rest
+	if k := strings.LastIndex(rest, " ^L"); k >= 0 {
+		if n, err := strconv.Atoi(rest[k+3:]); err == nil && n > 0 {
+			m.Text, m.Line = rest[:k], n
+		}
+	}
+	return m, true
 }
 
 // groupLabel finds the config group a folder names, by id or by name.
@@ -113,6 +267,9 @@ func topicName(cfg *ArchiveConfig, c *Conversation, t *ConversationTopic) string
 				return names[t.ID]
 			}
 		}
+	}
+	if t.File == nil {
+		return t.ID
 	}
 	for _, l := range mdline.Split(t.File.Content) {
 		if level, text := mdline.Heading(strings.TrimSpace(l)); level == 1 {

@@ -475,16 +475,54 @@ type Conversation struct {
 	Topics []*ConversationTopic
 	// Raw are files under raw/, sorted by path.
 	Raw []*File
+	// Days are the raw files with the messages read from them, sorted by
+	// path: the group's timeline and who spoke in it.
+	Days []*ConversationDay
 	// Other Markdown files in the folder.
 	Other []*File
+	// Cites are the lines of DIGEST.md that quote a raw message and link
+	// its line (the latest decisions `dreamwiki archive` lists), in order.
+	Cites []*DigestCite
 }
 
-// ConversationTopic is one topic summary of a conversation group.
+// DigestCite is a line of a group's DIGEST.md that cites a raw message.
+type DigestCite struct {
+	Line    int              // the line of DIGEST.md
+	Day     *ConversationDay // the raw transcript it links
+	Message RawMessage       // the message as that transcript has it
+	// Topic is the topic the transcript belongs to, nil for none.
+	Topic *ConversationTopic
+}
+
+// ConversationTopic is one topic of a conversation group: a summary
+// (summaries/topic-<id>.md), raw transcripts (raw/topic-<id>/), or both.
 type ConversationTopic struct {
-	ID       string
-	Name     string // from archive-config topicNames, else from the file's H1, else ID
-	File     *File
-	Messages int // message count from INDEX.md or the summary, 0 when unknown
+	ID   string
+	Name string // from archive-config topicNames, else from the summary's H1, else ID
+	File *File  // the summary, nil when the topic has raw transcripts only
+	// Messages is the message count: the raw transcripts' messages when
+	// there are any, else from INDEX.md or the summary, 0 when unknown.
+	Messages int
+	// Days are the topic's raw files (raw/topic-<id>/<day>.md), by day.
+	Days []*ConversationDay
+}
+
+// ConversationDay is one raw transcript file and what its message lines
+// say.
+type ConversationDay struct {
+	File  *File
+	Topic string // the topic id of raw/topic-<id>/, "" for a file outside a topic folder
+	Day   string // YYYY-MM-DD from the file name, "" when it has none
+	// Messages counts the message lines (see ParseRawMessage).
+	Messages int
+	// Senders are who wrote the messages, most messages first, then by name.
+	Senders []SenderCount
+}
+
+// SenderCount is how many messages one participant wrote.
+type SenderCount struct {
+	Name     string
+	Messages int
 }
 
 // ArchiveConfig is archives/archive-config.json.

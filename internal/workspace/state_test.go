@@ -225,6 +225,76 @@ about the archives
 	}
 }
 
+func TestConversations_RawTranscriptsGiveDaysSendersCountsAndDigestCites(t *testing.T) {
+	ws := loadTxtar(t, `
+-- archives/telegram/crew/INDEX.md --
+| topic id | name | messages |
+|---|---|---|
+| 7 | Backups | 87 |
+-- archives/telegram/crew/summaries/topic-7.md --
+# Backups
+-- archives/telegram/crew/raw/topic-7/2026-11-02.md --
+# Crew — Backups (topic 7) — 2026-11-02
+
+- **[08:51] Rui Costa:** restic to B2 ^L3
+- **[09:07] Sam Okafor:** ok, we'll go with glacier ^L4
+  a second line of the same message
+- *[09:08] pricing_lookup:* 3.10 EUR
+- **[09:10] Sam Okafor:** done ^L7
+-- archives/telegram/crew/raw/topic-7/2026-11-03.md --
+# Crew — Backups (topic 7) — 2026-11-03
+
+- **[10:00] Rui Costa:** restore tested ^L3
+-- archives/telegram/crew/raw/topic-9/2026-11-04.md --
+# Crew — topic 9 — 2026-11-04
+
+- **[11:00] Marta Sousa:** pi-hole or adguard? ^L3
+-- archives/telegram/crew/raw/2026-10-30.md --
+# Crew — 2026-10-30
+
+**[20:52] Wei Zhang:** an older archiver's line
+-- archives/telegram/crew/DIGEST.md --
+# Crew — digest
+
+## Latest decisions
+
+- 2026-11-02 09:07 **Sam Okafor**: “ok, we'll go with glacier” ([raw/topic-7/2026-11-02.md#L4](raw/topic-7/2026-11-02.md#^L4))
+- 2026-11-02 09:30 **Sam Okafor**: “gone” ([raw/topic-7/2026-11-02.md#L99](raw/topic-7/2026-11-02.md#^L99))
+`)
+	noDiagnostics(t, ws)
+	c := ws.Conversations[0]
+	type day struct {
+		topic, day string
+		n          int
+		senders    []SenderCount
+	}
+	var days []day
+	for _, d := range c.Days {
+		days = append(days, day{d.Topic, d.Day, d.Messages, d.Senders})
+	}
+	want := []day{
+		{"", "2026-10-30", 1, []SenderCount{{"Wei Zhang", 1}}},
+		{"7", "2026-11-02", 3, []SenderCount{{"Sam Okafor", 2}, {"Rui Costa", 1}}},
+		{"7", "2026-11-03", 1, []SenderCount{{"Rui Costa", 1}}},
+		{"9", "2026-11-04", 1, []SenderCount{{"Marta Sousa", 1}}},
+	}
+	if !reflect.DeepEqual(days, want) {
+		t.Errorf("days = %+v\nwant %+v", days, want)
+	}
+	// The raw lines count over the index; a raw topic folder without a
+	// summary is a topic too.
+	if len(c.Topics) != 2 || c.Topics[0].ID != "7" || c.Topics[0].Messages != 4 || len(c.Topics[0].Days) != 2 ||
+		c.Topics[1].ID != "9" || c.Topics[1].File != nil || c.Topics[1].Name != "9" || c.Topics[1].Messages != 1 {
+		t.Errorf("topics = %+v %+v", c.Topics[0], c.Topics[1])
+	}
+	// A digest line citing a raw line has the message; one citing a line
+	// that is not there is left out.
+	if len(c.Cites) != 1 || c.Cites[0].Line != 5 || c.Cites[0].Topic != c.Topics[0] ||
+		c.Cites[0].Message != (RawMessage{Time: "09:07", Sender: "Sam Okafor", Text: "ok, we'll go with glacier", Line: 4}) {
+		t.Errorf("cites = %+v", c.Cites)
+	}
+}
+
 func TestConversations_IndexLinesWithCounts(t *testing.T) {
 	counts := indexCounts("# Index\n- [General](summaries/topic-1.md) — 212 messages\n- topic-7 (Backups): 87 msgs\n- topic-9: no count\n")
 	if !reflect.DeepEqual(counts, map[string]int{"1": 212, "7": 87}) {

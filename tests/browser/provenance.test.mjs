@@ -168,6 +168,19 @@ test('the browser parses queries exactly as `dreamwiki search` does (shared vect
   await page.close();
 });
 
+test('kind:conversation glacier returns only archived conversations, by name or label', async () => {
+  for (const q of ['kind:conversation glacier', 'kind:Conversation glacier']) {
+    const { page, errors, rows } = await searchFor(q);
+    assert.ok(rows.length >= 2, `${q}: ${rows.length} results`);
+    assert.deepEqual([...new Set(rows.map((r) => r.kind))], ['Conversation'], q);
+    assert.deepEqual(errors, []);
+    await page.close();
+  }
+  const { page, rows } = await searchFor('glacier -kind:conversation');
+  assert.ok(!rows.some((r) => r.kind === 'Conversation'), 'an excluded kind is left out');
+  await page.close();
+});
+
 test('type:claim gateway returns only claims, and filters take one row', async () => {
   const { page, errors, rows } = await searchFor('type:claim gateway');
   assert.ok(rows.length >= 5, `${rows.length} results`);

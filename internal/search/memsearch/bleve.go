@@ -795,20 +795,18 @@ func fieldQuery(f fieldClause) query.Query {
 		pq := bleve.NewPrefixQuery(f.value)
 		pq.SetField(f.field)
 		return pq
-	case "source":
+	case "kind", "source":
+		if k, ok := vault.KindNamed(v); ok {
+			return termIn("kind", string(k))
+		}
 		return termIn("kind", v)
 	case "type":
-		if isNoteKind(v) {
-			return termIn("kind", v)
+		// A claim note's front matter says "type: claim", so type:claim
+		// means kind:claim (no memory type is named like a kind). The
+		// browser's parser reads it the same way (assets/search/query.ts).
+		if k, ok := vault.KindNamed(v); ok {
+			return termIn("kind", string(k))
 		}
 	}
 	return termIn(f.field, v)
-}
-
-// isNoteKind reports a value of type: that names a kind of note rather
-// than a memory type: a claim note's front matter says "type: claim", so
-// type:claim means kind:claim (no memory type is named like a kind). The
-// browser's parser reads it the same way (assets/search/query.ts).
-func isNoteKind(v string) bool {
-	return v == string(vault.KindNote) || vault.Kind(v).Label() != vault.KindNote.Label()
 }
