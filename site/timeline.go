@@ -312,7 +312,7 @@ func (s *site) changeList(b *strings.Builder, page string, cs []changes.Change, 
 			for _, id := range c.Related {
 				links = append(links, s.claimLink(page, id, "", r))
 			}
-			fmt.Fprintf(b, `<br><span class="muted">%s</span> %s`, esc(relatedWord(c.Kind)), strings.Join(links, "; "))
+			fmt.Fprintf(b, `<br><span class="muted">%s</span> %s`, esc(c.Kind.Relation()), strings.Join(links, "; "))
 		}
 		if len(c.Evidence) > 0 {
 			var links []string
@@ -324,17 +324,6 @@ func (s *site) changeList(b *strings.Builder, page string, cs []changes.Change, 
 		b.WriteString(`</li>`)
 	}
 	b.WriteString(`</ul>`)
-}
-
-// relatedWord says how a change's related claims relate to it.
-func relatedWord(k changes.Kind) string {
-	switch k {
-	case changes.Superseded:
-		return "by"
-	case changes.Resolved:
-		return "no longer contradicted by"
-	}
-	return "contradicted by"
 }
 
 // claimLink is a claim's text linked to its page when it is published
