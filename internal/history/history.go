@@ -104,6 +104,7 @@ func Take(root string, fsys fs.FS, at time.Time, opts Options) (*Snapshot, error
 type Past struct {
 	fsys fs.FS
 	opts Options
+	repo *git.Repository
 	// prefix is the workspace's folder in the repository's work tree.
 	prefix string
 	// commits are those reachable from HEAD, by committer time, the
@@ -144,6 +145,7 @@ func Open(root string, fsys fs.FS, opts Options) (*Past, error) {
 	if p.commits, err = commits(repo); err != nil {
 		return nil, err
 	}
+	p.repo = repo
 	return p, nil
 }
 
@@ -331,41 +333,34 @@ func (p *Past) files(tree *object.Tree) ([]treeFile, error) {
 				out = append(out, treeFile{path: e.Name + "/" + f.path, f: f.f})
 			}
 		case filemode.Regular, filemode.Executable:
-			f, err := p.blob(tree, e)
-			if err != nil {
-				return nil, err
-			}
-			out = append(out, treeFile{path: e.Name, f: f})
+			out = append(out, treeFile{path: e.Name, f: p.blob(e.Hash)})
 		}
 	}
 	p.trees[tree.Hash] = out
 	return out, nil
 }
 
-// blob is the file of the tree entry e, read once by its content hash and
-// kept.
-func (p *Past) blob(tree *object.Tree, e object.TreeEntry) (*layerFile, error) {
-	if f := p.blobs[e.Hash]; f != nil {
-		return f, nil
+// blob is the file whose content hash is h, kept by that hash and read
+// from the repository once, when first opened.
+func (p *Past) blob(h plumbing.Hash) *layerFile {
+	if f := p.blobs[h]; f != nil {
+		return f
 	}
-	b, err := tree.TreeEntryFile(&e)
-	if err != nil {
-		return nil, err
-	}
-	var data []byte
-	var readErr error
-	read := sync.OnceFunc(func() {
+	read := sync.OnceValues(func() ([]byte, error) {
+		b, err := p.repo.BlobObject(h)
+		if err != nil {
+			return nil, err
+		}
 		r, err := b.Reader()
 		if err != nil {
-			readErr = err
-			return
+			return nil, err
 		}
 		defer r.Close()
-		data, readErr = io.ReadAll(r)
+		return io.ReadAll(r)
 	})
-	f := &layerFile{size: b.Size, read: func() ([]byte, error) { read(); return data, readErr }, hash: e.Hash}
-	p.blobs[e.Hash] = f
-	return f, nil
+	f := &layerFile{size: -1, read: read, hash: h}
+	p.blobs[h] = f
+	return f
 }
 
 // repoPrefix is the workspace's folder inside the repository's work
