@@ -203,3 +203,34 @@ func TestHistory_TheSameWorkspaceBuildsTheSameBytes(t *testing.T) {
 		t.Errorf("%d files under history/, want 3 (two snapshot pages and the slider's data)", files)
 	}
 }
+
+func TestHistory_WithoutDreamsTheSliderStepsThroughWeeksOfGitHistory(t *testing.T) {
+	ws, _ := gitHistory(t) // 30 daily commits from Sunday 2026-03-01, no dream
+	site := buildSite(t, ws)
+	var data struct {
+		Points []struct{ Label, Date, Page string }
+	}
+	if err := json.Unmarshal([]byte(readPage(t, site, "history/index.json")), &data); err != nil {
+		t.Fatal(err)
+	}
+	var labels []string
+	for _, p := range data.Points {
+		labels = append(labels, p.Label+" "+p.Date)
+	}
+	want := []string{"Week of 2026-02-23 2026-03-01", "Week of 2026-03-02 2026-03-08", "Week of 2026-03-09 2026-03-15",
+		"Week of 2026-03-16 2026-03-22", "Week of 2026-03-23 2026-03-29", "Week of 2026-03-30 2026-04-05"}
+	if strings.Join(labels, "|") != strings.Join(want, "|") {
+		t.Fatalf("points %q, want %q", labels, want)
+	}
+	// The second week's index has the facts of its last day (day 7,
+	// 2026-03-08), not those of the day after; the uncommitted fact 99 is
+	// in no week.
+	week := readPage(t, site, data.Points[1].Page)
+	if !strings.Contains(week, "Fact 07:") || strings.Contains(week, "Fact 08:") || strings.Contains(week, "Fact 99") {
+		t.Errorf("the week's MEMORY.md is not as it stood at its end:\n%s", textOf(week))
+	}
+	changes := textOf(readPage(t, site, "changes.html"))
+	if !strings.Contains(changes, "between one week and the next") || !strings.Contains(changes, "Week of 2026-03-02 7 added") {
+		t.Errorf("the changes page does not list the weeks:\n%s", changes)
+	}
+}
