@@ -83,7 +83,7 @@ func History(ctx context.Context, opts Options, m *Model) (*site.History, error)
 		}
 		if st.dream != nil {
 			p.Changes = changes.Between(prev, res)
-			p.Since = append(p.Since, p.Changes...)
+			p.Since = roundTrips(p.Since, p.Changes)
 		} else {
 			p.Since = changes.Between(prev, res)
 		}
@@ -98,6 +98,36 @@ func History(ctx context.Context, opts Options, m *Model) (*site.History, error)
 		h.Points = append(h.Points, p)
 	}
 	return h, nil
+}
+
+// roundTrips joins the changes made before a dream and those it made,
+// less each claim removed before it and added back by it as it was: a
+// snapshot from dates alone cuts the claims a dream promoted from the
+// moment before it, and another dream of the same day then seems to
+// have removed them.
+func roundTrips(before, by []changes.Change) []changes.Change {
+	back := map[string]bool{}
+	for _, c := range by {
+		if c.Kind == changes.Added {
+			back[c.Claim+"\x00"+c.Text] = true
+		}
+	}
+	gone := map[string]bool{}
+	var out []changes.Change
+	for _, c := range before {
+		if k := c.Claim + "\x00" + c.Text; c.Kind == changes.Removed && back[k] {
+			gone[k] = true
+			continue
+		}
+		out = append(out, c)
+	}
+	for _, c := range by {
+		if c.Kind == changes.Added && gone[c.Claim+"\x00"+c.Text] {
+			continue
+		}
+		out = append(out, c)
+	}
+	return out
 }
 
 // reader reads a timeline's snapshots in order.
