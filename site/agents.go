@@ -66,6 +66,9 @@ func (s *site) writeLLMs() error {
 		fmt.Fprintf(&b, ", as of %s", s.opts.AsOf)
 	}
 	b.WriteString(".\n\n")
+	if s.inSection() {
+		fmt.Fprintf(&b, "Workspace: %s, one of the workspaces of [%s](../llms.txt); every entry of api/ names it.\n\n", s.opts.Team.Workspace, mdText(s.opts.Team.Title))
+	}
 	b.WriteString("Every page `x.html` has a Markdown twin `x.md` beside it, with links between twins. ")
 	b.WriteString("Claims name their evidence as workspace paths with line ranges (`memory/2026-04-14.md#L10-L12`). ")
 	b.WriteString("Machine-readable: [api/pages.json](api/pages.json) lists every page, [api/claims.json](api/claims.json) every claim with evidence, tier, decay and supersession chain.\n")
@@ -149,19 +152,23 @@ var mdTextEscaper = strings.NewReplacer(`[`, `\[`, `]`, `\]`, "\n", " ")
 
 // pageJSON is one entry of api/pages.json.
 type pageJSON struct {
-	URL      string   `json:"url"`
-	Markdown string   `json:"markdown"`
-	Title    string   `json:"title"`
-	Kind     string   `json:"kind"`
-	Date     string   `json:"date,omitempty"`
-	Source   string   `json:"source,omitempty"`
-	Tags     []string `json:"tags,omitempty"`
-	Claim    string   `json:"claim,omitempty"`
-	Links    []string `json:"links,omitempty"`
+	// Workspace names the workspace in a team site.
+	Workspace string   `json:"workspace,omitempty"`
+	URL       string   `json:"url"`
+	Markdown  string   `json:"markdown"`
+	Title     string   `json:"title"`
+	Kind      string   `json:"kind"`
+	Date      string   `json:"date,omitempty"`
+	Source    string   `json:"source,omitempty"`
+	Tags      []string `json:"tags,omitempty"`
+	Claim     string   `json:"claim,omitempty"`
+	Links     []string `json:"links,omitempty"`
 }
 
 // claimJSON is one entry of api/claims.json.
 type claimJSON struct {
+	// Workspace names the workspace in a team site.
+	Workspace    string         `json:"workspace,omitempty"`
 	ID           string         `json:"id"`
 	Text         string         `json:"text"`
 	Type         string         `json:"type"`
@@ -195,7 +202,7 @@ func (s *site) writeAPI() error {
 	pages := make([]pageJSON, 0, len(s.notes))
 	for _, n := range s.notes {
 		p := s.pages[n]
-		pj := pageJSON{URL: p, Markdown: twinPath(p), Title: n.Title, Kind: string(n.Kind), Date: n.Date, Source: n.Source, Tags: n.Doc.Tags}
+		pj := pageJSON{Workspace: s.workspace(), URL: p, Markdown: twinPath(p), Title: n.Title, Kind: string(n.Kind), Date: n.Date, Source: n.Source, Tags: n.Doc.Tags}
 		if c := s.mem.byNote[n]; c != nil {
 			pj.Claim = c.ID
 		}
@@ -218,7 +225,7 @@ func (s *site) writeAPI() error {
 	claims := make([]claimJSON, 0, len(s.mem.claims))
 	for _, c := range s.mem.claims {
 		p := s.pages[c.note]
-		cj := claimJSON{ID: c.ID, Text: c.Text, Type: c.Type, Tier: c.Tier, Decay: c.Decay, Recalls: c.Recalls, Status: c.Status,
+		cj := claimJSON{Workspace: s.workspace(), ID: c.ID, Text: c.Text, Type: c.Type, Tier: c.Tier, Decay: c.Decay, Recalls: c.Recalls, Status: c.Status,
 			Lapsed: c.Lapsed, Created: c.Created, LastRecalled: c.LastRecalled, URL: p, Markdown: twinPath(p), Evidence: []evidenceJSON{}}
 		for _, e := range s.evidence(c, nil) {
 			if e.Private {
@@ -240,6 +247,14 @@ func (s *site) writeAPI() error {
 		claims = append(claims, cj)
 	}
 	return writeJSONList(s, "api/claims.json", "claims", claims)
+}
+
+// workspace is the workspace's name in a team site's section, "" else.
+func (s *site) workspace() string {
+	if s.inSection() {
+		return s.opts.Team.Workspace
+	}
+	return ""
 }
 
 // citation is the memory_search style reference: path#Lx-Ly.

@@ -490,6 +490,22 @@ func (s *site) writeSitemap() error {
 	}
 	// Over the protocol's limit: parts of sitemapLimit URLs each, and
 	// sitemap.xml as their index.
+	all := set.URLs
+	var parts []string
+	for i := 0; i*sitemapLimit < len(all); i++ {
+		name := fmt.Sprintf("sitemap-%d.xml", i+1)
+		set.URLs = all[i*sitemapLimit : min((i+1)*sitemapLimit, len(all))]
+		if err := s.writeXML(name, set); err != nil {
+			return err
+		}
+		parts = append(parts, s.opts.BaseURL+name)
+	}
+	return s.writeSitemapIndex(parts)
+}
+
+// writeSitemapIndex writes sitemap.xml as the index of the sitemaps at
+// the absolute URLs parts.
+func (s *site) writeSitemapIndex(parts []string) error {
 	type part struct {
 		Loc string `xml:"loc"`
 	}
@@ -498,15 +514,9 @@ func (s *site) writeSitemap() error {
 		NS       string   `xml:"xmlns,attr"`
 		Sitemaps []part   `xml:"sitemap"`
 	}
-	idx := index{NS: set.NS}
-	all := set.URLs
-	for i := 0; i*sitemapLimit < len(all); i++ {
-		name := fmt.Sprintf("sitemap-%d.xml", i+1)
-		set.URLs = all[i*sitemapLimit : min((i+1)*sitemapLimit, len(all))]
-		if err := s.writeXML(name, set); err != nil {
-			return err
-		}
-		idx.Sitemaps = append(idx.Sitemaps, part{Loc: s.opts.BaseURL + name})
+	idx := index{NS: "http://www.sitemaps.org/schemas/sitemap/0.9"}
+	for _, p := range parts {
+		idx.Sitemaps = append(idx.Sitemaps, part{Loc: p})
 	}
 	return s.writeXML("sitemap.xml", idx)
 }

@@ -40,8 +40,27 @@ func (c pageContext) Resolve(from *markdown.Doc, l *markdown.Link) markdown.Targ
 		return markdown.Target{Doc: r.Note.Doc, Path: r.Note.Path, Anchor: r.Anchor}
 	case r.Asset != nil:
 		return markdown.Target{Path: r.Asset.Path}
+	case r.Peer != nil:
+		if u, ok := c.s.peerPage(r.Workspace, r.Peer.Path); ok {
+			// A page of another workspace: a path from this site's root
+			// (see rel), through the team site's.
+			return markdown.Target{Path: u, Anchor: r.Anchor}
+		}
 	}
 	return markdown.Target{Broken: true}
+}
+
+// peerPage is the page of the note at vault path p of another workspace
+// of the team site, as a path from this site's root ("../b/x.html").
+func (s *site) peerPage(workspace, p string) (string, bool) {
+	if s.opts.Team == nil {
+		return "", false
+	}
+	u, ok := s.opts.Team.Peers[workspace][p]
+	if !ok {
+		return "", false
+	}
+	return "../" + workspace + "/" + u, true
 }
 
 // Href returns the URL of a resolved target relative to the page.

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 
+	"github.com/dreamwiki/dreamwiki/internal/search"
 	"github.com/dreamwiki/dreamwiki/internal/search/staticindex"
 )
 
@@ -13,6 +14,15 @@ import (
 // site only says which notes are published and where their pages are.
 func (s *site) writeSearch(ctx context.Context) error {
 	docs := s.searchDocs()
+	if s.inSection() {
+		s.sectionDocs = docs // the team site's index holds them (BuildTeam)
+		return nil
+	}
+	return s.writeSearchOf(ctx, docs)
+}
+
+// writeSearchOf writes the index of docs and the search page.
+func (s *site) writeSearchOf(ctx context.Context, docs []search.Doc) error {
 	if _, err := staticindex.Write(ctx, docs, staticindex.Options{AsOf: s.opts.AsOf, Params: s.opts.Search}, searchWriter{s}); err != nil {
 		return err
 	}

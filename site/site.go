@@ -51,6 +51,24 @@ type Options struct {
 	// changes page, claim histories, snapshot pages and the time slider);
 	// nil when there is none.
 	History *History
+	// Team places the site in a team site of several workspaces
+	// (internal/team); nil for a site of its own.
+	Team *Team
+}
+
+// Team is what a site knows of the team site it is part of.
+type Team struct {
+	// Title is the team site's title.
+	Title string
+	// Workspace is the name of the workspace this site shows: it is
+	// written at /<Workspace>/ of the team site, and its search is the
+	// team's. "" for the team site's own pages (BuildTeam).
+	Workspace string
+	// Workspaces are the names of every workspace of the team site.
+	Workspaces []string
+	// Peers are the pages of the other workspaces' published notes, by
+	// workspace and vault path (PageURLs), for links between workspaces.
+	Peers map[string]map[string]string
 }
 
 // Stats says what a build wrote.
@@ -89,9 +107,12 @@ type site struct {
 	// nil in a plain build.
 	twins map[string][]byte
 	docs  map[string]search.Doc
-	w     output.Writer
-	mu    sync.Mutex
-	stats Stats
+	// sectionDocs are the search documents of a team site's section,
+	// which the team's index holds (BuildSection).
+	sectionDocs []search.Doc
+	w           output.Writer
+	mu          sync.Mutex
+	stats       Stats
 
 	// convDirs are the folders the conversation pages take over (see
 	// convPages), made on first use from opts.
@@ -370,6 +391,21 @@ type siteData struct {
 	Base string
 	// HasClaims and HasDreams switch header links on.
 	HasDashboard bool
+	// SearchRoot is the relative path to the site whose search.html and
+	// index the search field uses: Root, or a team site's root from one
+	// of its workspaces' pages.
+	SearchRoot string
+	// Team is set in a team site.
+	Team *teamData
+}
+
+// teamData is what the layout shows of a team site.
+type teamData struct {
+	Title string
+	// Home is the team home from a workspace's page; "" on the team
+	// site's own pages.
+	Home       string
+	Workspaces []string
 }
 
 type pageInfo struct {
@@ -446,6 +482,16 @@ func (s *site) siteData(page string) siteData {
 		AsOf:         s.opts.AsOf,
 		Snapshot:     s.opts.Snapshot,
 		HasDashboard: true,
+		SearchRoot:   root,
+	}
+	if t := s.opts.Team; t != nil {
+		d.Team = &teamData{Title: t.Title, Workspaces: t.Workspaces}
+		if t.Workspace != "" {
+			d.Team.Home = root + "../index.html"
+			d.SearchRoot = root + "../"
+		} else {
+			d.FeedURL = ""
+		}
 	}
 	return d
 }

@@ -32,6 +32,13 @@ func (s *site) twinFrom(n *vault.Note, page, from string, r *reads) []byte {
 		switch {
 		case t.Broken || t.Plain:
 			return text, true
+		case t.Doc == nil && t.Path != "" && isPeer(s.v, l):
+			// A note of another workspace: its twin, at the heading.
+			u := rel(from, twinPath(t.Path))
+			if t.Anchor != "" {
+				u += "#" + t.Anchor
+			}
+			return fmt.Sprintf("[%s](%s)", text, u), true
 		case t.Doc == nil: // an asset
 			u := rel(from, t.Path)
 			if l.Embed {
@@ -81,6 +88,12 @@ func (s *site) twinFrom(n *vault.Note, page, from string, r *reads) []byte {
 		b.WriteByte('\n')
 	}
 	return b.Bytes()
+}
+
+// isPeer reports a link into another workspace of a team site.
+func isPeer(v *vault.Vault, l *markdown.Link) bool {
+	r, ok := v.Resolution(l)
+	return ok && r.Peer != nil
 }
 
 // claimTwin is the Markdown twin of a claim page: what its card shows, in

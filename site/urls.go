@@ -79,6 +79,18 @@ func urlsFor(notes []*vault.Note, bases map[string]string) (urls map[*vault.Note
 	return out, collided
 }
 
+// PageURLs are the pages of v's notes as a site of v gives them
+// ("topics/gateway.html"), by vault path: a team site gives them to each
+// workspace's site for links into v's (Team.Peers).
+func PageURLs(v *vault.Vault) map[string]string {
+	urls, _ := urlsFor(v.Notes, nil)
+	out := make(map[string]string, len(urls))
+	for n, u := range urls {
+		out[n.Path] = u
+	}
+	return out
+}
+
 // reserved are the pages of the site no note may take.
 var reserved = map[string]bool{"404.html": true, "search.html": true}
 

@@ -314,11 +314,11 @@ func noteLinkDiagnostics(n *Note) diag.List {
 			out.Add(diag.Diagnostic{Severity: diag.Info, Code: "private-link",
 				File: fileOf(n), Line: l.Line,
 				Message: "link to a private note; it is published as plain text"})
-		case l.Fragment != "" && r.Note != nil:
-			if _, ok := r.Note.Doc.Anchor(l.Fragment); !ok {
+		case l.Fragment != "" && r.Target() != nil:
+			if _, ok := r.Target().Doc.Anchor(l.Fragment); !ok {
 				out.Add(diag.Diagnostic{Severity: diag.Warning, Code: "broken-anchor",
 					File: fileOf(n), Line: l.Line,
-					Message: fmt.Sprintf("link %s: %s has no heading or block %q", linkText(l), r.Note.Path, l.Fragment),
+					Message: fmt.Sprintf("link %s: %s has no heading or block %q", linkText(l), r.Target().Path, l.Fragment),
 					Hint:    "the link goes to the top of the note"})
 			}
 		}
@@ -329,27 +329,36 @@ func noteLinkDiagnostics(n *Note) diag.List {
 // resolve finds where one link points. Relative targets are resolved from
 // the note's workspace path (that is where its author wrote them).
 func (v *Vault) resolve(n *Note, l *markdown.Link) Resolution {
-	r := Resolution{Link: l}
 	if l.Target == "" {
-		r.Note = n
-	} else {
-		p, ok := v.Names.Lookup(n.linkBase(), l.Target)
-		if !ok {
-			r.Broken = true
-			return r
+		r := Resolution{Link: l, Note: n}
+		if l.Fragment != "" {
+			r.Anchor, _ = n.Doc.Anchor(l.Fragment) // linkDiagnostics reports a missing one
 		}
-		switch {
-		case v.byPath[p] != nil:
-			r.Note = v.byPath[p]
-		case v.assets[p] != nil:
-			r.Asset = v.assets[p]
-		case v.withheld[p]:
-			r.Private = true
-			return r
-		default:
-			r.Broken = true
-			return r
-		}
+		return r
+	}
+	return v.resolveTarget(n.linkBase(), l, l.Target)
+}
+
+// resolveTarget finds where target, written in l in a note whose links
+// start from the path from, points in v.
+func (v *Vault) resolveTarget(from string, l *markdown.Link, target string) Resolution {
+	r := Resolution{Link: l}
+	p, ok := v.Names.Lookup(from, target)
+	if !ok {
+		r.Broken = true
+		return r
+	}
+	switch {
+	case v.byPath[p] != nil:
+		r.Note = v.byPath[p]
+	case v.assets[p] != nil:
+		r.Asset = v.assets[p]
+	case v.withheld[p]:
+		r.Private = true
+		return r
+	default:
+		r.Broken = true
+		return r
 	}
 	if l.Fragment != "" && r.Note != nil {
 		r.Anchor, _ = r.Note.Doc.Anchor(l.Fragment) // linkDiagnostics reports a missing one

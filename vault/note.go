@@ -148,6 +148,21 @@ type Resolution struct {
 	// Private is true when the link names a private file left out of the
 	// vault: it is shown as its text alone, never as a link.
 	Private bool
+	// Workspace names the other workspace of a team site a qualified link
+	// ([[b:note]]) points into (see LinkWorkspaces); Peer is the note
+	// there, nil when the link is Broken or Private. Note stays nil: it
+	// is always a note of this vault.
+	Workspace string
+	Peer      *Note
+}
+
+// Target is the note the link points to, in this vault or another
+// workspace's; nil for assets, broken and private links.
+func (r Resolution) Target() *Note {
+	if r.Note != nil {
+		return r.Note
+	}
+	return r.Peer
 }
 
 // Asset is a non-Markdown file (image, PDF) published beside the notes.

@@ -65,7 +65,9 @@ func (v *Vault) vaultLink(pub *publishing, n *Note, l *markdown.Link) (string, b
 		}
 		return escapeText(text), true
 	}
-	if !ok || r.Broken || l.Target == "" {
+	if !ok || r.Broken || l.Target == "" || r.Workspace != "" {
+		// A link into another workspace stays as written: each workspace
+		// is a vault of its own.
 		return "", false
 	}
 	p, note := "", false

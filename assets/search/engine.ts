@@ -67,6 +67,7 @@ export interface Fragment {
   e?: string; // how well a claim is backed (provenance.Backing)
   p?: string; // workspace path
   g?: string[]; // tags
+  w?: string; // workspace of a team site
   x: string; // text
 }
 

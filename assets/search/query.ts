@@ -8,7 +8,8 @@
 //   "gateway host"     a phrase: the words in this order (required)
 //   +gateway -nuc      a required word, an excluded word
 //   type:feedback      a filter: type, tier, tag, kind (or source), status,
-//   path:memory/       path and date (these two as prefixes); -type:x excludes
+//   path:memory/       path and date (these two as prefixes), workspace (a
+//   workspace:alpha    team site's); -type:x excludes
 
 import { analyze } from "./analyze";
 
@@ -30,7 +31,7 @@ export interface ParsedQuery {
   filters: FieldClause[];
 }
 
-const FIELDS = new Set(["type", "tier", "tag", "kind", "source", "status", "path", "date"]);
+const FIELDS = new Set(["type", "tier", "tag", "kind", "source", "status", "path", "date", "workspace"]);
 
 /** Bounds the work a pasted wall of text can cause (maxQueryClauses in Go). */
 const MAX_CLAUSES = 32;
@@ -106,6 +107,7 @@ export interface Shown {
   s?: string;
   p?: string;
   g?: string[];
+  w?: string;
   x: string;
 }
 
@@ -127,7 +129,8 @@ export interface Plan {
 /**
  * planQuery turns a parsed query into engine filters (kind, type, tier)
  * and a test of each shown result for what only its fragment knows
- * (path, date, tag, status, exclusions, phrases and required words).
+ * (path, date, tag, status, workspace, exclusions, phrases and required
+ * words).
  * type: also names a note type ("type: claim" in the vault's front
  * matter), so type:claim is kind:claim unless a memory type is called so.
  */
@@ -177,6 +180,9 @@ export function planQuery(pq: ParsedQuery, v: Vocabulary): Plan {
         break;
       case "date":
         test = (f) => (f.d || "").startsWith(val);
+        break;
+      case "workspace":
+        test = (f) => (f.w || "") === val;
         break;
     }
     if (test === null) {

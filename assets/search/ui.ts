@@ -86,7 +86,7 @@ const STYLE = `
 export function initSearch(): void {
   if (window.__dreamwikiSearchUI) return;
   window.__dreamwikiSearchUI = true;
-  const root = document.body.dataset.root || "";
+  const root = searchRoot();
   window.dreamwikiSearch = {
     async search(text, opts = {}) {
       const e = await engineFor(root);
@@ -105,8 +105,18 @@ export function initSearch(): void {
   new SearchBox(form, input, document.querySelector<HTMLElement>("[data-search-page]"));
 }
 
+/**
+ * searchRoot is the path to the site whose index and search page the
+ * search field uses: the page's own site, or in a team site the team's,
+ * whose one index covers every workspace.
+ */
+function searchRoot(): string {
+  const b = document.body.dataset;
+  return b.searchRoot ?? b.root ?? "";
+}
+
 class SearchBox {
-  private root = document.body.dataset.root || "";
+  private root = searchRoot();
   private engine: Promise<Engine> | null = null;
   private seq = 0;
   private active = -1;
@@ -409,6 +419,12 @@ class SearchBox {
         b.textContent = t;
         meta.append(b);
       };
+      if (f.w) {
+        // The workspace of a team site's result, first: it says whose memory this is.
+        const b = el("span", "sr-badge sr-workspace");
+        b.textContent = f.w;
+        meta.append(b);
+      }
       badge(f.k);
       if (f.d) badge(f.d);
       if (f.m) badge(f.m);

@@ -12,6 +12,7 @@ import (
 
 	"github.com/dreamwiki/dreamwiki/internal/build"
 	"github.com/dreamwiki/dreamwiki/internal/diag"
+	"github.com/dreamwiki/dreamwiki/internal/team"
 )
 
 // buildFlags are shared by build and check.
@@ -34,7 +35,7 @@ type buildFlags struct {
 
 func (f *buildFlags) options(e *env, args []string) (build.Options, error) {
 	o := build.Options{Demo: f.demo, Out: f.out, BaseURL: f.baseURL, Title: f.title, Force: f.force}
-	if len(args) == 1 {
+	if len(args) >= 1 {
 		o.Workspace = args[0]
 	}
 	if f.asOf != "" {
@@ -56,10 +57,20 @@ func (f *buildFlags) options(e *env, args []string) (build.Options, error) {
 func newBuildCmd(e *env) *cobra.Command {
 	f := &buildFlags{snapshot: true}
 	cmd := &cobra.Command{
-		Use:   "build [WORKSPACE]",
+		Use:   "build [WORKSPACE...]",
 		Short: "Build the provenance vault and the static site",
 		Long: `Build reads WORKSPACE (default: the current folder) and writes OUT/vault (an
-Obsidian vault) and OUT/site (a static HTML site). The previous output is
+Obsidian vault) and OUT/site (a static HTML site).
+
+Several workspaces make a team site: each workspace's site under
+OUT/site/<name>/ (its folder's name) and its vault in OUT/vault/<name>/,
+with a team home, one search over all of them (workspace:NAME keeps one),
+one graph and a report of the subjects two workspaces disagree on. Links
+between workspaces are written [[name:note]]. A folder whose
+dreamwiki.toml has [[workspace]] entries (name, path, private) is such
+a team too.
+
+The previous output is
 replaced only when the whole build succeeded. OUT must be new, empty, or an
 earlier build's output (it carries a .dreamwiki-output marker): a folder of
 other files is refused unless --force is given.
@@ -68,8 +79,8 @@ A build keeps its memory low (Go's GOGC=60) at the cost of some CPU time;
 GOGC=100 in the environment makes it faster and larger.`,
 		Example: `  dreamwiki build --demo
   dreamwiki build ~/.openclaw/workspace --out public
-  dreamwiki build . --base-url https://example.org/memory/ --strict`,
-		Args: cobra.MaximumNArgs(1),
+  dreamwiki build . --base-url https://example.org/memory/ --strict
+  dreamwiki build agents/alpha agents/beta --out team`,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if f.demo && len(args) > 0 {
 				return usageError{"--demo builds the embedded demo; leave out the WORKSPACE argument"}
@@ -79,6 +90,17 @@ GOGC=100 in the environment makes it faster and larger.`,
 				return err
 			}
 			setBuildGC()
+			t, err := teamOf(args, opts)
+			if err != nil {
+				return err
+			}
+			if t != nil {
+				r, err := team.Build(cmd.Context(), *t)
+				if err != nil {
+					return failure{err.Error()}
+				}
+				return reportTeam(e, r, f, "built")
+			}
 			r, err := build.Build(cmd.Context(), opts)
 			if err != nil {
 				return failure{err.Error()}
@@ -163,8 +185,13 @@ func printReport(w io.Writer, r *build.Report, verb string) {
 	if r.Out != "" && r.Files > 0 {
 		fmt.Fprintf(w, "  vault  %s/vault\n  site   %s/site  (%d pages, %d files)\n", r.Out, r.Out, r.Pages, r.Files)
 	}
+	printProblems(w, r.Diagnostics)
+}
+
+// printProblems lists the warnings and errors of ds, up to maxListed.
+func printProblems(w io.Writer, ds diag.List) {
 	var shown diag.List
-	for _, d := range r.Diagnostics {
+	for _, d := range ds {
 		if d.Severity >= diag.Warning {
 			shown = append(shown, d)
 		}
@@ -185,7 +212,7 @@ func printReport(w io.Writer, r *build.Report, verb string) {
 func newCheckCmd(e *env) *cobra.Command {
 	f := &buildFlags{snapshot: true}
 	cmd := &cobra.Command{
-		Use:   "check [WORKSPACE]",
+		Use:   "check [WORKSPACE...]",
 		Short: "Lint the workspace without writing anything",
 		Long: `Check reads WORKSPACE (default: the current folder) like build does and reports
 what it finds without writing anything: broken links and anchors, bad front
@@ -199,13 +226,14 @@ are read by others too). It also scores the memory's health from 0 to
 100 (freshness, evidence, agreement, permissions, budget, duplication;
 the formulas are in internal/health). It exits 1 on errors, on warnings
 with --strict, and on a health score below --min-health, so CI can run
-it on every push.`,
+it on every push. Several workspaces, or a folder whose dreamwiki.toml has
+[[workspace]] entries, are checked as the team site build makes of them:
+links between them resolve, and each workspace is scored on its own.`,
 		Example: `  dreamwiki check
   dreamwiki check ~/agent --strict
   dreamwiki check --demo --json
   dreamwiki check --demo --as-of 2026-09-25
   dreamwiki check --min-health 70`,
-		Args: cobra.MaximumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if f.demo && len(args) > 0 {
 				return usageError{"--demo checks the embedded demo; leave out the WORKSPACE argument"}
@@ -213,6 +241,17 @@ it on every push.`,
 			opts, err := f.options(e, args)
 			if err != nil {
 				return err
+			}
+			t, err := teamOf(args, opts)
+			if err != nil {
+				return err
+			}
+			if t != nil {
+				r, err := team.Check(cmd.Context(), *t)
+				if err != nil {
+					return failure{err.Error()}
+				}
+				return reportTeam(e, r, f, "checked")
 			}
 			r, err := build.Check(cmd.Context(), opts)
 			if err != nil {

@@ -624,3 +624,71 @@ func clipList(ss []string) string {
 	}
 	return strings.Join(ss, ", ")
 }
+
+// teamPeer is the second workspace of the team leak test. Its private
+// note is private only by the team's [[workspace]] entry, not by its own
+// dreamwiki.toml; it holds the marker quaggleflint, a value that would
+// disagree with Wren's public gateway address, and a link back.
+const teamPeer = `
+-- MEMORY.md --
+# MEMORY.md — Finch
+
+## Hosts
+- mac-mini — 10.0.0.12, gateway.
+- The gateway host is in [[a:infra]]; Finch's own notes are in [[field-notes]].
+-- notes/field-notes.md --
+# Field notes
+
+Public notes of the second agent.
+-- secret/quaggleflint.md --
+# Quaggleflint
+
+- mac-mini — 10.9.9.9, gateway. quaggleflint
+- See [[a:infra]] and [[field-notes]].
+`
+
+// TestLeak_TeamSiteKeepsEachWorkspacesPrivateNotes extends the leak test
+// to a team site (issue 20): the planted workspace and a second one whose
+// private glob is the team's own, built into one site with `dreamwiki
+// build` on a team dreamwiki.toml and checked with `dreamwiki check`. No
+// secret and no marker word may reach any file of dist/ (the team search
+// index's shards once inflated, the disagreements report, each
+// workspace's vault), nor either report; the public link from one
+// workspace to the other must resolve.
+func TestLeak_TeamSiteKeepsEachWorkspacesPrivateNotes(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds a team site of two workspaces")
+	}
+	shapes := readShapes(t)
+	ws, markers, _ := plantWorkspace(t, shapes)
+	team := t.TempDir()
+	if err := os.Rename(ws, filepath.Join(team, "a")); err != nil {
+		t.Fatal(err)
+	}
+	if err := txtar.Write(txtar.Parse([]byte(teamPeer)), filepath.Join(team, "b")); err != nil {
+		t.Fatal(err)
+	}
+	config := "title = \"Team\"\n[[workspace]]\npath = \"a\"\n[[workspace]]\nname = \"b\"\npath = \"b\"\nprivate = [\"secret/**\"]\n"
+	if err := os.WriteFile(filepath.Join(team, "dreamwiki.toml"), []byte(config), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	markers = append(markers, "quaggleflint", "10.9.9.9")
+	sc := newLeakScanner(shapes, markers)
+	sc.selfTest(t, team)
+
+	dist := filepath.Join(t.TempDir(), "dist")
+	answers := []answer{mustRun(t, "build", team, "--out", dist, "--json")}
+	answers = append(answers, runCLI(team, "check", team, "--json"))
+	sc.tree(t, "dist", dist)
+	for _, a := range answers {
+		sc.scan(a.name, a.body)
+	}
+	sc.report(t)
+	home, err := os.ReadFile(filepath.Join(dist, "site", "b", "index.html"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Contains(home, []byte(`href="../a/topics/infra.html"`)) {
+		t.Errorf("b's home does not link a's infra page")
+	}
+}

@@ -11,6 +11,7 @@ import (
 	"os/exec"
 	"runtime"
 	"strconv"
+	"strings"
 	"syscall"
 	"time"
 
@@ -19,6 +20,7 @@ import (
 	"github.com/dreamwiki/dreamwiki/internal/demo"
 	"github.com/dreamwiki/dreamwiki/internal/diag"
 	"github.com/dreamwiki/dreamwiki/internal/server"
+	"github.com/dreamwiki/dreamwiki/internal/team"
 )
 
 type serveFlags struct {
@@ -36,7 +38,7 @@ type serveFlags struct {
 func newServeCmd(e *env) *cobra.Command {
 	f := &serveFlags{}
 	cmd := &cobra.Command{
-		Use:   "serve [WORKSPACE]",
+		Use:   "serve [WORKSPACE...]",
 		Short: "Serve the wiki locally, rebuild on every edit, dream on demand",
 		Long: `Serve builds WORKSPACE (default: the current folder) into memory and serves
 the site on http://127.0.0.1:4321/. It watches the workspace: an edit
@@ -46,13 +48,16 @@ it is fixed. The Dream button in the header plans a dream, shows its plan
 and diff, and applies it; the search box asks the server, and each search
 is logged as a recall event (as an agent's searches are).
 
+Several workspaces, or a folder whose dreamwiki.toml has [[workspace]]
+entries, are served as the team site build makes of them, rebuilt whole
+on every edit; its search runs in the browser, and there are no dreams.
+
 --demo serves a writable copy of the embedded demo, deleted on exit.
 --read-only turns dreams and recall logging off: nothing is written.
 Ctrl-C stops the server.`,
 		Example: `  dreamwiki serve --demo --open
   dreamwiki serve ~/.openclaw/workspace
   dreamwiki serve . --port 8080 --read-only`,
-		Args: cobra.MaximumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if f.demo && len(args) > 0 {
 				return usageError{"--demo serves the embedded demo; leave out the WORKSPACE argument"}
@@ -66,6 +71,14 @@ Ctrl-C stops the server.`,
 				return err
 			}
 			bopts.Progress = nil
+			bopts.Demo = f.demo
+			t, err := teamOf(args, bopts)
+			if err != nil {
+				return err
+			}
+			if t != nil {
+				return serveTeam(cmd.Context(), e, f, *t)
+			}
 			dir := "."
 			if len(args) == 1 {
 				dir = args[0]
@@ -98,30 +111,17 @@ Ctrl-C stops the server.`,
 
 // serve runs the server until ctx is done (Ctrl-C).
 func serve(ctx context.Context, e *env, f *serveFlags, dir string, opts server.Options) error {
-	addr := net.JoinHostPort(f.host, strconv.Itoa(f.port))
-	// Listen before building: a port in use should not cost a build.
-	ln, err := net.Listen("tcp", addr)
+	ln, err := listen(e, f)
 	if err != nil {
-		if errors.Is(err, syscall.EADDRINUSE) {
-			return failure{fmt.Sprintf("%s is in use (another dreamwiki serve?); choose another port with --port", addr)}
-		}
-		return failure{fmt.Sprintf("cannot listen on %s: %v", addr, err)}
+		return err
 	}
 	defer ln.Close()
-	if ip := net.ParseIP(f.host); (ip == nil || !ip.IsLoopback()) && f.host != "localhost" {
-		fmt.Fprintf(e.stderr, "\n  WARNING: serving on %s, not on loopback. Anyone who can reach this machine\n"+
-			"  can read this agent's memory. Use --host 127.0.0.1 unless you mean it.\n\n", f.host)
-	}
 	opts.Workspace = dir
 	opts.ReadOnly = f.readOnly
 	if !f.quiet {
 		opts.Out = e.stdout
 	}
-	level := slog.LevelWarn
-	if f.verbose {
-		level = slog.LevelDebug
-	}
-	opts.Log = slog.New(slog.NewTextHandler(e.stderr, &slog.HandlerOptions{Level: level}))
+	opts.Log = serveLog(e, f)
 	start := time.Now()
 	if !f.quiet && isTerminal(e.stderr) {
 		fmt.Fprintf(e.stderr, "  building %s…\n", dir)
@@ -160,6 +160,70 @@ func serve(ctx context.Context, e *env, f *serveFlags, dir string, opts server.O
 		return failure{err.Error()}
 	}
 	return nil
+}
+
+// serveTeam serves a team site (internal/team); see serve.
+func serveTeam(ctx context.Context, e *env, f *serveFlags, t team.Options) error {
+	ln, err := listen(e, f)
+	if err != nil {
+		return err
+	}
+	defer ln.Close()
+	log := serveLog(e, f)
+	url := "http://" + displayAddr(ln.Addr())
+	start := time.Now()
+	first := func(r *team.Report) {
+		fmt.Fprintf(e.stdout, "dreamwiki: serving a team site of %d workspaces at %s\n", len(r.Workspaces), url)
+		if !f.quiet {
+			fmt.Fprintf(e.stdout, "  %s; %d pages, %d files, built in %s\n", strings.Join(r.Names, ", "), r.Pages, r.Files, time.Since(start).Round(time.Millisecond))
+			fmt.Fprintln(e.stdout, "  watching for changes; Ctrl-C stops")
+		}
+		if f.open {
+			openBrowser(url, log)
+		}
+	}
+	rebuilt := func(took time.Duration, err error) {
+		switch {
+		case err != nil:
+			fmt.Fprintf(e.stderr, "dreamwiki: the team site could not be built again (%v); the last build is served\n", err)
+		case !f.quiet:
+			fmt.Fprintf(e.stdout, "  rebuilt in %s\n", took.Round(time.Millisecond))
+		}
+	}
+	err = team.Serve(ctx, t, ln, log, first, rebuilt)
+	if !f.quiet {
+		fmt.Fprintln(e.stdout, "dreamwiki: stopped")
+	}
+	if err != nil && !errors.Is(err, context.Canceled) {
+		return failure{err.Error()}
+	}
+	return nil
+}
+
+// serveLog is the server's developer log: warnings, or all with --verbose.
+func serveLog(e *env, f *serveFlags) *slog.Logger {
+	level := slog.LevelWarn
+	if f.verbose {
+		level = slog.LevelDebug
+	}
+	return slog.New(slog.NewTextHandler(e.stderr, &slog.HandlerOptions{Level: level}))
+}
+
+// listen opens the serve flags' address, warning when it is not loopback.
+func listen(e *env, f *serveFlags) (net.Listener, error) {
+	addr := net.JoinHostPort(f.host, strconv.Itoa(f.port))
+	ln, err := net.Listen("tcp", addr)
+	if err != nil {
+		if errors.Is(err, syscall.EADDRINUSE) {
+			return nil, failure{fmt.Sprintf("%s is in use (another dreamwiki serve?); choose another port with --port", addr)}
+		}
+		return nil, failure{fmt.Sprintf("cannot listen on %s: %v", addr, err)}
+	}
+	if ip := net.ParseIP(f.host); (ip == nil || !ip.IsLoopback()) && f.host != "localhost" {
+		fmt.Fprintf(e.stderr, "\n  WARNING: serving on %s, not on loopback. Anyone who can reach this machine\n"+
+			"  can read this agent's memory. Use --host 127.0.0.1 unless you mean it.\n\n", f.host)
+	}
+	return ln, nil
 }
 
 // displayAddr writes an address people can click: 127.0.0.1 stays, the

@@ -54,6 +54,13 @@ type Options struct {
 	Snapshot bool
 	// Progress receives one line per stage; nil for silence.
 	Progress func(stage string)
+	// Private are globs of files that are read but never published, on
+	// top of the workspace's own (a team site's [[workspace]] entry).
+	Private []string
+	// VaultDir is the folder the vault is written to and an earlier
+	// build's vault read from; "" means Out/vault. A team site has one
+	// per workspace.
+	VaultDir string
 }
 
 // Report is what a build or check found and did.
@@ -109,10 +116,10 @@ type Model struct {
 // nothing else (see ReadWorkspace).
 func Load(ctx context.Context, opts Options) (*Model, error) {
 	var prev *vault.Previous
-	if opts.Out != "" {
+	if dir := opts.vaultDir(); dir != "" {
 		// Read before anything is written: the swap at the end replaces it.
 		var err error
-		prev, err = vault.ReadPrevious(filepath.Join(opts.Out, "vault"))
+		prev, err = vault.ReadPrevious(dir)
 		if err != nil {
 			return nil, fmt.Errorf("reading the previous vault: %w", err)
 		}
@@ -162,6 +169,17 @@ func assembleVault(opts Options, ws *workspace.Workspace, prov *provenance.Resul
 	return &Model{Workspace: ws, Provenance: prov, Vault: v, Engine: eng}
 }
 
+// vaultDir is the folder of the vault; "" for a build that writes none.
+func (opts Options) vaultDir() string {
+	switch {
+	case opts.VaultDir != "":
+		return opts.VaultDir
+	case opts.Out != "":
+		return filepath.Join(opts.Out, "vault")
+	}
+	return ""
+}
+
 // published is how a workspace is read for everything dreamwiki
 // publishes (the site, the vault, search, get, serve): secrets redacted
 // in every text and path as it is read, private files left out (DESIGN
@@ -176,8 +194,9 @@ func ReadWorkspace(opts Options) (*workspace.Workspace, error) {
 }
 
 // readWorkspace reads the workspace of opts with the reader options wopts
-// (the output folder is skipped on top).
+// (the output folder is skipped on top, opts' private globs added).
 func readWorkspace(opts Options, wopts workspace.Options) (*workspace.Workspace, error) {
+	wopts.Private = append(wopts.Private, opts.Private...)
 	if opts.Demo {
 		progress(opts, "reading the demo workspace")
 		return workspace.LoadFS(demo.FS(), wopts)
@@ -239,12 +258,13 @@ func Check(ctx context.Context, opts Options) (*Report, error) {
 	if err != nil {
 		return nil, err
 	}
-	r := m.report(opts)
+	r := m.Report(opts)
 	r.Duration = Duration(time.Since(start))
 	return r, nil
 }
 
-func (m *Model) report(opts Options) *Report {
+// Report is what the model holds as a build or check reports it.
+func (m *Model) Report(opts Options) *Report {
 	r := &Report{Workspace: opts.Workspace, Out: opts.Out, Notes: len(m.Vault.Notes), Published: len(m.Vault.Notes),
 		Private: len(m.Workspace.Withheld), Diagnostics: m.Diagnostics(), Snapshot: m.Snapshot,
 		Health: health.Of(m.Provenance)}
@@ -274,17 +294,39 @@ func (m *Model) vaultToWrite(ctx context.Context, opts Options) (*vault.Vault, e
 	return full.Vault, nil
 }
 
+// WriteVault writes the vault of the model into dir, keeping what a
+// person wrote into the previous one (backed up beside it, under
+// Out/vault-backup), and returns how many notes it has and what was kept.
+func (m *Model) WriteVault(ctx context.Context, opts Options, dir string) (int, diag.List, error) {
+	v, err := m.vaultToWrite(ctx, opts)
+	if err != nil {
+		return 0, nil, err
+	}
+	progress(opts, "writing the vault")
+	backup := filepath.Join(opts.Out, "vault-backup", m.Previous.BackupName())
+	if opts.VaultDir != "" {
+		// One of a team site's vaults: its backups are its own.
+		backup = filepath.Join(opts.Out, "vault-backup", filepath.Base(opts.VaultDir), m.Previous.BackupName())
+	}
+	kept, err := v.WriteWith(ctx, output.NewDir(dir), vault.WriteOptions{
+		Previous:  m.Previous,
+		Backup:    output.NewDir(backup),
+		BackupDir: filepath.ToSlash(backup),
+	})
+	if err != nil {
+		return 0, nil, fmt.Errorf("writing the vault: %w", err)
+	}
+	return len(v.Notes), kept, nil
+}
+
 // Build reads the workspace and writes Out/vault and Out/site.
 func Build(ctx context.Context, opts Options) (*Report, error) {
 	start := time.Now()
-	if opts.Out == "" {
-		opts.Out = "dist"
+	out, err := OutputFolder(opts.Out, opts.Force)
+	if err != nil {
+		return nil, err
 	}
-	if !opts.Force {
-		if err := output.CheckOwned(opts.Out, vault.ManifestFile); err != nil {
-			return nil, err
-		}
-	}
+	opts.Out = out
 	m, err := Load(ctx, opts)
 	if err != nil {
 		return nil, err
@@ -292,49 +334,66 @@ func Build(ctx context.Context, opts Options) (*Report, error) {
 	if m.History, err = History(ctx, opts, m); err != nil {
 		return nil, fmt.Errorf("reading the memory's history: %w", err)
 	}
-	r := m.report(opts)
-	if err := os.MkdirAll(opts.Out, 0o755); err != nil {
-		return nil, fmt.Errorf("creating the output folder: %w", err)
-	}
-	tmp, err := os.MkdirTemp(opts.Out, ".build-")
-	if err != nil {
-		return nil, fmt.Errorf("creating a temporary folder in %s: %w", opts.Out, err)
-	}
-	defer os.RemoveAll(tmp)
-
-	v, err := m.vaultToWrite(ctx, opts)
-	if err != nil {
-		return nil, err
-	}
-	r.Notes = len(v.Notes)
-	progress(opts, "writing the vault")
-	backup := filepath.Join(opts.Out, "vault-backup", m.Previous.BackupName())
-	kept, err := v.WriteWith(ctx, output.NewDir(filepath.Join(tmp, "vault")), vault.WriteOptions{
-		Previous:  m.Previous,
-		Backup:    output.NewDir(backup),
-		BackupDir: filepath.ToSlash(backup),
+	r := m.Report(opts)
+	err = Swap(opts.Out, func(tmp string) error {
+		notes, kept, err := m.WriteVault(ctx, opts, filepath.Join(tmp, "vault"))
+		if err != nil {
+			return err
+		}
+		r.Notes = notes
+		r.Diagnostics = append(r.Diagnostics, kept...)
+		r.Diagnostics.Sort()
+		progress(opts, "rendering the site")
+		stats, err := site.Build(ctx, m.Engine, m.Vault, m.SiteOptions(opts), output.NewDir(filepath.Join(tmp, "site")))
+		if err != nil {
+			return fmt.Errorf("rendering the site: %w", err)
+		}
+		r.Pages, r.Files = stats.Pages, stats.Files
+		return nil
 	})
 	if err != nil {
-		return nil, fmt.Errorf("writing the vault: %w", err)
-	}
-	r.Diagnostics = append(r.Diagnostics, kept...)
-	r.Diagnostics.Sort()
-	progress(opts, "rendering the site")
-	stats, err := site.Build(ctx, m.Engine, m.Vault, m.SiteOptions(opts), output.NewDir(filepath.Join(tmp, "site")))
-	if err != nil {
-		return nil, fmt.Errorf("rendering the site: %w", err)
-	}
-	r.Pages, r.Files = stats.Pages, stats.Files
-	for _, part := range []string{"vault", "site"} {
-		if err := output.Replace(filepath.Join(tmp, part), filepath.Join(opts.Out, part)); err != nil {
-			return nil, err
-		}
-	}
-	if err := output.MarkOwned(opts.Out); err != nil {
 		return nil, err
 	}
 	r.Duration = Duration(time.Since(start))
 	return r, nil
+}
+
+// OutputFolder is the folder a build writes into: out, "dist" when
+// empty. A folder of files dreamwiki did not write is refused unless
+// force (output.CheckOwned).
+func OutputFolder(out string, force bool) (string, error) {
+	if out == "" {
+		out = "dist"
+	}
+	if !force {
+		if err := output.CheckOwned(out, vault.ManifestFile); err != nil {
+			return "", err
+		}
+	}
+	return out, nil
+}
+
+// Swap writes a build's output: write fills a temporary folder in out
+// with vault/ and site/, which replace out's own only when write
+// succeeded; out is then marked as dreamwiki's (output.MarkOwned).
+func Swap(out string, write func(tmp string) error) error {
+	if err := os.MkdirAll(out, 0o755); err != nil {
+		return fmt.Errorf("creating the output folder: %w", err)
+	}
+	tmp, err := os.MkdirTemp(out, ".build-")
+	if err != nil {
+		return fmt.Errorf("creating a temporary folder in %s: %w", out, err)
+	}
+	defer os.RemoveAll(tmp)
+	if err := write(tmp); err != nil {
+		return err
+	}
+	for _, part := range []string{"vault", "site"} {
+		if err := output.Replace(filepath.Join(tmp, part), filepath.Join(out, part)); err != nil {
+			return err
+		}
+	}
+	return output.MarkOwned(out)
 }
 
 // SiteOptions derives the site's options from the workspace configuration

@@ -78,6 +78,10 @@ func BuildWith(t testing.TB, opts build.Options) *Output {
 	return o
 }
 
+// Open returns the output a build wrote into dir by other means (a team
+// site's, internal/team), for the same assertions.
+func Open(t testing.TB, dir string) *Output { return &Output{t: t, Dir: dir} }
+
 // Output is what a build wrote, and the assertions a test makes on it.
 // Names of files are slash-separated and relative to Dir:
 // "site/index.html", "vault/claims/x.md".

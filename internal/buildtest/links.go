@@ -142,6 +142,15 @@ func (o *Output) AssertLinksResolve() (pages int) {
 		t.Fatal(err)
 	}
 	checkIndexes(t, c, dir)
+	// A team site's workspaces are sites of their own in folders of the
+	// root, their indexes' URLs relative to their folder.
+	if subs, err := os.ReadDir(dir); err == nil {
+		for _, e := range subs {
+			if _, err := os.Stat(filepath.Join(dir, e.Name(), "llms.txt")); e.IsDir() && err == nil {
+				checkIndexes(t, c, filepath.Join(dir, e.Name()))
+			}
+		}
+	}
 	return pages
 }
 

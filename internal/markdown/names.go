@@ -247,3 +247,37 @@ func EntryKeys(e IndexEntry) (names, aliases []string) {
 	}
 	return names, aliases
 }
+
+// WorkspaceTarget splits a link target qualified by a workspace of a team
+// site, "b:note" as in [[b:note]], into the workspace's name and the
+// target inside it. A team site names its workspaces by this same rule
+// (ValidWorkspaceName), so a link can only be read as qualified by a
+// name a workspace may have. Such a link is looked up in the named
+// workspace only when its own workspace has nothing by its whole target:
+// an unqualified link always stays in its own workspace.
+func WorkspaceTarget(target string) (name, rest string, ok bool) {
+	name, rest, ok = strings.Cut(strings.TrimSpace(target), ":")
+	if !ok || rest == "" || !ValidWorkspaceName(name) {
+		return "", "", false
+	}
+	return name, rest, true
+}
+
+// ValidWorkspaceName reports whether s may name a workspace of a team
+// site: up to 64 lower-case letters, digits, '-' and '_', starting with
+// a letter or digit, so that it is a URL path segment as it stands.
+func ValidWorkspaceName(s string) bool {
+	if s == "" || len(s) > 64 {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		switch {
+		case c >= 'a' && c <= 'z', c >= '0' && c <= '9':
+		case (c == '-' || c == '_') && i > 0:
+		default:
+			return false
+		}
+	}
+	return true
+}

@@ -131,3 +131,25 @@ func TestLinkKeys_AnEntryWithOtherKeysChangesNoLookup(t *testing.T) {
 		}
 	}
 }
+
+func TestWorkspaceTarget_OnlyAWorkspaceNameQualifiesALink(t *testing.T) {
+	for _, c := range []struct {
+		target, name, rest string
+		ok                 bool
+	}{
+		{"b:note", "b", "note", true},
+		{"beta-2:topics/runbook", "beta-2", "topics/runbook", true},
+		{" alpha:MEMORY ", "alpha", "MEMORY", true},
+		{"note", "", "", false},
+		{"Beta:note", "", "", false},      // names are lower case
+		{"my notes:x", "", "", false},     // not a name
+		{"b:", "", "", false},             // nothing inside
+		{"-b:note", "", "", false},        // a name starts with a letter or digit
+		{"10.0.0.12:8080", "", "", false}, // an address
+	} {
+		name, rest, ok := WorkspaceTarget(c.target)
+		if name != c.name || rest != c.rest || ok != c.ok {
+			t.Errorf("WorkspaceTarget(%q) = %q, %q, %v; want %q, %q, %v", c.target, name, rest, ok, c.name, c.rest, c.ok)
+		}
+	}
+}

@@ -47,22 +47,43 @@ const maxValuesPerSubject = 4
 // them. Both are contested until a chain confirms one; the one with the
 // older evidence is stale.
 func (a *analyzer) contests() {
+	disputes(a.facts(liveClaims(a.claims)), func(x, y fact) bool { return true }, func(i, j int, subj string) {
+		older, newer := a.claims[i], a.claims[j]
+		if latest(older).After(latest(newer)) {
+			older, newer = newer, older
+		}
+		a.res.Contests = append(a.res.Contests, Contest{Subject: subj, Older: older.ID, Newer: newer.ID})
+		older.Contests = append(older.Contests, newer.ID)
+		newer.Contests = append(newer.Contests, older.ID)
+	})
+}
+
+// liveClaims are the indexes of the claims that can be in dispute: current
+// claims of curated memory nothing supersedes.
+func liveClaims(claims []*Claim) []int {
 	var live []int
-	for i, c := range a.claims {
+	for i, c := range claims {
 		if c.Origin == OriginArchive || len(c.SupersededBy()) > 0 || c.Entry == nil || c.Entry.Status == "superseded" {
 			continue
 		}
 		live = append(live, i)
 	}
-	facts := a.facts(live)
+	return live
+}
+
+// disputes calls found once for each pair of claims (by fact.claim, the
+// lower first) with facts that give one single-valued attribute of one
+// subject different values, for the pairs of facts pair admits; subject
+// names the attribute.
+func disputes(facts []fact, pair func(x, y fact) bool, found func(i, j int, subject string)) {
 	sort.SliceStable(facts, func(i, j int) bool {
 		if facts[i].subject != facts[j].subject {
 			return facts[i].subject < facts[j].subject
 		}
 		return facts[i].attr < facts[j].attr
 	})
-	type pair struct{ x, y int }
-	seen := map[pair]bool{}
+	type key struct{ x, y int }
+	seen := map[key]bool{}
 	for lo := 0; lo < len(facts); {
 		hi := lo
 		for hi < len(facts) && facts[hi].subject == facts[lo].subject {
@@ -76,25 +97,19 @@ func (a *analyzer) contests() {
 		for i := range g {
 			for j := i + 1; j < len(g); j++ {
 				x, y := g[i], g[j]
-				if x.claim == y.claim || x.qualified && y.qualified || !sameAttribute(x, y) || sameValue(x.words, y.words) {
+				if x.claim == y.claim || x.qualified && y.qualified || !sameAttribute(x, y) || sameValue(x.words, y.words) || !pair(x, y) {
 					continue
 				}
-				k := pair{min(x.claim, y.claim), max(x.claim, y.claim)}
+				k := key{min(x.claim, y.claim), max(x.claim, y.claim)}
 				if seen[k] {
 					continue
 				}
 				seen[k] = true
-				older, newer := a.claims[k.x], a.claims[k.y]
-				if latest(older).After(latest(newer)) {
-					older, newer = newer, older
-				}
 				subj := x.subject
 				if attr := max(x.attr, y.attr); attr != "" {
 					subj += " " + attr
 				}
-				a.res.Contests = append(a.res.Contests, Contest{Subject: subj, Older: older.ID, Newer: newer.ID})
-				older.Contests = append(older.Contests, newer.ID)
-				newer.Contests = append(newer.Contests, older.ID)
+				found(k.x, k.y, subj)
 			}
 		}
 	}

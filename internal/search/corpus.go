@@ -46,6 +46,9 @@ type Doc struct {
 	// Supersedes names the claims this one replaced, by ClaimID or ID.
 	Supersedes []string
 	Tags       []string
+	// Workspace names the workspace of a team site the note is in (the
+	// workspace: filter); "" in a site of one workspace.
+	Workspace string
 }
 
 // Evergreen reports whether the document is exempt from temporal decay:

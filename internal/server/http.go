@@ -72,9 +72,12 @@ func (s *Server) Handler() http.Handler {
 // to (a page of another site that resolves its own name to 127.0.0.1, the
 // DNS rebinding attack, is refused), a capped body, and headers that
 // keep pages from being framed or sniffed.
-func (s *Server) guard(next http.Handler) http.Handler {
+func (s *Server) guard(next http.Handler) http.Handler { return guarded(s.hostAllowed, next) }
+
+// guarded is guard for any server whose Host check is allowed.
+func guarded(allowed func(host string) bool, next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if !s.hostAllowed(r.Host) {
+		if !allowed(r.Host) {
 			http.Error(w, "dreamwiki serve answers to localhost only (use the address it printed)", http.StatusMisdirectedRequest)
 			return
 		}
@@ -95,6 +98,11 @@ func (s *Server) hostAllowed(host string) bool {
 	s.mu.RLock()
 	bound, loopback := s.bound, s.loopback
 	s.mu.RUnlock()
+	return hostAllowed(bound, loopback, host)
+}
+
+// hostAllowed is the Host check of a server bound to bound.
+func hostAllowed(bound string, loopback bool, host string) bool {
 	if bound != "" && !loopback {
 		return true
 	}
@@ -202,13 +210,26 @@ func (s *Server) apiNotFound(w http.ResponseWriter, r *http.Request) {
 
 // serveSite serves a file of the built site.
 func (s *Server) serveSite(w http.ResponseWriter, r *http.Request) {
+	serveFile(w, r, s.store.get, func(string) string { return "404.html" }, func(name string, data []byte) []byte {
+		if strings.HasSuffix(name, ".html") && !strings.HasSuffix(name, ".preview.html") {
+			return s.inject(data)
+		}
+		return data
+	})
+}
+
+// serveFile answers a request for a file of a site held in memory (get):
+// a folder without its trailing slash is redirected, a missing file gets
+// the page notFound names for its path (with 404), and edit, when not
+// nil, may change what is sent.
+func serveFile(w http.ResponseWriter, r *http.Request, get func(name string) ([]byte, bool), notFound func(name string) string, edit func(name string, data []byte) []byte) {
 	name, ok := sitePath(r.URL)
 	var data []byte
 	if ok {
-		data, ok = s.store.get(name)
+		data, ok = get(name)
 		if !ok && !strings.HasSuffix(name, ".html") && path.Ext(name) == "" {
 			// A folder without its trailing slash.
-			if _, dir := s.store.get(name + "/index.html"); dir {
+			if _, dir := get(name + "/index.html"); dir {
 				http.Redirect(w, r, r.URL.Path+"/", http.StatusMovedPermanently)
 				return
 			}
@@ -217,17 +238,16 @@ func (s *Server) serveSite(w http.ResponseWriter, r *http.Request) {
 	status := http.StatusOK
 	if !ok {
 		status = http.StatusNotFound
-		name = "404.html"
-		if data, ok = s.store.get(name); !ok {
+		name = notFound(strings.TrimPrefix(r.URL.Path, "/"))
+		if data, ok = get(name); !ok {
 			http.NotFound(w, r)
 			return
 		}
 	}
-	ctype := contentType(name)
-	if strings.HasSuffix(name, ".html") && !strings.HasSuffix(name, ".preview.html") {
-		data = s.inject(data)
+	if edit != nil {
+		data = edit(name, data)
 	}
-	w.Header().Set("Content-Type", ctype)
+	w.Header().Set("Content-Type", contentType(name))
 	w.WriteHeader(status)
 	if r.Method != http.MethodHead {
 		_, _ = w.Write(data)

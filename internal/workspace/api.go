@@ -10,6 +10,8 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
+
+	"github.com/dreamwiki/dreamwiki/internal/diag"
 )
 
 // MaxFileSize is the largest file read. Bigger files are skipped with a
@@ -22,6 +24,11 @@ type Options struct {
 	// Exclude are extra globs never read, on top of the `exclude` list of
 	// dreamwiki.toml. See MatchGlob for the syntax.
 	Exclude []string
+	// Private are extra globs of files read but never published, on top
+	// of the `private` list of dreamwiki.toml (a team site's
+	// [[workspace]] entry names them). They join Config.Private, so every
+	// privacy check of the workspace sees them.
+	Private []string
 	// Skip are workspace-relative folders never read, such as the output
 	// folder ("dist"). Load also accepts absolute paths inside the root.
 	Skip []string
@@ -108,6 +115,16 @@ func LoadFS(fsys fs.FS, opts Options) (*Workspace, error) {
 	ws := newLoader(fsys, opts).load()
 	ws.fsys = fsys
 	return ws, nil
+}
+
+// ReadConfig reads the dreamwiki.toml of the folder root as a workspace
+// read does (secrets redacted, a symbolic link refused), for a team
+// site's [[workspace]] entries. A folder without one has the defaults.
+func ReadConfig(root string) (Config, diag.List) {
+	ws := &Workspace{Config: DefaultConfig()}
+	var diags diag.List
+	newLoader(os.DirFS(root), Options{Redact: true}).readConfig(ws, &diags)
+	return ws.Config, diags
 }
 
 // FileByPath returns the text file at the workspace path p ("memory/x.md"),

@@ -25,6 +25,24 @@ type Config struct {
 	Dream  DreamConfig  `toml:"dream"`
 	Search SearchConfig `toml:"search"`
 	Vault  VaultConfig  `toml:"vault"`
+
+	// Workspaces are the [[workspace]] entries of a team site: a folder
+	// whose dreamwiki.toml has any is a team's, and builds them into one
+	// site (internal/team) rather than being read as a workspace.
+	Workspaces []WorkspaceEntry `toml:"workspace"`
+}
+
+// WorkspaceEntry is one [[workspace]] of a team site.
+type WorkspaceEntry struct {
+	// Name is the workspace's section of the site (/<name>/) and the
+	// prefix of links into it ([[name:note]]); the folder's base name
+	// when empty.
+	Name string `toml:"name"`
+	// Path is the workspace folder, relative to the dreamwiki.toml.
+	Path string `toml:"path"`
+	// Private are globs of this workspace's files that are read but never
+	// published, on top of its own dreamwiki.toml's.
+	Private []string `toml:"private"`
 }
 
 // VaultConfig holds what the provenance vault (dist/vault/) contains.

@@ -90,6 +90,7 @@ func (l *loader) scan() *scan {
 	var diags diag.List
 
 	l.readConfig(ws, &diags)
+	ws.Config.Private = append(ws.Config.Private, l.opts.Private...)
 
 	globs := make([]string, 0, len(ws.Config.Exclude)+len(l.opts.Exclude))
 	for _, g := range append(append([]string(nil), ws.Config.Exclude...), l.opts.Exclude...) {

@@ -17,7 +17,10 @@ import (
 //	+gateway -nuc      a required word, an excluded word
 //	type:feedback      a filter on a field: type, tier, tag, kind (or
 //	tier:hot tag:x     source), status, path and date (these two match
-//	path:memory/       as prefixes); -type:x excludes
+//	path:memory/       as prefixes), workspace (a team site's: the
+//	workspace:alpha    browser's index has it, one workspace's chunks
+//	                   carry none, so it matches nothing here); -type:x
+//	                   excludes
 type parsedQuery struct {
 	words   []queryWord
 	filters []fieldClause
@@ -36,7 +39,7 @@ type fieldClause struct {
 
 var queryFields = map[string]bool{
 	"type": true, "tier": true, "tag": true, "kind": true, "source": true,
-	"status": true, "path": true, "date": true,
+	"status": true, "path": true, "date": true, "workspace": true,
 }
 
 // maxQueryClauses bounds the work a pasted wall of text can cause.

@@ -157,7 +157,9 @@ type Fragment struct {
 	Status string `json:"s"`
 	Lapsed bool   `json:"l"`
 	Source string `json:"p"`
-	Text   string `json:"x"`
+	// Workspace is a team site's workspace (the workspace: facet).
+	Workspace string `json:"w"`
+	Text      string `json:"x"`
 }
 
 // Fragment reads the fragment of a document.

@@ -532,7 +532,9 @@ type fragmentJSON struct {
 	Backing string   `json:"e,omitempty"`
 	Source  string   `json:"p,omitempty"`
 	Tags    []string `json:"g,omitempty"` // for the browser's tag: filter
-	Text    string   `json:"x"`
+	// Workspace is the team site's workspace, for the workspace: filter.
+	Workspace string `json:"w,omitempty"`
+	Text      string `json:"x"`
 }
 
 func (ix *staticIndex) fragment(d int) []byte {
@@ -553,7 +555,7 @@ func (ix *staticIndex) fragment(d int) []byte {
 	data, _ := json.Marshal(fragmentJSON{
 		Title: doc.Title, URL: doc.URL, Kind: doc.KindLabel, Date: doc.Date,
 		Type: doc.MemoryType, Tier: doc.Tier, Status: doc.Status, Lapsed: doc.Lapsed, Backing: doc.Backing,
-		Source: doc.Source, Tags: doc.Tags, Text: text,
+		Source: doc.Source, Tags: doc.Tags, Workspace: doc.Workspace, Text: text,
 	})
 	return data
 }
