@@ -10,6 +10,7 @@ import { initArrival } from "./ui/arrival";
 import { initGraphLoader } from "./ui/graphloader";
 import { initPrint } from "./ui/print";
 import { initSearchLoader } from "./search/loader";
+import { initSlider } from "./ui/slider";
 
 initTheme();
 initNav();
@@ -18,3 +19,4 @@ initPreviews();
 initGraphLoader();
 initPrint();
 initSearchLoader();
+initSlider();

@@ -176,6 +176,7 @@ func (s *site) claimView(n *vault.Note, page string, r *reads) *claimView {
 	}
 	v.Why = whyWeBelieve(ci, v.State, v.Evidence)
 	v.Chain = s.chainOf(ci, page, r)
+	v.Events = s.claimHistory(ci.ID, page, r)
 	for _, id := range c.Contests {
 		if o := s.claimByID(id, r); o != nil {
 			r.note(depTitle, o.note)

@@ -28,6 +28,7 @@ func (s *site) renderDashboard(r *reads) error {
 		Description: "Claims by tier and type, decay, daily-log activity and the MEMORY.md budget.",
 		Breadcrumbs: []link{{Title: "Home", URL: "index.html"}, {Title: "Dashboard"}}}}
 	m := s.mem
+	d.Slider = s.slider(page, "charts")
 	var b strings.Builder
 	b.WriteString(`<div class="dashboard">`)
 

@@ -68,7 +68,7 @@ func (s *site) writeFeed() error {
 		p := s.pages[n]
 		entries = append(entries, atomEntry{
 			Title: n.Title + ": " + countsLine(runCounts(n.Dream)), ID: id(p), Updated: atomDate(n.Dream.Date.Format("2006-01-02")),
-			Link: atomLink{Href: abs(p)}, Category: atomCategory{Term: "dream"}, Summary: description(n.Doc),
+			Link: atomLink{Href: abs(p)}, Category: atomCategory{Term: "dream"}, Summary: strings.TrimSpace(description(n.Doc) + " " + s.historyCounts(n.Dream.Slug)),
 		})
 	}
 	for _, c := range s.mem.claims {

@@ -124,6 +124,9 @@ func (inc *Incremental) full(ctx context.Context, eng *markdown.Engine, v *vault
 	if err := s.writeFavicon(); err != nil {
 		return UpdateStats{}, err
 	}
+	if err := s.writeTimelineData(); err != nil {
+		return UpdateStats{}, err
+	}
 	inc.keys, inc.lists = s.pageKeys(), map[pageKey]bool{}
 	for k := range inc.keys {
 		if strings.HasPrefix(string(k), "folder:") || strings.HasPrefix(string(k), "tag:") {
@@ -314,6 +317,9 @@ func (s *site) pageKeys() map[pageKey]bool {
 	for _, k := range []pageKey{"home", "tags", "graph", "dashboard", "journal", "conversations", "404"} {
 		keys[k] = true
 	}
+	for _, k := range s.historyKeys() {
+		keys[k] = true
+	}
 	return keys
 }
 
@@ -469,6 +475,9 @@ func (s *site) renderPage(k pageKey, names []string, r *reads) error {
 	if t, ok := strings.CutPrefix(string(k), "tag:"); ok {
 		return s.renderTag(t, names, r)
 	}
+	if id, ok := strings.CutPrefix(string(k), "history:"); ok {
+		return s.renderSnapshot(id, r)
+	}
 	switch k {
 	case "home":
 		return s.renderHome(r)
@@ -482,6 +491,8 @@ func (s *site) renderPage(k pageKey, names []string, r *reads) error {
 		return s.renderDreamJournal(r)
 	case "conversations":
 		return s.renderConversations(r)
+	case "changes":
+		return s.renderChanges(r)
 	case "404":
 		return s.render404(r)
 	}

@@ -86,8 +86,11 @@ type claimView struct {
 	Written               link
 	Evidence              []evidenceView
 	Chain                 []chainStep
-	Contests              []link
-	Dreams                []link
+	// Events are what happened to the claim from one point of the
+	// memory's history to the next (Options.History), oldest first.
+	Events   []link
+	Contests []link
+	Dreams   []link
 }
 
 type evidenceView struct {

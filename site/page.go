@@ -197,6 +197,7 @@ func (s *site) renderNote(n *vault.Note, r *reads) error {
 		}
 	}
 	d.Page.Legend = legendFor(d.Page.Content)
+	d.Body = s.dreamChanges(n, page, r)
 	if err := s.render(page, "note.html", d, r); err != nil {
 		return err
 	}

@@ -47,6 +47,10 @@ type Options struct {
 	// Search holds the ranking knobs the static index carries to the
 	// browser (dreamwiki.toml's [search]); nil means the defaults.
 	Search *search.Params
+	// History is the memory at earlier points (dream pages' diffs, the
+	// changes page, claim histories, snapshot pages and the time slider);
+	// nil when there is none.
+	History *History
 	// Team places the site in a team site of several workspaces
 	// (internal/team); nil for a site of its own.
 	Team *Team
@@ -96,8 +100,11 @@ type site struct {
 	chromeByDir map[string]chrome
 	chromeErr   error
 	mem         *memory // claims, dreams and charts, when the vault has provenance
-	assetMap    map[string]string
-	listed      map[string]bool // list pages rendered, for the sitemap
+	// hist indexes opts.History, made on first use (see history).
+	histOnce sync.Once
+	hist     *timeline
+	assetMap map[string]string
+	listed   map[string]bool // list pages rendered, for the sitemap
 	// twins and docs cache each note's twin as llms-full.txt holds it and
 	// its search document, by vault path, between incremental updates;
 	// nil in a plain build.
@@ -217,7 +224,7 @@ func (s *site) renderAll(ctx context.Context, deferred bool) error {
 		func() error { return s.renderTags(ctx) },
 		func() error { return s.renderGraph(nil) }, func() error { return s.renderDashboard(nil) },
 		func() error { return s.renderDreamJournal(nil) }, func() error { return s.renderConversations(nil) },
-		func() error { return s.render404(nil) },
+		func() error { return s.render404(nil) }, s.renderHistory,
 		s.writeAssets, s.writeRobots, s.writeFavicon,
 	}
 	if deferred {
@@ -298,6 +305,8 @@ type pageData struct {
 	List listData
 	// Body is page-specific HTML made in Go (dashboard panels, journal).
 	Body template.HTML
+	// Slider is the time slider of the home page and the dashboard.
+	Slider template.HTML
 	// Claim is the claim card of a claim note, nil otherwise.
 	Claim *claimView
 	// Conv is a conversation page's counts, timeline and participants.

@@ -13,6 +13,24 @@
 // +7%); output 9,371,074 vs 9,494,173 bytes (+1.3%: the snapshot line on
 // every page). check --as-of 2026-07-01 0.30 s, the same as check now;
 // diff --since 2026-07-01 0.33 s; diff --dream 0.45 s.
+//
+// The site's history (dream pages' diffs, changes page, claim histories,
+// snapshot pages, slider data) reads memory just before and after each of
+// the 50 dreams: 100 snapshots, each commit's changed files reread and
+// analysed with one provenance cache. Side by side in one run (6
+// alternating builds each, 2 shared cores under a load of 12-14, CPU
+// user+sys, median): main without history 1.6 s, with history 3.6 s
+// (user 0.63 vs 2.35 s); the 25% target is not met. A profile puts 70%
+// of the extra in the 100 provenance analyses, a third of that in
+// rebuilding the evidence corpus, which every commit's new daily log
+// invalidates. Output 9,187,613 -> 10,336,006 bytes (+12.5%): 50
+// snapshot pages 767 KB, changes.html 147 KB, history/index.json 6,252
+// bytes (783 gzipped).
+//
+//	for i in 1 2 3 4 5 6; do
+//	  /usr/bin/time -f "main %U %S" dreamwiki-main build /tmp/hist --out a --force -q
+//	  /usr/bin/time -f "hist %U %S" dreamwiki build /tmp/hist --out b --force -q
+//	done
 package main
 
 import (

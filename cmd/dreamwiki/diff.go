@@ -10,7 +10,6 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/dreamwiki/dreamwiki/internal/build"
-	"github.com/dreamwiki/dreamwiki/internal/changes"
 )
 
 func newDiffCmd(e *env) *cobra.Command {
@@ -85,20 +84,10 @@ func printDiff(w io.Writer, r *build.DiffReport) {
 			fmt.Fprintf(w, "             was %q\n", clip(c.Before, 100))
 		}
 		if len(c.Related) > 0 {
-			fmt.Fprintf(w, "             %s %s\n", relatedVerb(c.Kind), strings.Join(c.Related, ", "))
+			fmt.Fprintf(w, "             %s %s\n", c.Kind.Relation(), strings.Join(c.Related, ", "))
 		}
 		if len(c.Evidence) > 0 {
 			fmt.Fprintf(w, "             evidence: %s\n", strings.Join(c.Evidence, ", "))
 		}
 	}
-}
-
-func relatedVerb(k changes.Kind) string {
-	switch k {
-	case changes.Superseded:
-		return "by"
-	case changes.Resolved:
-		return "no longer contests"
-	}
-	return "contests"
 }

@@ -3,7 +3,6 @@ package build
 import (
 	"context"
 	"fmt"
-	"io/fs"
 	"slices"
 	"time"
 
@@ -33,37 +32,46 @@ func Snapshot(ctx context.Context, opts Options, prior []provenance.PriorClaim) 
 // later are cut too: those a dream's journal says it promoted, when at
 // is the moment before it ran (dates cannot tell the hours of one day).
 func snapshotAt(ctx context.Context, opts Options, at time.Time, prior []provenance.PriorClaim, later map[string]bool) (*history.Snapshot, *workspace.Workspace, *provenance.Result, error) {
-	y, m, d := at.UTC().Date()
-	opts.AsOf = time.Date(y, m, d, 0, 0, 0, 0, time.UTC)
-	wopts := published()
-	now, err := readWorkspace(opts, wopts)
+	now, err := readWorkspace(opts, published())
 	if err != nil {
 		return nil, nil, nil, err
 	}
-	wopts.Private = opts.Private // the snapshot's files are private by the same globs
-	if skip := relInside(workspaceRoot(opts), opts.Out); skip != "" && !opts.Demo {
-		wopts.Skip = []string{skip}
+	past, err := openPast(opts, now)
+	if err != nil {
+		return nil, nil, nil, err
 	}
+	progress(opts, "reading the workspace as of "+at.UTC().Format("2006-01-02"))
+	snap, err := past.At(at)
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	return analyzeAt(ctx, opts, snap, at, prior, later, nil)
+}
+
+// openPast opens the history of the workspace of opts, which hides the
+// paths now hides (those private now stay private in every past).
+func openPast(opts Options, now *workspace.Workspace) (*history.Past, error) {
 	hopts := history.Options{Hide: now.Unpublished}
-	progress(opts, "reading the workspace as of "+opts.AsOf.Format("2006-01-02"))
-	var snap *history.Snapshot
 	if opts.Demo {
-		snap, err = history.TakeFS(demo.FS(), at, hopts)
-	} else {
-		var fsys fs.FS
-		if fsys, err = history.OnDisk(workspaceRoot(opts)); err == nil {
-			snap, err = history.Take(workspaceRoot(opts), fsys, at, hopts)
-		}
+		return history.Open("", demo.FS(), hopts)
 	}
+	fsys, err := history.OnDisk(workspaceRoot(opts))
 	if err != nil {
-		return nil, nil, nil, err
+		return nil, err
 	}
-	ws, prov, err := analyzeSnapshot(ctx, opts, snap, wopts, prior)
+	return history.Open(workspaceRoot(opts), fsys, hopts)
+}
+
+// analyzeAt analyses the snapshot snap taken at at; cache (nil: none)
+// keeps what it works out for the next snapshot's analysis.
+func analyzeAt(ctx context.Context, opts Options, snap *history.Snapshot, at time.Time, prior []provenance.PriorClaim, later map[string]bool, cache *provenance.Cache) (*history.Snapshot, *workspace.Workspace, *provenance.Result, error) {
+	opts, wopts := snapshotOptions(opts, at)
+	ws, prov, err := analyzeSnapshot(ctx, opts, snap, wopts, prior, cache)
 	if err != nil || snap.Source == history.SourceGit {
 		return snap, ws, prov, err
 	}
 	snap = snap.Edit(laterEdits(ws, prov, at, later))
-	ws, prov, err = analyzeSnapshot(ctx, opts, snap, wopts, prior)
+	ws, prov, err = analyzeSnapshot(ctx, opts, snap, wopts, prior, cache)
 	return snap, ws, prov, err
 }
 
@@ -115,6 +123,20 @@ func laterEdits(ws *workspace.Workspace, prov *provenance.Result, at time.Time, 
 	return edits
 }
 
+// snapshotOptions are the build options and workspace reader options of a
+// snapshot taken at at: claims judged as of at's day, the output folder
+// skipped.
+func snapshotOptions(opts Options, at time.Time) (Options, workspace.Options) {
+	y, m, d := at.UTC().Date()
+	opts.AsOf = time.Date(y, m, d, 0, 0, 0, 0, time.UTC)
+	wopts := published()
+	wopts.Private = opts.Private // the snapshot's files are private by the same globs
+	if skip := relInside(workspaceRoot(opts), opts.Out); skip != "" && !opts.Demo {
+		wopts.Skip = []string{skip}
+	}
+	return opts, wopts
+}
+
 func citesLater(e *workspace.Entry, at time.Time) bool {
 	for _, p := range e.Sources {
 		date := p.Date
@@ -128,7 +150,7 @@ func citesLater(e *workspace.Entry, at time.Time) bool {
 	return false
 }
 
-func analyzeSnapshot(ctx context.Context, opts Options, snap *history.Snapshot, wopts workspace.Options, prior []provenance.PriorClaim) (*workspace.Workspace, *provenance.Result, error) {
+func analyzeSnapshot(ctx context.Context, opts Options, snap *history.Snapshot, wopts workspace.Options, prior []provenance.PriorClaim, cache *provenance.Cache) (*workspace.Workspace, *provenance.Result, error) {
 	ws, err := workspace.LoadFS(snap.FS, wopts)
 	if err != nil {
 		return nil, nil, fmt.Errorf("reading the workspace as of %s: %w", opts.AsOf.Format("2006-01-02"), err)
@@ -136,5 +158,5 @@ func analyzeSnapshot(ctx context.Context, opts Options, snap *history.Snapshot, 
 	if err := ctx.Err(); err != nil {
 		return nil, nil, err
 	}
-	return ws, analyze(opts, ws, prior), nil
+	return ws, analyzeCached(opts, ws, prior, cache), nil
 }

@@ -106,6 +106,9 @@ type Model struct {
 	// Snapshot is where the workspace was read from with
 	// Options.Snapshot; nil for the workspace as it is.
 	Snapshot *history.Snapshot
+	// History is the memory at earlier points (see History), for the
+	// site; nil until read, and for a snapshot.
+	History *site.History
 }
 
 // Load reads the workspace named by opts as it is published and
@@ -328,6 +331,9 @@ func Build(ctx context.Context, opts Options) (*Report, error) {
 	if err != nil {
 		return nil, err
 	}
+	if m.History, err = History(ctx, opts, m); err != nil {
+		return nil, fmt.Errorf("reading the memory's history: %w", err)
+	}
 	r := m.Report(opts)
 	err = Swap(opts.Out, func(tmp string) error {
 		notes, kept, err := m.WriteVault(ctx, opts, filepath.Join(tmp, "vault"))
@@ -408,5 +414,6 @@ func (m *Model) SiteOptions(opts Options) site.Options {
 	if m.Snapshot != nil {
 		so.Snapshot = m.Snapshot.Describe()
 	}
+	so.History = m.History
 	return so
 }

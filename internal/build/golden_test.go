@@ -30,6 +30,7 @@ var goldenSite = []string{
 	"sources/daily/2026-10-21.html", "sources/daily/2026-10-21.md",
 	"sources/conversations/telegram/homelab-crew/raw/topic-7/index.html",
 	"dashboard.html",
+	"dreams/2026-10-30-0700.html", "history/2026-10-30-0700/memory.html", "changes.html", "history/index.json",
 	"api/claims.json",
 	"llms.txt",
 }

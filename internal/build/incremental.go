@@ -35,6 +35,10 @@ type Session struct {
 	prov *provenance.Result
 	// cache keeps what provenance worked out for the next run.
 	cache *provenance.Cache
+	// history is the memory at earlier points, read when the session
+	// loads: edits change the present, not the past (a dream run from
+	// serve mode reloads).
+	history *site.History
 	// asm holds the vault's inputs, made from ws and prov.
 	asm *vault.Assembly
 	// cited are the files citedBy (a provenance result) names.
@@ -103,6 +107,9 @@ func (s *Session) load(ctx context.Context, w output.Writer) (*Change, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
+	if s.history, err = History(ctx, s.opts, &Model{Workspace: ws, Provenance: s.prov}); err != nil {
+		return nil, fmt.Errorf("reading the memory's history: %w", err)
+	}
 	s.asm = vault.NewAssembly(ws, s.prov)
 	s.v = vault.Build(s.eng, s.inputs(), s.assets(), vault.Withheld(ws))
 	d := vault.Delta{Changed: s.v.Notes, Names: true}
@@ -144,7 +151,7 @@ func analyzeCached(opts Options, ws *workspace.Workspace, prior []provenance.Pri
 // render brings the site up to date with s.v and fills in ch.
 func (s *Session) render(ctx context.Context, d vault.Delta, w output.Writer, ch *Change) error {
 	s.v.Provenance = s.prov
-	m := &Model{Workspace: s.ws, Provenance: s.prov, Vault: s.v, Engine: s.eng}
+	m := &Model{Workspace: s.ws, Provenance: s.prov, Vault: s.v, Engine: s.eng, History: s.history}
 	st, err := s.site.Update(ctx, s.eng, s.v, d, m.SiteOptions(s.opts), w)
 	if err != nil {
 		return fmt.Errorf("rendering the site: %w", err)
@@ -196,6 +203,13 @@ func (s *Session) Update(ctx context.Context, paths []string, w output.Writer) (
 		}
 	} else if s.provenanceReads(ws, files) {
 		s.pending = true
+	}
+	// The past hides what is private now: when that changed, it is read
+	// again (History); otherwise it stands until the next dream reloads.
+	if !configEqual(s.ws.Config, ws.Config) || !slices.EqualFunc(s.ws.Withheld, ws.Withheld, func(a, b workspace.Withheld) bool { return a.Path == b.Path }) {
+		if s.history, err = History(ctx, s.opts, &Model{Workspace: ws, Provenance: s.prov}); err != nil {
+			return nil, fmt.Errorf("reading the memory's history: %w", err)
+		}
 	}
 	// Without provenance, the edited files' inputs are made with the claim
 	// links and block ids of the last run.

@@ -205,7 +205,7 @@ func TestSession_UpdatesEqualFullBuilds(t *testing.T) {
 	}
 	sv.finish(w)
 	fullPages := ch.Site.Pages
-	if d := siteDiff(sv, freshBuild(t, Options{Workspace: dir}, nil)); d != "" {
+	if d := siteDiff(sv, freshBuild(t, Options{Workspace: dir}, nil, s.history)); d != "" {
 		t.Fatalf("the first render differs from a build:\n%s", d)
 	}
 
@@ -293,7 +293,7 @@ func TestSession_UpdatesEqualFullBuilds(t *testing.T) {
 				return
 			}
 			sv.settle(t, s)
-			if d := siteDiff(sv, freshBuild(t, Options{Workspace: dir}, prior)); d != "" {
+			if d := siteDiff(sv, freshBuild(t, Options{Workspace: dir}, prior, s.history)); d != "" {
 				t.Fatalf("after the update the site differs from a build (%s; pages %v):\n%s", ch.Site, ch.Site.Notes, d)
 			}
 		})
@@ -326,7 +326,7 @@ func TestSession_StaleProvenanceIsNotApplied(t *testing.T) {
 		t.Fatal("the session no longer waits for provenance")
 	}
 	sv.settle(t, s)
-	if d := siteDiff(sv, freshBuild(t, Options{Workspace: dir}, prior)); d != "" {
+	if d := siteDiff(sv, freshBuild(t, Options{Workspace: dir}, prior, s.history)); d != "" {
 		t.Fatalf("the site differs from a build:\n%s", d)
 	}
 }

@@ -105,7 +105,7 @@ func TestSession_EditsKeepPrivateNotesAbsentAndSecretsRedacted(t *testing.T) {
 					t.Errorf("no file holds %q", word)
 				}
 			}
-			if d := siteDiff(sv, freshBuild(t, Options{Workspace: dir}, prior)); d != "" {
+			if d := siteDiff(sv, freshBuild(t, Options{Workspace: dir}, prior, s.history)); d != "" {
 				t.Fatalf("after the update the site differs from a build:\n%s", d)
 			}
 		})

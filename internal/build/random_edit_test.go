@@ -68,7 +68,7 @@ func runRandomEdits(t *testing.T, seed uint64, steps int) {
 	sv := served{}
 	sv.apply(w, ch.Site)
 	sv.settle(t, s)
-	if d := siteDiff(sv, freshBuild(t, opts, nil)); d != "" {
+	if d := siteDiff(sv, freshBuild(t, opts, nil, s.history)); d != "" {
 		t.Fatalf("the first render differs from a build:\n%s", d)
 	}
 	var log []string
@@ -78,7 +78,7 @@ func runRandomEdits(t *testing.T, seed uint64, steps int) {
 		log = append(log, fmt.Sprintf("%d: %s", step, what))
 		ch := sv.update(t, s, paths)
 		sv.settle(t, s)
-		if d := siteDiff(sv, freshBuild(t, opts, prior)); d != "" {
+		if d := siteDiff(sv, freshBuild(t, opts, prior, s.history)); d != "" {
 			t.Fatalf("seed %d, step %d (%s; %s, %d later, removed %v): the served site differs from a fresh build:\n%s\n\nsteps:\n%s",
 				seed, step, what, ch.Site, ch.Site.Later, ch.Site.Removed, d, strings.Join(log[max(0, len(log)-12):], "\n"))
 		}
@@ -86,8 +86,10 @@ func runRandomEdits(t *testing.T, seed uint64, steps int) {
 }
 
 // freshBuild builds the site of the workspace of opts afresh, as
-// `dreamwiki build` does when its previous vault held the claims prior.
-func freshBuild(t *testing.T, opts Options, prior []provenance.PriorClaim) served {
+// `dreamwiki build` does when its previous vault held the claims prior,
+// with the memory's history hist: a session reads the past when it opens
+// (and after a dream), and is compared with a build of that same past.
+func freshBuild(t *testing.T, opts Options, prior []provenance.PriorClaim, hist *site.History) served {
 	t.Helper()
 	ws, err := workspace.Load(opts.Workspace, published())
 	if err != nil {
@@ -97,6 +99,7 @@ func freshBuild(t *testing.T, opts Options, prior []provenance.PriorClaim) serve
 	if err != nil {
 		t.Fatal(err)
 	}
+	m.History = hist
 	w := output.NewMemory()
 	if _, err := site.Build(context.Background(), m.Engine, m.Vault, m.SiteOptions(opts), w); err != nil {
 		t.Fatal(err)

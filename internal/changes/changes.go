@@ -111,6 +111,19 @@ func change(k Kind, c *provenance.Claim, related []string) Change {
 	return ch
 }
 
+// Relation says how the Related claims of a change of kind k relate to
+// its claim, as the words before them: superseded "by", "contests", "no
+// longer contests".
+func (k Kind) Relation() string {
+	switch k {
+	case Superseded:
+		return "by"
+	case Resolved:
+		return "no longer contests"
+	}
+	return "contests"
+}
+
 // Count is how many changes of each kind there are, in list order,
 // leaving out kinds with none.
 func Count(cs []Change) []KindCount {

@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
+	"sync"
 	"time"
 
 	git "github.com/go-git/go-git/v5"
@@ -90,11 +91,84 @@ func EndOfDay(day time.Time) time.Time {
 // before at, else from fsys (the workspace's files) with its backups and
 // dates.
 func Take(root string, fsys fs.FS, at time.Time, opts Options) (*Snapshot, error) {
-	s, err := fromGit(root, at, opts)
+	p, err := Open(root, fsys, opts)
+	if err != nil {
+		return nil, err
+	}
+	return p.At(at)
+}
+
+// Past is a workspace's history opened once for many snapshots (a
+// timeline takes one per dream): its git repository is opened and its
+// log read once, not once a snapshot.
+type Past struct {
+	fsys fs.FS
+	opts Options
+	repo *git.Repository
+	// prefix is the workspace's folder in the repository's work tree.
+	prefix string
+	// commits are those reachable from HEAD, by committer time, the
+	// smaller hash last among equal times (see commitAt).
+	commits []*object.Commit
+	// blobs are the files read so far, by content hash: most files are
+	// the same from one commit to the next (a daily log never changes),
+	// and each is read from the repository once. trees are the files of
+	// the trees read so far (see files), by the tree's hash.
+	blobs map[plumbing.Hash]*layerFile
+	trees map[plumbing.Hash][]treeFile
+}
+
+// Open opens the history of the workspace in the folder root, whose
+// files fsys holds (root "" has no git history).
+func Open(root string, fsys fs.FS, opts Options) (*Past, error) {
+	p := &Past{fsys: fsys, opts: opts, blobs: map[plumbing.Hash]*layerFile{}, trees: map[plumbing.Hash][]treeFile{}}
+	if root == "" {
+		return p, nil
+	}
+	abs, err := filepath.Abs(root)
+	if err == nil {
+		abs, err = filepath.EvalSymlinks(abs)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("workspace %q cannot be read (%v)", root, err)
+	}
+	repo, err := git.PlainOpenWithOptions(abs, &git.PlainOpenOptions{DetectDotGit: true})
+	if errors.Is(err, git.ErrRepositoryNotExists) {
+		return p, nil
+	}
+	if err != nil {
+		return nil, fmt.Errorf("reading the git repository of %s: %w", root, err)
+	}
+	if p.prefix, err = repoPrefix(repo, abs); err != nil {
+		return nil, err
+	}
+	if p.commits, err = commits(repo); err != nil {
+		return nil, err
+	}
+	p.repo = repo
+	return p, nil
+}
+
+// Git reports whether the workspace has a git history.
+func (p *Past) Git() bool { return len(p.commits) > 0 }
+
+// Commits are the times of the workspace's commits, oldest first.
+func (p *Past) Commits() []time.Time {
+	out := make([]time.Time, len(p.commits))
+	for i, c := range p.commits {
+		out[i] = c.Committer.When.UTC()
+	}
+	return out
+}
+
+// At reads the workspace as it stood at the time at: from the last
+// commit at or before at, else from its backups and dates.
+func (p *Past) At(at time.Time) (*Snapshot, error) {
+	s, err := p.fromGit(at)
 	if err != nil || s != nil {
 		return s, err
 	}
-	return TakeFS(fsys, at, opts)
+	return TakeFS(p.fsys, at, p.opts)
 }
 
 // TakeFS reads the workspace fsys as it stood at the time at from its
@@ -197,67 +271,96 @@ func backupRuns(fsys fs.FS, at time.Time) ([]backupRun, error) {
 	return runs, nil
 }
 
-// fromGit reads the workspace at root from the last commit of its git
-// repository at or before at; nil when root is in no repository or the
-// repository has no such commit.
-func fromGit(root string, at time.Time, opts Options) (*Snapshot, error) {
-	if root == "" {
+// fromGit reads the workspace from the last commit at or before at; nil
+// when there is no such commit.
+func (p *Past) fromGit(at time.Time) (*Snapshot, error) {
+	c := p.commitAt(at)
+	if c == nil {
 		return nil, nil
-	}
-	abs, err := filepath.Abs(root)
-	if err == nil {
-		abs, err = filepath.EvalSymlinks(abs)
-	}
-	if err != nil {
-		return nil, fmt.Errorf("workspace %q cannot be read (%v)", root, err)
-	}
-	repo, err := git.PlainOpenWithOptions(abs, &git.PlainOpenOptions{DetectDotGit: true})
-	if errors.Is(err, git.ErrRepositoryNotExists) {
-		return nil, nil
-	}
-	if err != nil {
-		return nil, fmt.Errorf("reading the git repository of %s: %w", root, err)
-	}
-	prefix, err := repoPrefix(repo, abs)
-	if err != nil {
-		return nil, err
-	}
-	c, err := commitAt(repo, at)
-	if err != nil || c == nil {
-		return nil, err
 	}
 	tree, err := c.Tree()
 	if err != nil {
 		return nil, fmt.Errorf("reading commit %s: %w", shortHash(c.Hash.String()), err)
 	}
-	if prefix != "" {
-		if tree, err = tree.Tree(prefix); errors.Is(err, object.ErrDirectoryNotFound) {
+	if p.prefix != "" {
+		if tree, err = tree.Tree(p.prefix); errors.Is(err, object.ErrDirectoryNotFound) {
 			return nil, nil // the workspace did not exist yet
 		} else if err != nil {
-			return nil, fmt.Errorf("reading %s in commit %s: %w", prefix, shortHash(c.Hash.String()), err)
+			return nil, fmt.Errorf("reading %s in commit %s: %w", p.prefix, shortHash(c.Hash.String()), err)
 		}
 	}
-	l := newLayer(nil, opts.Hide)
-	mod := c.Committer.When.UTC()
-	err = tree.Files().ForEach(func(f *object.File) error {
-		if f.Mode != filemode.Regular && f.Mode != filemode.Executable {
-			return nil // symbolic links and submodules are not the workspace's own text
-		}
-		blob := f.Blob
-		l.put(f.Name, &layerFile{size: blob.Size, mod: mod, read: func() ([]byte, error) {
-			r, err := blob.Reader()
-			if err != nil {
-				return nil, err
-			}
-			defer r.Close()
-			return io.ReadAll(r)
-		}})
-		return nil
-	})
+	files, err := p.files(tree)
 	if err != nil {
 		return nil, fmt.Errorf("reading commit %s: %w", shortHash(c.Hash.String()), err)
 	}
+	l := newLayer(nil, p.opts.Hide)
+	mod := c.Committer.When.UTC()
+	for _, f := range files {
+		l.put(f.path, &layerFile{size: f.f.size, mod: mod, read: f.f.read, hash: f.f.hash})
+	}
 	return &Snapshot{Source: SourceGit, At: at, Commit: c.Hash.String(), CommitTime: c.Committer.When, FS: l, layer: l}, nil
+}
+
+// treeFile is a file of a tree, by its path in the tree.
+type treeFile struct {
+	path string
+	f    *layerFile
+}
+
+// files lists the regular files of tree and its subtrees, each tree read
+// once by its hash: most folders (the backups of past dreams) are the
+// same from one commit to the next. Symbolic links and submodules are
+// not the workspace's own text.
+func (p *Past) files(tree *object.Tree) ([]treeFile, error) {
+	if fs, ok := p.trees[tree.Hash]; ok {
+		return fs, nil
+	}
+	var out []treeFile
+	for _, e := range tree.Entries {
+		switch e.Mode {
+		case filemode.Dir:
+			sub, ok := p.trees[e.Hash]
+			if !ok {
+				t, err := tree.Tree(e.Name)
+				if err != nil {
+					return nil, err
+				}
+				if sub, err = p.files(t); err != nil {
+					return nil, err
+				}
+			}
+			for _, f := range sub {
+				out = append(out, treeFile{path: e.Name + "/" + f.path, f: f.f})
+			}
+		case filemode.Regular, filemode.Executable:
+			out = append(out, treeFile{path: e.Name, f: p.blob(e.Hash)})
+		}
+	}
+	p.trees[tree.Hash] = out
+	return out, nil
+}
+
+// blob is the file whose content hash is h, kept by that hash and read
+// from the repository once, when first opened.
+func (p *Past) blob(h plumbing.Hash) *layerFile {
+	if f := p.blobs[h]; f != nil {
+		return f
+	}
+	read := sync.OnceValues(func() ([]byte, error) {
+		b, err := p.repo.BlobObject(h)
+		if err != nil {
+			return nil, err
+		}
+		r, err := b.Reader()
+		if err != nil {
+			return nil, err
+		}
+		defer r.Close()
+		return io.ReadAll(r)
+	})
+	f := &layerFile{size: -1, read: read, hash: h}
+	p.blobs[h] = f
+	return f
 }
 
 // repoPrefix is the workspace's folder inside the repository's work
@@ -278,10 +381,10 @@ func repoPrefix(repo *git.Repository, abs string) (string, error) {
 	return filepath.ToSlash(rel), nil
 }
 
-// commitAt is the commit reachable from HEAD with the latest committer
-// time at or before at (ties: the smaller hash, so the answer never
-// depends on the walk's order); nil when there is none.
-func commitAt(repo *git.Repository, at time.Time) (*object.Commit, error) {
+// commits lists the commits reachable from HEAD by committer time, and
+// among equal times the smaller hash last; none when there is no commit
+// yet.
+func commits(repo *git.Repository) ([]*object.Commit, error) {
 	head, err := repo.Head()
 	if errors.Is(err, plumbing.ErrReferenceNotFound) {
 		return nil, nil // no commit yet
@@ -293,19 +396,50 @@ func commitAt(repo *git.Repository, at time.Time) (*object.Commit, error) {
 	if err != nil {
 		return nil, fmt.Errorf("reading the git log: %w", err)
 	}
-	var best *object.Commit
-	err = iter.ForEach(func(c *object.Commit) error {
-		when := c.Committer.When
-		if when.After(at) {
-			return nil
+	var out []*object.Commit
+	if err := iter.ForEach(func(c *object.Commit) error { out = append(out, c); return nil }); err != nil {
+		return nil, fmt.Errorf("reading the git log: %w", err)
+	}
+	sort.Slice(out, func(i, j int) bool {
+		a, b := out[i].Committer.When, out[j].Committer.When
+		if !a.Equal(b) {
+			return a.Before(b)
 		}
-		if best == nil || when.After(best.Committer.When) ||
-			(when.Equal(best.Committer.When) && c.Hash.String() < best.Hash.String()) {
-			best = c
-		}
-		return nil
+		return out[i].Hash.String() > out[j].Hash.String()
 	})
-	return best, err
+	return out, nil
+}
+
+// commitAt is the commit with the latest committer time at or before at
+// (ties: the smaller hash, so the answer never depends on the walk's
+// order); nil when there is none.
+func (p *Past) commitAt(at time.Time) *object.Commit {
+	i := sort.Search(len(p.commits), func(i int) bool { return p.commits[i].Committer.When.After(at) })
+	if i == 0 {
+		return nil
+	}
+	return p.commits[i-1]
+}
+
+// ChangedSince lists the files added, changed or removed between the
+// snapshot prev and s, sorted; ok is false when they cannot be compared
+// by content hash (either is not from git, or was edited).
+func (s *Snapshot) ChangedSince(prev *Snapshot) (paths []string, ok bool) {
+	if prev == nil || s.Source != SourceGit || prev.Source != SourceGit || s.layer.edited || prev.layer.edited {
+		return nil, false
+	}
+	for p, f := range s.layer.files {
+		if o := prev.layer.files[p]; (o == nil || o.hash != f.hash) && !s.layer.hidden(p) {
+			paths = append(paths, p)
+		}
+	}
+	for p := range prev.layer.files {
+		if s.layer.files[p] == nil && !prev.layer.hidden(p) {
+			paths = append(paths, p)
+		}
+	}
+	sort.Strings(paths)
+	return paths, true
 }
 
 // Edit returns the snapshot with the files named in edits rewritten by
@@ -314,6 +448,7 @@ func commitAt(repo *git.Repository, at time.Time) (*object.Commit, error) {
 // the snapshot's time are cut this way.
 func (s *Snapshot) Edit(edits map[string]func([]byte) ([]byte, error)) *Snapshot {
 	l := s.layer.clone()
+	l.edited = true
 	for p, edit := range edits {
 		data, err := fs.ReadFile(s.FS, p)
 		if err != nil {

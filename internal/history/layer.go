@@ -9,6 +9,8 @@ import (
 	"slices"
 	"strings"
 	"time"
+
+	"github.com/go-git/go-git/v5/plumbing"
 )
 
 // layerFS is a workspace as it stood: files of its own (a commit's blobs,
@@ -23,14 +25,34 @@ type layerFS struct {
 	hide  func(string) bool
 	// dirs are the folders the own files sit in, each with its children.
 	dirs map[string]map[string]bool
+	// edited is set on a layer Snapshot.Edit made, whose files carry
+	// no content hash.
+	edited bool
 }
 
 // layerFile is one file of the layer; read gives its bytes on demand, so
 // a commit's blobs are read only when the workspace reader opens them.
 type layerFile struct {
+	// size is the file's size; -1 when it is known only once read (a git
+	// blob, whose header would cost a read of its own).
 	size int64
 	mod  time.Time
 	read func() ([]byte, error)
+	// hash is a git blob's content hash, zero for other files.
+	hash plumbing.Hash
+}
+
+// sizeOf is the file's size, read from its content when it is not known
+// (0 when the content cannot be read: opening it then says why).
+func (f *layerFile) sizeOf() int64 {
+	if f.size >= 0 {
+		return f.size
+	}
+	data, err := f.read()
+	if err != nil {
+		return 0
+	}
+	return int64(len(data))
 }
 
 func newLayer(base fs.FS, hide func(string) bool) *layerFS {
@@ -135,7 +157,7 @@ func (l *layerFS) ReadDir(name string) ([]fs.DirEntry, error) {
 	for child := range own {
 		p := joinPath(name, child)
 		if f := l.files[p]; f != nil {
-			byName[child] = fs.FileInfoToDirEntry(fileInfo{name: child, size: f.size, mod: f.mod})
+			byName[child] = fs.FileInfoToDirEntry(fileInfo{name: child, size: f.sizeOf(), mod: f.mod})
 		} else if _, ok := byName[child]; !ok {
 			byName[child] = fs.FileInfoToDirEntry(fileInfo{name: child, dir: true})
 		}
