@@ -96,7 +96,11 @@ func printTeam(w io.Writer, r *team.Report, verb string) {
 		}
 		fmt.Fprintf(w, "  %s: %d notes (%d published%s) from %s, health %d/100\n", r.Names[i], wr.Notes, wr.Published, private, wr.Workspace, wr.Health.Score)
 	}
-	fmt.Fprintf(w, "  %d disagreements between workspaces\n", r.DisagreementCount)
+	noun := "disagreements"
+	if r.DisagreementCount == 1 {
+		noun = "disagreement"
+	}
+	fmt.Fprintf(w, "  %d %s between workspaces\n", r.DisagreementCount, noun)
 	for i, d := range r.Disagreements {
 		if i == maxListed {
 			fmt.Fprintf(w, "    … and %d more (disagreements.html lists them all)\n", len(r.Disagreements)-maxListed)
