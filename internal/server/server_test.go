@@ -98,6 +98,10 @@ func start(t *testing.T, dir string, opts Options) *testServer {
 	ts := &testServer{Server: s, dir: dir, base: "http://" + ln.Addr().String(),
 		client: &http.Client{Transport: &http.Transport{}, Timeout: 30 * time.Second}}
 	t.Cleanup(func() {
+		// A connection the client dialled but never used (the MCP client's
+		// stream, cancelled as it closed) is new to the server, and
+		// Shutdown waits five seconds for new connections: close it first.
+		ts.client.CloseIdleConnections()
 		cancel()
 		if err := <-done; err != nil {
 			t.Errorf("Serve: %v", err)
