@@ -23,3 +23,26 @@ func BenchmarkBuild(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkHistory reads the history of the workspace named by
+// DREAMWIKI_BENCH_WS (for example one written by bench/history) after
+// one Load: the site's history alone, for profiling.
+//
+//	DREAMWIKI_BENCH_WS=/tmp/hist go test ./internal/build -run '^$' -bench History -benchtime 3x -cpuprofile cpu.out
+func BenchmarkHistory(b *testing.B) {
+	ws := os.Getenv("DREAMWIKI_BENCH_WS")
+	if ws == "" {
+		b.Skip("DREAMWIKI_BENCH_WS names no workspace")
+	}
+	opts := Options{Workspace: ws, Out: filepath.Join(b.TempDir(), "dist")}
+	m, err := Load(context.Background(), opts)
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		if _, err := History(context.Background(), opts, m); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

@@ -26,23 +26,37 @@ var (
 // date of the file s is in, by ResolveYearless (and skipped when ref is
 // zero).
 func Find(s string, ref time.Time) []time.Time {
-	if !strings.ContainsAny(s, "0123456789") {
-		return nil
-	}
 	var out []time.Time
-	// add takes the year as written, 0 for none.
-	add := func(y, m, d int) {
-		var t time.Time
-		ok := false
-		if y != 0 {
-			t, ok = Make(y, m, d)
-		} else {
-			t, ok = ResolveYearless(m, d, ref)
-		}
-		if ok {
+	for _, w := range Scan(s) {
+		if t, ok := w.Resolve(ref); ok {
 			out = append(out, t)
 		}
 	}
+	return out
+}
+
+// Written is a date as s writes it: Year is 0 when it has none.
+type Written struct{ Year, Month, Day int }
+
+// Resolve is the date w names, a year-less one placed by ResolveYearless
+// against ref; ok is false when there is none.
+func (w Written) Resolve(ref time.Time) (time.Time, bool) {
+	if w.Year != 0 {
+		return Make(w.Year, w.Month, w.Day)
+	}
+	return ResolveYearless(w.Month, w.Day, ref)
+}
+
+// Scan returns the dates written in s as written, in Find's order: what
+// Find reads of s whatever the ref, for a caller that resolves the same
+// text against many.
+func Scan(s string) []Written {
+	if !strings.ContainsAny(s, "0123456789") {
+		return nil
+	}
+	var out []Written
+	// add takes the year as written, 0 for none.
+	add := func(y, m, d int) { out = append(out, Written{y, m, d}) }
 	numericDates(s, add)
 	lower := ""
 	if hasLetters(s) {

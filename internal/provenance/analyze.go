@@ -433,13 +433,14 @@ func (a *analyzer) sourceOf(p string) *source {
 		a.sources[p] = nil
 		return nil
 	}
-	if s := a.memo.source(f); s != nil {
+	k := fileKey(f)
+	if s := a.memo.source(k); s != nil {
 		a.sources[p] = s
 		return s
 	}
 	s := newSource(f)
 	a.sources[p] = s
-	a.memo.keepSource(f, s)
+	a.memo.keepSource(k, s)
 	return s
 }
 
@@ -501,14 +502,16 @@ func (a *analyzer) buildCorpus() {
 		}
 		return
 	}
-	var srcs []*source
+	// Each file's blocks and terms are worked out once, while it stays
+	// the same: a daily log is indexed again (in a corpus of its own) as
+	// often as another log is added, but split and stemmed once.
+	var srcs, fresh []*source
+	var keys []sourceKey
 	for _, cf := range files {
-		var s *source
+		var k sourceKey
 		if d := cf.daily; d != nil {
-			skip := skipper(d)
-			s = &source{path: d.File.Path, kind: SourceDaily, date: d.Date, lines: mdline.Split(d.File.Content), private: d.File.Private}
-			s.blocks = fileBlocks(s.lines, skip)
-			s.pieces = piecesOf(s.blocks)
+			k = fileKey(d.File)
+			k.date, k.skip = d.Date, skipKey(d)
 		} else {
 			if seen, ok := a.sources[cf.file.Path]; ok {
 				if seen != nil {
@@ -520,28 +523,55 @@ func (a *analyzer) buildCorpus() {
 				a.sources[cf.file.Path] = nil
 				continue
 			}
-			s = newSource(cf.file)
+			k = fileKey(cf.file)
 		}
-		a.sources[s.path] = s
-		srcs = append(srcs, s)
+		made := a.memo.source(k)
+		if made == nil {
+			if d := cf.daily; d != nil {
+				made = &source{path: d.File.Path, kind: SourceDaily, date: d.Date, lines: mdline.Split(d.File.Content), private: d.File.Private}
+				made.blocks = fileBlocks(made.lines, skipper(d))
+				made.pieces = piecesOf(made.blocks)
+			} else {
+				made = newSource(cf.file)
+			}
+			fresh, keys = append(fresh, made), append(keys, k)
+		}
+		a.sources[made.path] = made
+		srcs = append(srcs, made)
+	}
+	parallel.For(len(fresh), runtime.GOMAXPROCS(0), func(i int) {
+		var tm termer
+		fresh[i].termAll(&tm)
+	})
+	for i, s := range fresh {
+		a.memo.keepSource(keys[i], s)
+	}
+	// The corpus numbers its units in its own copies of the sources.
+	for i, made := range srcs {
+		s := *made
+		s.units = nil
+		a.sources[s.path], srcs[i] = &s, &s
 	}
 	a.corpus = newCorpus(srcs)
 	if a.memo != nil {
-		// A piece without terms is given an empty list, so that no later
-		// run writes to the kept sources (see pieceTerms).
-		for _, s := range srcs {
-			for i, t := range s.terms {
-				if t == nil {
-					s.terms[i] = []string{}
-				}
-			}
-		}
 		e := &corpusEntry{files: files, recall: a.ws.Recall, events: a.ws.Events, corpus: a.corpus, sources: map[string]*source{}}
 		for _, s := range srcs {
 			e.sources[s.path] = s
 		}
 		a.memo.keepCorpus(e)
 	}
+}
+
+// skipKey says which lines of a daily log skipper leaves out.
+func skipKey(d *workspace.DailyLog) string {
+	var b strings.Builder
+	if d.Session != nil {
+		b.WriteString(itoa(d.Session.EndLine))
+	}
+	for _, r := range d.Sleep {
+		b.WriteString("," + itoa(r.StartLine) + "-" + itoa(r.EndLine))
+	}
+	return b.String()
 }
 
 // indexedPaths are the paths pointers may name: every file, and the

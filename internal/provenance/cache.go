@@ -37,15 +37,22 @@ type Cache struct {
 type cacheState struct {
 	// result is the run's Result, whose claims and dreams a later run
 	// gives again (the same pointers) where it finds them unchanged.
-	result   *Result
-	corpus   *corpusEntry
-	names    *namesEntry
-	sources  map[*workspace.File]*source
+	result *Result
+	corpus *corpusEntry
+	names  *namesEntry
+	// sources are the sources of files, by what each is made from: a
+	// file read again unchanged (a git snapshot's, or one whose entries
+	// were dated anew) finds its blocks and terms.
+	sources  map[sourceKey]*source
 	evidence map[*workspace.Entry]*evidenceEntry
 	texts    map[string]*textFacts
-	entries  map[*workspace.Entry]*entryFacts
-	idents   map[identKey]identity
-	claimIDs map[entryKey]identity
+	// claimTerms are claim texts split for matching, by text: a claim
+	// read again (from a file read again, a point of its history) finds
+	// them.
+	claimTerms map[claimTextKey]*claimTerms
+	entries    map[*workspace.Entry]*entryFacts
+	idents     map[identKey]identity
+	claimIDs   map[entryKey]identity
 	// priors are the identities of the last run's claims as priors of the
 	// next (newIdentity of their meta id and text), by entry.
 	priors map[entryKey]identity
@@ -164,15 +171,17 @@ func (c *Cache) start() *memo {
 	// The next state holds about what the last one held: sized so, its
 	// maps are not grown (and rehashed) entry by entry.
 	return &memo{cache: c, old: old, next: &cacheState{
-		sources:  make(map[*workspace.File]*source, len(old.sources)),
+		sources:  make(map[sourceKey]*source, len(old.sources)),
 		evidence: make(map[*workspace.Entry]*evidenceEntry, len(old.evidence)),
 		texts:    make(map[string]*textFacts, len(old.texts)),
-		entries:  make(map[*workspace.Entry]*entryFacts, len(old.entries)),
-		idents:   make(map[identKey]identity, len(old.idents)),
-		claimIDs: make(map[entryKey]identity, len(old.claimIDs)),
-		priors:   make(map[entryKey]identity, len(old.priors)),
-		perms:    make(map[permKey]permFacts, len(old.perms)),
-		slugs:    make(map[string]bool, len(old.slugs)),
+
+		claimTerms: make(map[claimTextKey]*claimTerms, len(old.claimTerms)),
+		entries:    make(map[*workspace.Entry]*entryFacts, len(old.entries)),
+		idents:     make(map[identKey]identity, len(old.idents)),
+		claimIDs:   make(map[entryKey]identity, len(old.claimIDs)),
+		priors:     make(map[entryKey]identity, len(old.priors)),
+		perms:      make(map[permKey]permFacts, len(old.perms)),
+		slugs:      make(map[string]bool, len(old.slugs)),
 
 		claimable: make(map[*workspace.Entry]bool, len(old.claimable)),
 	}}
@@ -487,30 +496,68 @@ func (m *memo) names(files, withheld []string) *markdown.NameIndex {
 	return ix
 }
 
-// source returns the blocks of a file that is not in the corpus as the
-// last run split it, nil when it did not.
-func (m *memo) source(f *workspace.File) *source {
+// sourceKey is what a source is made from: a file's path, kind, privacy
+// and content, and for a daily log in the corpus its date and the lines
+// left out of it (see skipper), as "header,start-end,...".
+type sourceKey struct {
+	path, content string
+	kind          workspace.Kind
+	private       bool
+	date          time.Time
+	skip          string
+}
+
+func fileKey(f *workspace.File) sourceKey {
+	return sourceKey{path: f.Path, content: f.Content, kind: f.Kind, private: f.Private}
+}
+
+// source returns the source the last run made from k, nil when it made
+// none. Its terms are complete and it is shared: a corpus takes a copy
+// (see corpusSource).
+func (m *memo) source(k sourceKey) *source {
 	if m == nil {
 		return nil
 	}
-	s := m.old.sources[f]
-	if s != nil {
-		m.next.sources[f] = s
+	s := m.next.sources[k]
+	if s == nil {
+		if s = m.old.sources[k]; s != nil {
+			m.next.sources[k] = s
+		}
 	}
 	return s
 }
 
 // keepSource keeps a source this run made, its terms complete so that no
 // later run writes to it.
-func (m *memo) keepSource(f *workspace.File, s *source) {
+func (m *memo) keepSource(k sourceKey, s *source) {
 	if m == nil || s == nil {
 		return
 	}
 	var tm termer
-	for i := range s.pieces {
-		s.pieceTerms(i, &tm)
+	s.termAll(&tm)
+	m.next.sources[k] = s
+}
+
+// claimTerms returns the split texts of key the last run kept, nil when
+// it kept none.
+func (m *memo) claimTerms(k claimTextKey) *claimTerms {
+	if m == nil {
+		return nil
 	}
-	m.next.sources[f] = s
+	ct := m.next.claimTerms[k]
+	if ct == nil {
+		if ct = m.old.claimTerms[k]; ct != nil {
+			m.next.claimTerms[k] = ct
+		}
+	}
+	return ct
+}
+
+// keepClaimTerms keeps a claim's split texts.
+func (m *memo) keepClaimTerms(k claimTextKey, ct *claimTerms) {
+	if m != nil {
+		m.next.claimTerms[k] = ct
+	}
 }
 
 // evidence returns the evidence c had in the last run, when nothing it

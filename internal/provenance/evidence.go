@@ -92,10 +92,13 @@ func (a *analyzer) collectEvidence() {
 	// Analysis and matching read only the claims and the corpus, so they
 	// run on every core; pointers add evidence, in claim order, between.
 	workers := runtime.GOMAXPROCS(0)
+	split := a.claimTerms(todo)
 	parallel.For(len(todo), workers, func(k int) {
 		i := todo[k]
-		terms[i] = evidenceTerms(statedText(a.claims[i]), a.claimRef(a.claims[i]))
-		queries[i] = a.claimQueries(a.claims[i], terms[i])
+		var tm termer
+		ref := a.claimRef(a.claims[i])
+		terms[i] = split[k].text.at(ref, &tm)
+		queries[i] = a.claimQueries(split[k], terms[i], ref, &tm)
 	})
 	a.termPointedFiles(todo, byDate)
 	found := make([]*evidenceEntry, len(a.claims))
@@ -169,27 +172,74 @@ func (a *analyzer) claimRef(c *Claim) time.Time {
 	return a.res.AsOf
 }
 
-// claimQueries are the texts a claim is matched by: its text, and each of
-// its clauses that says something on its own (at least minClauseWords
-// words). An entry often joins facts a log wrote on separate lines ("Lena
-// Vogt — payments PM. Marta has the spare key."), and a Rule/Why/How
-// entry's rule is what the log line said.
-func (a *analyzer) claimQueries(c *Claim, terms []string) []query {
-	qs := []query{a.corpus.query(terms)}
-	ref := a.claimRef(c)
-	text := statedText(c)
-	seen := map[string]bool{text: true}
-	var parts []string
-	if e := c.Entry; e != nil && e.Rule != "" {
-		parts = append(parts, e.Rule)
+// claimTerms are the texts of the claims at indexes todo split for
+// matching, each worked out once while the cache keeps it.
+func (a *analyzer) claimTerms(todo []int) []*claimTerms {
+	out := make([]*claimTerms, len(todo))
+	keys := make([]claimTextKey, len(todo))
+	var miss []int
+	for k, i := range todo {
+		c := a.claims[i]
+		keys[k] = claimTextKey{text: statedText(c)}
+		if c.Entry != nil {
+			keys[k].rule = c.Entry.Rule
+		}
+		if out[k] = a.memo.claimTerms(keys[k]); out[k] == nil {
+			miss = append(miss, k)
+		}
 	}
-	parts = append(parts, clauses(text)...)
+	parallel.For(len(miss), runtime.GOMAXPROCS(0), func(j int) {
+		var tm termer
+		k := miss[j]
+		out[k] = newClaimTerms(keys[k], &tm)
+	})
+	for _, k := range miss {
+		a.memo.keepClaimTerms(keys[k], out[k])
+	}
+	return out
+}
+
+// claimTerms are a claim's texts split for matching (see claimQueries).
+type claimTerms struct {
+	// text is the stated text's, parts are those of the rule and the
+	// clauses that differ from it.
+	text  *textTerms
+	parts []*textTerms
+}
+
+// claimTextKey is what a claim's texts are split from: its stated text
+// and its entry's rule.
+type claimTextKey struct{ text, rule string }
+
+// newClaimTerms splits the texts a claim is matched by: its text, and
+// each of its clauses. An entry often joins facts a log wrote on separate
+// lines ("Lena Vogt — payments PM. Marta has the spare key."), and a
+// Rule/Why/How entry's rule is what the log line said.
+func newClaimTerms(k claimTextKey, tm *termer) *claimTerms {
+	ct := &claimTerms{text: tm.split(k.text)}
+	seen := map[string]bool{k.text: true}
+	var parts []string
+	if k.rule != "" {
+		parts = append(parts, k.rule)
+	}
+	parts = append(parts, clauses(k.text)...)
 	for _, p := range parts {
 		if seen[p] {
 			continue
 		}
 		seen[p] = true
-		ts := evidenceTerms(p, ref)
+		ct.parts = append(ct.parts, tm.split(p))
+	}
+	return ct
+}
+
+// claimQueries are the queries a claim is matched by: its text's (whose
+// terms at ref are terms), and each of its clauses' that says something
+// on its own (at least minClauseWords words).
+func (a *analyzer) claimQueries(ct *claimTerms, terms []string, ref time.Time, tm *termer) []query {
+	qs := []query{a.corpus.query(terms)}
+	for _, p := range ct.parts {
+		ts := p.at(ref, tm)
 		if leafCount(ts) >= minClauseWords {
 			qs = append(qs, a.corpus.query(ts))
 		}

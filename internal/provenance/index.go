@@ -2,7 +2,6 @@ package provenance
 
 import (
 	"math"
-	"runtime"
 	"slices"
 	"sort"
 	"strings"
@@ -86,37 +85,30 @@ type corpus struct {
 	reverse     []string // term id -> term, built on first use
 }
 
-// newCorpus indexes the blocks of srcs. Analysis runs on every core.
+// termAll works out the terms of every piece (see pieceTerms).
+func (s *source) termAll(tm *termer) {
+	for i := range s.pieces {
+		s.pieceTerms(i, tm)
+	}
+}
+
+// newCorpus indexes the blocks of srcs, whose terms are worked out
+// (termAll); it numbers their units.
 func newCorpus(srcs []*source) *corpus {
 	type job struct {
 		src   *source
 		piece int
 	}
 	var jobs []job
+	var terms [][]string
 	for _, s := range srcs {
 		s.units = make([]int32, len(s.pieces))
-		s.terms = make([][]string, len(s.pieces))
 		for i := range s.pieces {
 			s.units[i] = -1
 			jobs = append(jobs, job{s, i})
+			terms = append(terms, s.terms[i])
 		}
 	}
-	terms := make([][]string, len(jobs))
-	var wg sync.WaitGroup
-	workers := min(runtime.GOMAXPROCS(0), max(1, len(jobs)/256))
-	for w := 0; w < workers; w++ {
-		wg.Add(1)
-		go func(w int) {
-			defer wg.Done()
-			var tm termer
-			for i := w; i < len(jobs); i += workers {
-				j := jobs[i]
-				terms[i] = tm.terms(j.src.pieces[j.piece].Text, j.src.date)
-				j.src.terms[j.piece] = terms[i]
-			}
-		}(w)
-	}
-	wg.Wait()
 
 	c := &corpus{ids: make(map[string]int32, 1<<14), units: make([]unit, 0, len(jobs))}
 	// Two passes: ids and document frequencies, then postings allocated

@@ -38,10 +38,45 @@ type termer struct {
 }
 
 func (tm *termer) terms(text string, ref time.Time) []string {
-	terms := analysis.WordsAndCompounds(text)
-	for _, d := range dates.Find(text, ref) {
-		terms = append(terms, analysis.WordsAndCompounds(d.Format("2006-01-02"))...)
+	return tm.split(text).at(ref, tm)
+}
+
+// textTerms are a text's evidence terms before a ref is known: the terms
+// of its words, and the dates it writes, which at completes. A text read
+// at many refs (a claim at each point of its history) is split once.
+type textTerms struct {
+	words   []string // sorted, distinct; shared, never written to
+	written []dates.Written
+}
+
+func (tm *termer) split(text string) *textTerms {
+	return &textTerms{words: tm.keep(analysis.WordsAndCompounds(text)), written: dates.Scan(text)}
+}
+
+// at is the text's terms with its dates resolved against ref: the words'
+// terms themselves (shared) when it writes no date.
+func (t *textTerms) at(ref time.Time, tm *termer) []string {
+	if len(t.written) == 0 {
+		return t.words
 	}
+	var raw []string
+	for _, w := range t.written {
+		if d, ok := w.Resolve(ref); ok {
+			raw = append(raw, analysis.WordsAndCompounds(d.Format("2006-01-02"))...)
+		}
+	}
+	if len(raw) == 0 {
+		return t.words
+	}
+	// The words are kept already: stemming a stem again may change it.
+	out := append(append([]string(nil), t.words...), tm.keep(raw)...)
+	slices.Sort(out)
+	return slices.Compact(out)
+}
+
+// keep stems terms, drops stop words and single ASCII letters, and sorts
+// what is left without repeats, in place.
+func (tm *termer) keep(terms []string) []string {
 	out := terms[:0]
 	for _, t := range terms {
 		if analysis.StopWord(t) || (len(t) == 1 && t[0] < utf8.RuneSelf) {
