@@ -61,6 +61,11 @@ type Options struct {
 	// build's vault read from; "" means Out/vault. A team site has one
 	// per workspace.
 	VaultDir string
+
+	// unlinked analyses leave out what only the vault reads
+	// (provenance.Options.Unlinked): set for the points of History,
+	// whose vaults are never written.
+	unlinked bool
 }
 
 // Report is what a build or check found and did.

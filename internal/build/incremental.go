@@ -145,6 +145,7 @@ func analyzeCached(opts Options, ws *workspace.Workspace, prior []provenance.Pri
 		Previous: prior,
 		Locate:   vault.Locator(ws),
 		Cache:    cache,
+		Unlinked: opts.unlinked,
 	})
 }
 

@@ -108,7 +108,10 @@ func Analyze(ws *workspace.Workspace, opts Options) *Result {
 	a.settleStatus()
 	a.budget()
 	a.lint()
-	a.anchorsAndNotes()
+	if !a.opts.Unlinked {
+		a.anchorsAndNotes()
+	}
+	a.hidePrivateExcerpts()
 
 	a.res.Claims = a.claims
 	a.findings.Sort()
@@ -525,6 +528,7 @@ func (a *analyzer) buildCorpus() {
 			}
 			k = fileKey(cf.file)
 		}
+		k.corpus = true
 		made := a.memo.source(k)
 		if made == nil {
 			if d := cf.daily; d != nil {
@@ -542,6 +546,7 @@ func (a *analyzer) buildCorpus() {
 	parallel.For(len(fresh), runtime.GOMAXPROCS(0), func(i int) {
 		var tm termer
 		fresh[i].termAll(&tm)
+		fresh[i].normAll()
 	})
 	for i, s := range fresh {
 		a.memo.keepSource(keys[i], s)
@@ -908,7 +913,7 @@ func (a *analyzer) permission(c *Claim) {
 	if given.IsZero() {
 		given = a.res.AsOf
 	}
-	ok, expires := a.memo.permission(c, text, given)
+	ok, expires := a.memo.permission(text, given)
 	if !ok {
 		return
 	}

@@ -34,6 +34,12 @@ type Options struct {
 	// run over the same workspace (see Cache); the Result is the same
 	// with or without it.
 	Cache *Cache
+	// Unlinked leaves out what only the vault reads: the evidence's
+	// notes and block ids, the claims' block ids and the anchors to add
+	// to source files (Evidence.Note and Block, Claim.Block, Anchors).
+	// The memory at each point of its history is read so: its claims,
+	// their evidence and statuses, never its notes.
+	Unlinked bool
 }
 
 // PriorClaim is what the previous build recorded about one claim, enough

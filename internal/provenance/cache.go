@@ -50,9 +50,12 @@ type cacheState struct {
 	// read again (from a file read again, a point of its history) finds
 	// them.
 	claimTerms map[claimTextKey]*claimTerms
-	entries    map[*workspace.Entry]*entryFacts
-	idents     map[identKey]identity
-	claimIDs   map[entryKey]identity
+	// entries are the facts of claims' entries by what they are read
+	// from, so that an entry read again (its file edited elsewhere, or
+	// another point of its history) finds them.
+	entries  map[entryFactsKey]*entryFacts
+	idents   map[identKey]identity
+	claimIDs map[entryKey]identity
 	// priors are the identities of the last run's claims as priors of the
 	// next (newIdentity of their meta id and text), by entry.
 	priors map[entryKey]identity
@@ -129,11 +132,16 @@ type entryKey struct {
 	key   string
 }
 
+// permKey is what a permission is read from: the entry's text as
+// written, and the date it was given.
 type permKey struct {
-	entry *workspace.Entry
-	raw   string // when there is no entry
+	raw   string
 	given time.Time
 }
+
+// entryFactsKey is what entryFacts are read from: the claim's text, and
+// its entry's text as written and status.
+type entryFactsKey struct{ text, raw, status string }
 
 // entryFacts are what the analysis reads from an entry alone: its text's
 // facts and its lifecycle markers.
@@ -176,7 +184,7 @@ func (c *Cache) start() *memo {
 		texts:    make(map[string]*textFacts, len(old.texts)),
 
 		claimTerms: make(map[claimTextKey]*claimTerms, len(old.claimTerms)),
-		entries:    make(map[*workspace.Entry]*entryFacts, len(old.entries)),
+		entries:    make(map[entryFactsKey]*entryFacts, len(old.entries)),
 		idents:     make(map[identKey]identity, len(old.idents)),
 		claimIDs:   make(map[entryKey]identity, len(old.claimIDs)),
 		priors:     make(map[entryKey]identity, len(old.priors)),
@@ -217,20 +225,20 @@ func newTextFacts(t string) *textFacts {
 	return &textFacts{norm: analysis.Normalize(t), content: analysis.ContentWordSet(t), structural: memory.IsStructural(t), subject: readSubject(t)}
 }
 
-// facts are the facts of c's text and entry, kept by its entry (whose
-// text is c's); m must not be nil.
+// facts are the facts of c's text and entry; m must not be nil.
 func (m *memo) facts(c *Claim) *entryFacts {
 	if c.Entry == nil {
 		return &entryFacts{textFacts: m.text(c.Text)}
 	}
-	f := m.next.entries[c.Entry]
+	k := entryFactsKey{c.Text, c.Entry.Raw, c.Entry.Status}
+	f := m.next.entries[k]
 	if f != nil {
 		return f
 	}
-	if f = m.old.entries[c.Entry]; f == nil {
+	if f = m.old.entries[k]; f == nil {
 		f = &entryFacts{textFacts: m.text(c.Text), lifecycle: entryLifecycle(c.Entry)}
 	}
-	m.next.entries[c.Entry] = f
+	m.next.entries[k] = f
 	return f
 }
 
@@ -422,16 +430,12 @@ func (m *memo) identity(key, text, title, rule string) identity {
 	return id
 }
 
-// permission is memory.Permission(raw, given) for c's entry (raw is its
-// text), worked out once.
-func (m *memo) permission(c *Claim, raw string, given time.Time) (bool, time.Time) {
+// permission is memory.Permission(raw, given), worked out once.
+func (m *memo) permission(raw string, given time.Time) (bool, time.Time) {
 	if m == nil {
 		return memory.Permission(raw, given)
 	}
-	k := permKey{entry: c.Entry, given: given}
-	if c.Entry == nil {
-		k.raw = raw
-	}
+	k := permKey{raw, given}
 	p, ok := m.next.perms[k]
 	if ok {
 		return p.ok, p.expires
@@ -497,14 +501,15 @@ func (m *memo) names(files, withheld []string) *markdown.NameIndex {
 }
 
 // sourceKey is what a source is made from: a file's path, kind, privacy
-// and content, and for a daily log in the corpus its date and the lines
-// left out of it (see skipper), as "header,start-end,...".
+// and content, whether it is a corpus's (normalised, see source.norms),
+// and for a daily log in the corpus its date and the lines left out of it
+// (see skipper), as "header,start-end,...".
 type sourceKey struct {
-	path, content string
-	kind          workspace.Kind
-	private       bool
-	date          time.Time
-	skip          string
+	path, content   string
+	kind            workspace.Kind
+	private, corpus bool
+	date            time.Time
+	skip            string
 }
 
 func fileKey(f *workspace.File) sourceKey {

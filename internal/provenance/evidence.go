@@ -120,7 +120,7 @@ func (a *analyzer) collectEvidence() {
 	parallel.For(len(todo), workers, func(k int) {
 		i := todo[k]
 		sc := scratches.Get().(*scratch)
-		matched[i] = a.matchText(a.claims[i], queries[i], hasLineEvidence(a.claims[i]), sc)
+		matched[i] = a.matchText(a.claims[i], split[k].norm, queries[i], hasLineEvidence(a.claims[i]), sc)
 		scratches.Put(sc)
 	})
 	for _, i := range todo {
@@ -205,6 +205,9 @@ type claimTerms struct {
 	// clauses that differ from it.
 	text  *textTerms
 	parts []*textTerms
+	// norm is the stated text normalised (analysis.Normalize), as
+	// classify compares it with a block's.
+	norm string
 }
 
 // claimTextKey is what a claim's texts are split from: its stated text
@@ -216,7 +219,7 @@ type claimTextKey struct{ text, rule string }
 // lines ("Lena Vogt — payments PM. Marta has the spare key."), and a
 // Rule/Why/How entry's rule is what the log line said.
 func newClaimTerms(k claimTextKey, tm *termer) *claimTerms {
-	ct := &claimTerms{text: tm.split(k.text)}
+	ct := &claimTerms{text: tm.split(k.text), norm: analysis.Normalize(k.text)}
 	seen := map[string]bool{k.text: true}
 	var parts []string
 	if k.rule != "" {
@@ -547,8 +550,7 @@ type textMatch struct {
 //
 // When strict (an explicit pointer already names a line), a match must be
 // stronger to be added: it only says the fact was also written elsewhere.
-func (a *analyzer) matchText(c *Claim, qs []query, strict bool, sc *scratch) []Evidence {
-	cn := analysis.Normalize(statedText(c))
+func (a *analyzer) matchText(c *Claim, cn string, qs []query, strict bool, sc *scratch) []Evidence {
 	byUnit := map[int32]textMatch{}
 	for qi := range qs {
 		q := &qs[qi]
@@ -557,7 +559,7 @@ func (a *analyzer) matchText(c *Claim, qs []query, strict bool, sc *scratch) []E
 			if u.src.path == c.File {
 				continue
 			}
-			method, conf, ok := classify(cn, u.src.pieces[u.piece].Text, s, u.recall, qi > 0)
+			method, conf, ok := classify(cn, u.src.norms[u.piece], s, u.recall, qi > 0)
 			if !ok || (strict && method != MethodExact && method != MethodSubstring && s.contain < strictContain) {
 				continue
 			}
@@ -610,9 +612,10 @@ func (a *analyzer) matchText(c *Claim, qs []query, strict bool, sc *scratch) []E
 //
 // A clause of the claim (clause is true) matched alone must match better:
 // it is a part of the claim, and short parts find look-alikes easily.
-func classify(claimNorm, blockText string, s score, recall Method, clause bool) (Method, float64, bool) {
+// claimNorm and bn are the claim's and the block's texts normalised
+// (analysis.Normalize).
+func classify(claimNorm, bn string, s score, recall Method, clause bool) (Method, float64, bool) {
 	if claimNorm != "" && (s.contain >= 0.6 || recall != "") {
-		bn := analysis.Normalize(blockText)
 		cw, bwords := strings.Count(claimNorm, " ")+1, strings.Count(bn, " ")+1
 		switch {
 		case bn == claimNorm && utf8.RuneCountInString(claimNorm) >= 8:

@@ -7,6 +7,8 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/dreamwiki/dreamwiki/internal/analysis"
 )
 
 // source is one workspace file evidence can point into, split into blocks.
@@ -26,6 +28,10 @@ type source struct {
 	// same daily log, and stemming its pieces again for each was most of
 	// the cost of resolving them.
 	terms [][]string
+	// norms are the texts of the pieces normalised (analysis.Normalize),
+	// which classify compares claims with; filled for a corpus's sources
+	// when they are made.
+	norms []string
 }
 
 // pieceTerms returns the evidence terms of piece i, computing them with tm
@@ -92,6 +98,14 @@ func (s *source) termAll(tm *termer) {
 	}
 }
 
+// normAll normalises the text of every piece.
+func (s *source) normAll() {
+	s.norms = make([]string, len(s.pieces))
+	for i, p := range s.pieces {
+		s.norms[i] = analysis.Normalize(p.Text)
+	}
+}
+
 // newCorpus indexes the blocks of srcs, whose terms are worked out
 // (termAll); it numbers their units.
 func newCorpus(srcs []*source) *corpus {
@@ -101,16 +115,20 @@ func newCorpus(srcs []*source) *corpus {
 	}
 	var jobs []job
 	var terms [][]string
+	all := 0
 	for _, s := range srcs {
 		s.units = make([]int32, len(s.pieces))
 		for i := range s.pieces {
 			s.units[i] = -1
 			jobs = append(jobs, job{s, i})
 			terms = append(terms, s.terms[i])
+			all += len(s.terms[i])
 		}
 	}
 
-	c := &corpus{ids: make(map[string]int32, 1<<14), units: make([]unit, 0, len(jobs))}
+	// Sized for the distinct terms, fewer than all of them: making a map
+	// larger than it needs is most of indexing a small corpus.
+	c := &corpus{ids: make(map[string]int32, min(all, 1<<14)), units: make([]unit, 0, len(jobs))}
 	// Two passes: ids and document frequencies, then postings allocated
 	// at their final size.
 	var df []int32

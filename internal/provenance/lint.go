@@ -147,13 +147,7 @@ func (a *analyzer) anchorsAndNotes() {
 	}
 	for _, c := range a.claims {
 		for i := range c.Evidence {
-			ev := &c.Evidence[i]
-			fix(ev)
-			if ev.Private && !c.Private {
-				// A public claim shows where its evidence is, never what a
-				// private note says.
-				ev.Excerpt = ""
-			}
+			fix(&c.Evidence[i])
 		}
 		// The entry's own block, for the link back from the claim note.
 		if src := a.sourceOf(c.File); src != nil {
@@ -173,11 +167,7 @@ func (a *analyzer) anchorsAndNotes() {
 	for _, d := range a.res.Dreams {
 		for i := range d.Items {
 			for j := range d.Items[i].Evidence {
-				ev := &d.Items[i].Evidence[j]
-				fix(ev)
-				if ev.Private {
-					ev.Excerpt = ""
-				}
+				fix(&d.Items[i].Evidence[j])
 			}
 		}
 	}
@@ -188,6 +178,28 @@ func (a *analyzer) anchorsAndNotes() {
 		}
 		sort.Slice(list, func(i, j int) bool { return list[i].Line < list[j].Line })
 		a.res.anchors[p] = list
+	}
+}
+
+// hidePrivateExcerpts empties the excerpts of evidence in private files:
+// a public claim, and a dream's item, shows where its evidence is, never
+// what a private note says.
+func (a *analyzer) hidePrivateExcerpts() {
+	for _, c := range a.claims {
+		for i := range c.Evidence {
+			if ev := &c.Evidence[i]; ev.Private && !c.Private {
+				ev.Excerpt = ""
+			}
+		}
+	}
+	for _, d := range a.res.Dreams {
+		for i := range d.Items {
+			for j := range d.Items[i].Evidence {
+				if ev := &d.Items[i].Evidence[j]; ev.Private {
+					ev.Excerpt = ""
+				}
+			}
+		}
 	}
 }
 
