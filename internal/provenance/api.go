@@ -35,8 +35,8 @@ type Options struct {
 	// with or without it.
 	Cache *Cache
 	// Unlinked leaves out what only the vault reads: the evidence's
-	// notes and block ids, the claims' block ids and the anchors to add
-	// to source files (Evidence.Note and Block, Claim.Block, Anchors).
+	// notes, the claims' block ids and the anchors to add to source files
+	// (Evidence.Note, Claim.Block, Anchors).
 	// The memory at each point of its history is read so: its claims,
 	// their evidence and statuses, never its notes.
 	Unlinked bool

@@ -7,6 +7,7 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+	"testing/fstest"
 	"time"
 
 	"github.com/dreamwiki/dreamwiki/internal/demo"
@@ -154,4 +155,62 @@ func resultDiff(a, b *Result) string {
 		}
 	}
 	return strings.Join(out, "\n")
+}
+
+// TestAnalyze_UnlinkedLeavesOutOnlyWhatTheVaultReads checks that an
+// unlinked run (a point of the memory's history) gives the claims a full
+// run gives, less their evidence's notes, their block ids and the
+// anchors, and still hides
+// what a private note says from public claims.
+func TestAnalyze_UnlinkedLeavesOutOnlyWhatTheVaultReads(t *testing.T) {
+	fsys := fstest.MapFS{
+		"MEMORY.md": {Data: []byte("# Memory\n\n## Home\n\n- The spare key is with Marta. Source: notes/keys.md\n- The gateway host is the NUC. Source: memory/2026-11-19.md#L3-L3\n")},
+		"notes/keys.md": {Data: []byte("---\nprivate: true\n---\n# Keys\n\nThe spare key is with Marta, flat 4.\n")},
+		"memory/2026-11-19.md": {Data: []byte("# 2026-11-19\n\n- The gateway host is the NUC in the hall.\n- Marta has the spare key.\n")},
+	}
+	ws, err := workspace.LoadFS(fsys, workspace.Options{Redact: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	asOf := time.Date(2026, 11, 20, 0, 0, 0, 0, time.UTC)
+	full := Analyze(ws, Options{AsOf: asOf, Locate: func(p string) string { return "sources/" + p }})
+	unlinked := Analyze(ws, Options{AsOf: asOf, Locate: func(p string) string { return "sources/" + p }, Unlinked: true})
+	if len(full.AnchoredFiles()) == 0 {
+		t.Fatal("the full run lists no anchors: the test shows nothing")
+	}
+	if len(unlinked.AnchoredFiles()) != 0 {
+		t.Errorf("an unlinked run lists anchors for %v", unlinked.AnchoredFiles())
+	}
+	hidden := 0
+	for _, c := range full.Claims {
+		c.Block = ""
+		for i := range c.Evidence {
+			ev := &c.Evidence[i]
+			ev.Note = ""
+			if ev.Private && !c.Private {
+				hidden++
+			}
+		}
+	}
+	for _, d := range full.Dreams {
+		for i := range d.Items {
+			for j := range d.Items[i].Evidence {
+				d.Items[i].Evidence[j].Note = ""
+			}
+		}
+	}
+	full.anchors = unlinked.anchors
+	if !reflect.DeepEqual(full, unlinked) {
+		t.Fatalf("the unlinked run differs in more than notes and anchors:\n%s", resultDiff(full, unlinked))
+	}
+	if hidden == 0 {
+		t.Fatal("no public claim has private evidence: the test shows nothing")
+	}
+	for _, c := range unlinked.Claims {
+		for _, ev := range c.Evidence {
+			if ev.Private && !c.Private && ev.Excerpt != "" {
+				t.Errorf("claim %s shows what private %s says: %q", c.ID, ev.Path, ev.Excerpt)
+			}
+		}
+	}
 }
