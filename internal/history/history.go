@@ -321,7 +321,9 @@ func (p *Past) files(tree *object.Tree) ([]treeFile, error) {
 		case filemode.Dir:
 			sub, ok := p.trees[e.Hash]
 			if !ok {
-				t, err := tree.Tree(e.Name)
+				// By its hash: by its name, go-git would index the parent's
+				// entries first.
+				t, err := p.repo.TreeObject(e.Hash)
 				if err != nil {
 					return nil, err
 				}

@@ -295,6 +295,9 @@ func pointersOf(c *Claim) []workspace.SourcePointer {
 	if c.Entry == nil {
 		return nil
 	}
+	if len(c.Entry.Sources) < 2 {
+		return c.Entry.Sources // nothing to repeat
+	}
 	var out []workspace.SourcePointer
 	seen := map[string]bool{}
 	for _, p := range c.Entry.Sources {
