@@ -164,8 +164,8 @@ func resultDiff(a, b *Result) string {
 // what a private note says from public claims.
 func TestAnalyze_UnlinkedLeavesOutOnlyWhatTheVaultReads(t *testing.T) {
 	fsys := fstest.MapFS{
-		"MEMORY.md": {Data: []byte("# Memory\n\n## Home\n\n- The spare key is with Marta. Source: notes/keys.md\n- The gateway host is the NUC. Source: memory/2026-11-19.md#L3-L3\n")},
-		"notes/keys.md": {Data: []byte("---\nprivate: true\n---\n# Keys\n\nThe spare key is with Marta, flat 4.\n")},
+		"MEMORY.md":            {Data: []byte("# Memory\n\n## Home\n\n- The spare key is with Marta. Source: notes/keys.md\n- The gateway host is the NUC. Source: memory/2026-11-19.md#L3-L3\n")},
+		"notes/keys.md":        {Data: []byte("---\nprivate: true\n---\n# Keys\n\nThe spare key is with Marta, flat 4.\n")},
 		"memory/2026-11-19.md": {Data: []byte("# 2026-11-19\n\n- The gateway host is the NUC in the hall.\n- Marta has the spare key.\n")},
 	}
 	ws, err := workspace.LoadFS(fsys, workspace.Options{Redact: true})
