@@ -557,7 +557,7 @@ func (a *analyzer) buildCorpus() {
 		s.units = nil
 		a.sources[s.path], srcs[i] = &s, &s
 	}
-	a.corpus = newCorpus(srcs)
+	a.corpus = newCorpus(srcs, a.memo.corpusTerms())
 	if a.memo != nil {
 		e := &corpusEntry{files: files, recall: a.ws.Recall, events: a.ws.Events, corpus: a.corpus, sources: map[string]*source{}}
 		for _, s := range srcs {

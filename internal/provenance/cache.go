@@ -466,6 +466,15 @@ func (m *memo) corpus(files []corpusFile, recall *workspace.RecallStore, events 
 	return e
 }
 
+// corpusTerms is how many distinct terms the last run's corpus had, 0
+// when there was none: about as many as the next will have.
+func (m *memo) corpusTerms() int {
+	if m == nil || m.old.corpus == nil {
+		return 0
+	}
+	return len(m.old.corpus.corpus.ids)
+}
+
 // keepCorpus keeps a corpus built (and marked) by this run.
 func (m *memo) keepCorpus(e *corpusEntry) {
 	if m != nil {

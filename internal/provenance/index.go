@@ -107,8 +107,9 @@ func (s *source) normAll() {
 }
 
 // newCorpus indexes the blocks of srcs, whose terms are worked out
-// (termAll); it numbers their units.
-func newCorpus(srcs []*source) *corpus {
+// (termAll); it numbers their units. distinct is about how many distinct
+// terms they have, 0 when that is not known.
+func newCorpus(srcs []*source, distinct int) *corpus {
 	type job struct {
 		src   *source
 		piece int
@@ -126,9 +127,13 @@ func newCorpus(srcs []*source) *corpus {
 		}
 	}
 
-	// Sized for the distinct terms, fewer than all of them: making a map
-	// larger than it needs is most of indexing a small corpus.
-	c := &corpus{ids: make(map[string]int32, min(all, 1<<14)), units: make([]unit, 0, len(jobs))}
+	// Sized for the distinct terms, far fewer than all of them: making a
+	// map larger than it needs was most of indexing a corpus again.
+	size := min(all, 1<<14)
+	if distinct > 0 {
+		size = distinct + distinct/8
+	}
+	c := &corpus{ids: make(map[string]int32, size), units: make([]unit, 0, len(jobs))}
 	// Two passes: ids and document frequencies, then postings allocated
 	// at their final size.
 	var df []int32
@@ -373,10 +378,12 @@ func isISODate(t string) bool {
 type scratch struct {
 	acc     []float64
 	touched []int32
+	// found holds what candidates returns, until it is called again.
+	found []score
 }
 
 // candidates returns the blocks whose containment can reach minContain,
-// scored exactly.
+// scored exactly, in sc: the list is good until the next call with sc.
 func (c *corpus) candidates(q *query, minContain float64, sc *scratch) []score {
 	if len(q.ids) == 0 || q.total == 0 {
 		return nil
@@ -394,7 +401,7 @@ func (c *corpus) candidates(q *query, minContain float64, sc *scratch) []score {
 			sc.acc[ui] += w
 		}
 	}
-	var out []score
+	out := sc.found[:0]
 	for _, ui := range sc.touched {
 		// The common terms can add at most q.common.
 		if (sc.acc[ui]+q.common)/q.total >= minContain {
@@ -405,5 +412,6 @@ func (c *corpus) candidates(q *query, minContain float64, sc *scratch) []score {
 		sc.acc[ui] = 0
 	}
 	sort.Slice(out, func(a, b int) bool { return out[a].unit < out[b].unit })
+	sc.found = out
 	return out
 }
