@@ -19,12 +19,16 @@ import (
 // logs and conversations (while none of them, the recall store or the
 // events changed), the name index (while no file came or went), each
 // claim's evidence (while its entry, the corpus and the files its
-// pointers read are the same), the blocks of curated files, and what is
-// read from each claim's text. Each is a function of the inputs it is
-// kept by, so a run with a Cache gives the Result a run without one gives
-// (TestAnalyze_CacheGivesTheSameResult); serve mode keeps one, so that
-// an edit of a topic file reanalyses that file's claims and not the
-// workspace.
+// pointers read are the same), the blocks and terms of each file, and
+// what is read from each claim's text and entry. Each is a function of
+// the inputs it is kept by, so a run with a Cache gives the Result a run
+// without one gives (TestAnalyze_CacheGivesTheSameResult); serve mode
+// keeps one, so that an edit of a topic file reanalyses that file's
+// claims and not the workspace. What a file or an entry gives is kept by
+// its content, not by the value read: a file read again unchanged (the
+// next point of the memory's history, which adds a daily log and so
+// dates every undated entry anew) finds it, and a new daily log makes a
+// corpus that only merges the terms of the others.
 //
 // A Cache is safe for concurrent use: a run reads the entries the last
 // finished run left, and replaces them with those it used when it ends.
@@ -525,20 +529,26 @@ func fileKey(f *workspace.File) sourceKey {
 	return sourceKey{path: f.Path, content: f.Content, kind: f.Kind, private: f.Private}
 }
 
+// carried returns what this run or the last kept at k (keeping the
+// last's for the next run too), nil when neither did.
+func carried[K comparable, V any](next, old map[K]*V, k K) *V {
+	v := next[k]
+	if v == nil {
+		if v = old[k]; v != nil {
+			next[k] = v
+		}
+	}
+	return v
+}
+
 // source returns the source the last run made from k, nil when it made
-// none. Its terms are complete and it is shared: a corpus takes a copy
-// (see corpusSource).
+// none. Its terms are complete and it is shared: a corpus numbers its
+// units in a copy (see buildCorpus).
 func (m *memo) source(k sourceKey) *source {
 	if m == nil {
 		return nil
 	}
-	s := m.next.sources[k]
-	if s == nil {
-		if s = m.old.sources[k]; s != nil {
-			m.next.sources[k] = s
-		}
-	}
-	return s
+	return carried(m.next.sources, m.old.sources, k)
 }
 
 // keepSource keeps a source this run made, its terms complete so that no
@@ -558,13 +568,7 @@ func (m *memo) claimTerms(k claimTextKey) *claimTerms {
 	if m == nil {
 		return nil
 	}
-	ct := m.next.claimTerms[k]
-	if ct == nil {
-		if ct = m.old.claimTerms[k]; ct != nil {
-			m.next.claimTerms[k] = ct
-		}
-	}
-	return ct
+	return carried(m.next.claimTerms, m.old.claimTerms, k)
 }
 
 // keepClaimTerms keeps a claim's split texts.
