@@ -45,7 +45,7 @@ type curated struct {
 }
 
 // curatedMemory is MEMORY.md and the public L2 files as a dream works on
-// them: the collect phase reads them (loadCurated), the place, supersede
+// them: the collect phase reads them (readCurated), the place, supersede
 // and settle phases change them, and the write phase renders their
 // documents.
 type curatedMemory struct {

@@ -79,12 +79,20 @@ func sense(ws *workspace.Workspace, sel *selection, logs []*workspace.DailyLog, 
 				Text: strings.Title(b.Name) + " Sleep block", Reason: "dreaming phase output inside a daily log, not a fact"})
 		}
 	}
-	// Messages the conversation digests cite.
+	// Messages the conversation digests cite, then recalled facts of
+	// earlier logs.
 	for _, ci := range conversationItems(ws, sel) {
 		c, skip := newCandidate(len(s.cands), ci.log, ci.it)
 		take(c, skip, "from a conversation digest")
 	}
-	// Recalled facts of earlier logs.
+	s.addRecalled(logs, inBatch, mem, sc)
+	sortCandidates(s.cands)
+	return s
+}
+
+// addRecalled adds the recalled facts of logs outside the batch (inBatch)
+// that pass the promotion gates and no earlier dream promoted.
+func (s *sensed) addRecalled(logs []*workspace.DailyLog, inBatch map[string]bool, mem *curatedMemory, sc scorer) {
 	byPath := map[string]*workspace.DailyLog{}
 	for _, d := range logs {
 		byPath[d.File.Path] = d
@@ -115,8 +123,6 @@ func sense(ws *workspace.Workspace, sel *selection, logs []*workspace.DailyLog, 
 			s.cands = append(s.cands, c)
 		}
 	}
-	sortCandidates(s.cands)
-	return s
 }
 
 // groupDuplicates folds the batch's repeats into their first statement

@@ -146,17 +146,27 @@ func Recall(ctx context.Context, dir, query, matches string, opts Options, wait 
 	return res, err
 }
 
-func (st *curatedState) recordRecall(query, matches string) (*RecallResult, error) {
-	var err error
+// curatedLines are the curated entries (those keep keeps; index pointers
+// never) as lines to match a text against, and each entry by its
+// "file:line".
+func curatedLines(entries []*curated, keep func(*curated) bool) ([]memory.Line, map[string]*curated) {
 	var lines []memory.Line
-	curAt := map[string]*curated{}
-	for _, c := range st.mem.curated {
-		if c.e == nil || c.pointer {
+	at := map[string]*curated{}
+	for _, c := range entries {
+		if c.e == nil || c.pointer || !keep(c) {
 			continue
 		}
 		lines = append(lines, memory.Line{Path: c.file, StartLine: c.e.Line, EndLine: c.e.EndLine, Text: c.text})
-		curAt[fmt.Sprintf("%s:%d", c.file, c.e.Line)] = c
+		at[lineKey(c.file, c.e.Line)] = c
 	}
+	return lines, at
+}
+
+func lineKey(path string, line int) string { return fmt.Sprintf("%s:%d", path, line) }
+
+func (st *curatedState) recordRecall(query, matches string) (*RecallResult, error) {
+	var err error
+	lines, curAt := curatedLines(st.mem.curated, func(*curated) bool { return true })
 	for _, d := range st.logs {
 		for _, it := range d.Items {
 			lines = append(lines, memory.Line{Path: d.File.Path, StartLine: it.Line, EndLine: max(it.EndLine, it.Line), Text: it.Text})
@@ -197,30 +207,8 @@ func (st *curatedState) recordRecall(query, matches string) (*RecallResult, erro
 		out[eventsPath] = append(events, rec...)
 	}
 
-	// Curated entries: recall counts and decay in memory-meta.json.
 	if st.meta != nil {
-		for _, m := range found {
-			c := curAt[fmt.Sprintf("%s:%d", m.Path, m.StartLine)]
-			if c == nil {
-				continue
-			}
-			r := c.meta
-			if r == nil {
-				r = track(st.meta, c, st.day)
-			}
-			r.RecallCount++
-			if st.now.After(r.LastRecalled) {
-				r.LastRecalled = st.now
-			}
-			if !r.Structural && memory.IsStructural(r.Text) {
-				r.Structural = true
-			}
-			ev := memory.Evaluate(memory.Input{Created: r.Since(), LastRecalled: r.LastRecalled, RecallCount: r.RecallCount, Structural: r.Structural}, st.now, memory.DefaultParams())
-			r.Tier, r.Score = string(ev.Tier), ev.Score
-			res.Entries = append(res.Entries, memory.TierRow{ID: r.ID, Text: r.Text, File: c.file, Tier: ev.Tier, Score: r3(ev.Score),
-				Recalls: r.RecallCount, Created: r.Created, Structural: r.Structural, Parts: ev})
-		}
-		if len(res.Entries) > 0 {
+		if res.Entries = countRecalls(st.meta, found, curAt, st.now, st.day); len(res.Entries) > 0 {
 			out[metaPath] = st.meta.Bytes()
 		}
 	}
@@ -232,6 +220,36 @@ func (st *curatedState) recordRecall(query, matches string) (*RecallResult, erro
 		res.Files = append(res.Files, f.Path)
 	}
 	return res, nil
+}
+
+// countRecalls counts a recall of the curated entries among the matches
+// (found; curAt are the entries by "file:line") in their memory-meta.json
+// records, started on day for an entry without one, and returns their
+// decay at now after it.
+func countRecalls(meta *memory.MetaDoc, found []memory.Match, curAt map[string]*curated, now, day time.Time) []memory.TierRow {
+	var rows []memory.TierRow
+	for _, m := range found {
+		c := curAt[lineKey(m.Path, m.StartLine)]
+		if c == nil {
+			continue
+		}
+		r := c.meta
+		if r == nil {
+			r = track(meta, c, day)
+		}
+		r.RecallCount++
+		if now.After(r.LastRecalled) {
+			r.LastRecalled = now
+		}
+		if !r.Structural && memory.IsStructural(r.Text) {
+			r.Structural = true
+		}
+		ev := memory.Evaluate(memory.Input{Created: r.Since(), LastRecalled: r.LastRecalled, RecallCount: r.RecallCount, Structural: r.Structural}, now, memory.DefaultParams())
+		r.Tier, r.Score = string(ev.Tier), ev.Score
+		rows = append(rows, memory.TierRow{ID: r.ID, Text: r.Text, File: c.file, Tier: ev.Tier, Score: r3(ev.Score),
+			Recalls: r.RecallCount, Created: r.Created, Structural: r.Structural, Parts: ev})
+	}
+	return rows
 }
 
 // stateFiles turns new state-file bytes into file changes without backups
@@ -290,17 +308,10 @@ func Supersede(ctx context.Context, dir, oldText, newText string, opts Options, 
 	return res, err
 }
 
-func (st *curatedState) supersedeText(oldText, newText string) (*SupersedeResult, error) {
-	var err error
-	var lines []memory.Line
-	byKey := map[string]*curated{}
-	for _, c := range st.mem.curated {
-		if c.e == nil || c.pointer || c.table {
-			continue
-		}
-		lines = append(lines, memory.Line{Path: c.file, StartLine: c.e.Line, EndLine: c.e.EndLine, Text: c.text})
-		byKey[fmt.Sprintf("%s:%d", c.file, c.e.Line)] = c
-	}
+// supersedable finds the one entry oldText names (lines and byKey from
+// curatedLines), and says why when it is none, several, or one that may
+// not be superseded.
+func supersedable(oldText string, lines []memory.Line, byKey map[string]*curated) (*curated, error) {
 	found := memory.MatchRecall(oldText, lines, 0)
 	if len(found) == 0 {
 		return nil, &NoMatchError{Text: oldText}
@@ -314,32 +325,47 @@ func (st *curatedState) supersedeText(oldText, newText string) (*SupersedeResult
 		}
 		return nil, e
 	}
-	old := byKey[fmt.Sprintf("%s:%d", found[0].Path, found[0].StartLine)]
+	old := byKey[lineKey(found[0].Path, found[0].StartLine)]
 	if strings.Contains(strings.ToLower(old.text), "(superseded ") {
 		return nil, fmt.Errorf("%s:%d is already superseded; supersede its successor to extend the chain", old.file, old.e.Line)
 	}
 	if old.pinned() {
 		return nil, fmt.Errorf("%s:%d holds a secret, and a line holding one is never rewritten (its value would be lost); move the secret to a password manager, edit the line by hand, then supersede it", old.file, old.e.Line)
 	}
-	if old.meta == nil && st.meta != nil {
-		track(st.meta, old, st.day)
-	}
-	res := &SupersedeResult{Old: old.text, OldFile: old.file, OldLine: old.e.Line, Recovered: st.recovered}
+	return old, nil
+}
 
+// successor is the candidate a supersede writes for newText on day,
+// typed like the entry it replaces (old), redacted and dated.
+func successor(newText string, old *curated, day time.Time) *candidate {
 	fact := redact(strings.TrimSpace(newText)) // a new secret never reaches curated memory
 	if !reISODate.MatchString(fact) {
-		fact = withDate(fact, st.day)
+		fact = withDate(fact, day)
 	}
-	c := &candidate{fact: fact, date: st.day, words: contentWords(newText), nums: numbers(fact), typ: old.typ}
+	c := &candidate{fact: fact, date: day, words: contentWords(newText), nums: numbers(fact), typ: old.typ}
 	if c.typ == "" {
 		c.typ = classify(newText, "", nil, memory.IsStructural(newText))
 	}
 	c.subject, c.value, _ = memory.SubjectValue(newText)
-	c.evidence = []evidence{{Date: st.day}}
+	c.evidence = []evidence{{Date: day}}
+	return c
+}
+
+func (st *curatedState) supersedeText(oldText, newText string) (*SupersedeResult, error) {
+	lines, byKey := curatedLines(st.mem.curated, func(c *curated) bool { return !c.table })
+	old, err := supersedable(oldText, lines, byKey)
+	if err != nil {
+		return nil, err
+	}
+	if old.meta == nil && st.meta != nil {
+		track(st.meta, old, st.day)
+	}
+	res := &SupersedeResult{Old: old.text, OldFile: old.file, OldLine: old.e.Line, Recovered: st.recovered}
+	c := successor(newText, old, st.day)
 
 	// The successor may exist already.
 	if nm := memory.MatchRecall(newText, lines, 1); len(nm) > 0 && nm[0].How != "overlap" {
-		if n := byKey[fmt.Sprintf("%s:%d", nm[0].Path, nm[0].StartLine)]; n != nil && n != old {
+		if n := byKey[lineKey(nm[0].Path, nm[0].StartLine)]; n != nil && n != old {
 			res.Existing, res.New, res.NewFile = true, redact(n.text), n.file
 			if n.meta == nil && st.meta != nil {
 				track(st.meta, n, st.day)
@@ -349,7 +375,7 @@ func (st *curatedState) supersedeText(oldText, newText string) (*SupersedeResult
 		}
 	}
 	if !res.Existing {
-		res.New = fact
+		res.New = c.fact
 		pl := &placement{c: c}
 		if old.file == st.mem.memDoc.path {
 			pl.doc, pl.replaceU, pl.index, pl.tag = st.mem.memDoc, old.u, true, old.e.TypeTag != ""

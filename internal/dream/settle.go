@@ -200,6 +200,36 @@ func fitBudget(mem *curatedMemory, files *fileSet, target Budget, lg *ledger) {
 	if target.fits(cur) {
 		return
 	}
+	est := cur
+	for _, u := range sinkOrder(mem) {
+		if target.fits(est) {
+			cur = sizeOf(mem.memDoc.render())
+			if target.fits(cur) {
+				break
+			}
+			est = cur
+		}
+		removed := strings.Join(u.lines, "\n") + "\n"
+		added := sink(mem, files, u, lg)
+		est.Chars += utf8.RuneCountInString(added) - utf8.RuneCountInString(removed)
+		est.Bytes += len(added) - len(removed)
+		est.Lines += strings.Count(added, "\n") - strings.Count(removed, "\n")
+	}
+	cur = sizeOf(mem.memDoc.render())
+	if !target.fits(cur) {
+		cur = dropIndexLines(mem, target, lg)
+	}
+	if !target.fits(cur) {
+		lg.warn(mem.memDoc.path, "MEMORY.md is still over its budget (%s > %s) after moving every entry that can move to L2 files; what is left are index lines and lines holding a secret, which never move",
+			thousands(cur.Chars)+" chars", target.String())
+	}
+}
+
+// sinkOrder is the index's entries that may sink into L2 files, in the
+// order they go: lowest value first (not structural, lowest decay score,
+// longest), the preamble under the title last. Pointers and lines holding
+// a secret never move.
+func sinkOrder(mem *curatedMemory) []*unit {
 	var sinkable []*unit
 	for _, u := range mem.memDoc.units {
 		if u.gone || u.pinned || u.cur == nil || mem.allPointers(u) {
@@ -243,53 +273,40 @@ func fitBudget(mem *curatedMemory, files *fileSet, target Budget, lg *ledger) {
 		}
 		return a.start - b.start
 	})
-	est := cur
-	for _, u := range sinkable {
-		if target.fits(est) {
-			cur = sizeOf(mem.memDoc.render())
-			if target.fits(cur) {
+	return sinkable
+}
+
+// dropIndexLines leaves out this run's new index lines, lowest promotion
+// score first, until the index fits its budget: only lines whose fact
+// also went to an L2 file, so nothing is lost. It returns the index's
+// size after.
+func dropIndexLines(mem *curatedMemory, target Budget, lg *ledger) Size {
+	var fresh []*placement
+	for _, pl := range mem.placements {
+		if pl.index && pl.block != nil && !pl.dropped {
+			fresh = append(fresh, pl)
+		}
+	}
+	slices.SortStableFunc(fresh, func(a, b *placement) int {
+		if a.score < b.score {
+			return -1
+		}
+		if a.score > b.score {
+			return 1
+		}
+		return 0
+	})
+	cur := sizeOf(mem.memDoc.render())
+	for _, pl := range fresh {
+		if mem.fitsL2(pl.c) {
+			pl.dropped, pl.block.dropped = true, true
+			lg.counts.Indexed--
+			if cur = sizeOf(mem.memDoc.render()); target.fits(cur) {
 				break
 			}
-			est = cur
-		}
-		removed := strings.Join(u.lines, "\n") + "\n"
-		added := sink(mem, files, u, lg)
-		est.Chars += utf8.RuneCountInString(added) - utf8.RuneCountInString(removed)
-		est.Bytes += len(added) - len(removed)
-		est.Lines += strings.Count(added, "\n") - strings.Count(removed, "\n")
-	}
-	cur = sizeOf(mem.memDoc.render())
-	if !target.fits(cur) {
-		// New index lines go last, lowest promotion score first.
-		var fresh []*placement
-		for _, pl := range mem.placements {
-			if pl.index && pl.block != nil && !pl.dropped {
-				fresh = append(fresh, pl)
-			}
-		}
-		slices.SortStableFunc(fresh, func(a, b *placement) int {
-			if a.score < b.score {
-				return -1
-			}
-			if a.score > b.score {
-				return 1
-			}
-			return 0
-		})
-		for _, pl := range fresh {
-			if mem.fitsL2(pl.c) {
-				pl.dropped, pl.block.dropped = true, true
-				lg.counts.Indexed--
-				if cur = sizeOf(mem.memDoc.render()); target.fits(cur) {
-					break
-				}
-			}
 		}
 	}
-	if !target.fits(cur) {
-		lg.warn(mem.memDoc.path, "MEMORY.md is still over its budget (%s > %s) after moving every entry that can move to L2 files; what is left are index lines and lines holding a secret, which never move",
-			thousands(cur.Chars)+" chars", target.String())
-	}
+	return cur
 }
 
 // fitsL2 reports whether a fact also has a line in an L2 file, so leaving
