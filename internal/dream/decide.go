@@ -683,43 +683,9 @@ func (m *curatedMemory) route(c *candidate) (*topic, string) {
 			return tp, "explicit link to " + tp.path
 		}
 	}
-	n := float64(len(m.curated) + 1)
-	idf := func(w string) float64 { return math.Log(1 + n/max(float64(m.curIndex.df[w]), 1)) }
-	// Words most topics use ("sam", the user's name) say nothing about
-	// which topic a fact belongs to.
-	common := map[string]bool{}
-	if len(m.topics) >= 4 {
-		for _, w := range c.words {
-			k := 0
-			for _, tp := range m.topics {
-				if tp.words[w] > 0 {
-					k++
-				}
-			}
-			if k*2 > len(m.topics) {
-				common[w] = true
-			}
-		}
-	}
-	// The share is taken of the fact's most distinctive words (its six
-	// rarest), so a long line is not held back by its length.
-	var weights []float64
-	for _, w := range c.words {
-		if !common[w] && !genericWords[w] {
-			weights = append(weights, idf(w))
-		}
-	}
-	slices.SortFunc(weights, func(a, b float64) int {
-		switch {
-		case a > b:
-			return -1
-		case a < b:
-			return 1
-		}
-		return 0
-	})
+	common := m.commonWords(c.words)
 	total := 0.0
-	for i, w := range weights {
+	for i, w := range m.distinctive(c.words, common) {
 		if i == 6 {
 			break
 		}
@@ -736,7 +702,7 @@ func (m *curatedMemory) route(c *candidate) (*topic, string) {
 			if common[w] || genericWords[w] || tp.words[w] == 0 {
 				continue
 			}
-			score += idf(w)
+			score += m.idf(w)
 			shared = append(shared, w)
 		}
 		for _, k := range keys {
@@ -767,6 +733,56 @@ func (m *curatedMemory) route(c *candidate) (*topic, string) {
 		bestShared = bestShared[:4]
 	}
 	return best, fmt.Sprintf("names %s and shares %s with %s (score %.0f%%)", quoteList(bestNames), quoteList(bestShared), best.path, min(100, 100*bestScore/total))
+}
+
+// idf is how rare a word is across curated memory: ln(1 + entries /
+// entries using it).
+func (m *curatedMemory) idf(w string) float64 {
+	return math.Log(1 + float64(len(m.curated)+1)/max(float64(m.curIndex.df[w]), 1))
+}
+
+// commonWords are the words most topics use ("sam", the user's name):
+// they say nothing about which topic a fact belongs to. With fewer than
+// four topics no word is common.
+func (m *curatedMemory) commonWords(words []string) map[string]bool {
+	common := map[string]bool{}
+	if len(m.topics) < 4 {
+		return common
+	}
+	for _, w := range words {
+		k := 0
+		for _, tp := range m.topics {
+			if tp.words[w] > 0 {
+				k++
+			}
+		}
+		if k*2 > len(m.topics) {
+			common[w] = true
+		}
+	}
+	return common
+}
+
+// distinctive weighs a fact's words that are neither common nor generic
+// by how rare they are (idf), rarest first: route takes the share a topic
+// holds of the six rarest, so a long line is not held back by its length.
+func (m *curatedMemory) distinctive(words []string, common map[string]bool) []float64 {
+	var weights []float64
+	for _, w := range words {
+		if !common[w] && !genericWords[w] {
+			weights = append(weights, m.idf(w))
+		}
+	}
+	slices.SortFunc(weights, func(a, b float64) int {
+		switch {
+		case a > b:
+			return -1
+		case a < b:
+			return 1
+		}
+		return 0
+	})
+	return weights
 }
 
 // minCoverage is how much of a fact's six most distinctive words, each
