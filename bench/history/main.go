@@ -17,20 +17,40 @@
 // The site's history (dream pages' diffs, changes page, claim histories,
 // snapshot pages, slider data) reads memory just before and after each of
 // the 50 dreams: 100 snapshots, each commit's changed files reread and
-// analysed with one provenance cache. Side by side in one run (6
-// alternating builds each, 2 shared cores under a load of 12-14, CPU
-// user+sys, median): main without history 1.6 s, with history 3.6 s
-// (user 0.63 vs 2.35 s); the 25% target is not met. A profile puts 70%
-// of the extra in the 100 provenance analyses, a third of that in
-// rebuilding the evidence corpus, which every commit's new daily log
-// invalidates. Output 9,187,613 -> 10,336,006 bytes (+12.5%): 50
-// snapshot pages 767 KB, changes.html 147 KB, history/index.json 6,252
-// bytes (783 gzipped).
+// analysed with one provenance cache. Output 9,211,334 -> 10,357,522
+// site bytes (+12.4%): 50 snapshot pages 767 KB, changes.html 147 KB,
+// history/index.json 6,252 bytes (783 gzipped); the same bytes before
+// and after the work below.
+//
+// The 25% time target is not met. First measured (6 alternating builds
+// each, 2 shared cores under a load of 12-14, CPU user+sys, median):
+// without history 1.6 s, with it 3.6 s (user 0.63 vs 2.35 s). 70% of the
+// extra was the 100 provenance analyses, whose caches were kept by file
+// and entry pointer: every commit's new daily log rereads MEMORY.md and
+// the topic files (it dates their undated entries), so nothing hit, and
+// the corpus was split, stemmed and indexed again from scratch. Now
+// sources, claim texts, entry facts and permissions are kept by content,
+// a corpus merges the kept terms of its files, and a point's analysis
+// skips what only the vault reads (provenance.Options.Unlinked). History
+// alone (BenchmarkHistory, CPU per run, 3 alternating runs): 1.25, 1.25,
+// 1.21 s before, 0.85, 0.84, 0.91 s after (-32%). Whole builds on
+// 2026-12-02 (load 9-15; sys time swings by a second from run to run, so
+// user time is the steadier figure): without history user 0.76 s
+// (user+sys median 1.97 s), main with history user 3.00 s (4.99 s), this
+// change user 2.05 s (3.72 s): the history's extra user time from 2.24
+// to about 1.2 s, still about twice the build without it. What is left is
+// spread thin: reading 100 git snapshots and rescanning the workspace at
+// each (a third), evidence per claim against each point's own corpus
+// (its statistics change with every log, so evidence is worked out
+// again), garbage collection, claim ids matched against 365 priors.
+//
+// "Without history" is the same binary with build.History returning nil.
 //
 //	for i in 1 2 3 4 5 6; do
-//	  /usr/bin/time -f "main %U %S" dreamwiki-main build /tmp/hist --out a --force -q
+//	  /usr/bin/time -f "nohist %U %S" dreamwiki-nohist build /tmp/hist --out a --force -q
 //	  /usr/bin/time -f "hist %U %S" dreamwiki build /tmp/hist --out b --force -q
 //	done
+//	DREAMWIKI_BENCH_WS=/tmp/hist go test ./internal/build -run '^$' -bench History -benchtime 4x
 package main
 
 import (
