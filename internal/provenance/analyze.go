@@ -302,17 +302,24 @@ func (a *analyzer) matchMeta() {
 func (a *analyzer) assignIDs() {
 	taken := make(map[string]bool, len(a.claims))
 	if len(a.opts.Previous) > 0 {
-		cur := make([]identity, len(a.claims))
-		for i, c := range a.claims {
-			cur[i] = a.claimIdentity(c, c.MetaID)
-		}
-		match, ok := a.matchFromLast(cur)
+		ident := func(i int) identity { return a.claimIdentity(a.claims[i], a.claims[i].MetaID) }
+		match, ok := a.matchFromLast(ident)
 		if !ok {
-			match = matchIdentities(cur, a.memo.priorIdentities(a.opts.Previous), IdentityThreshold)
+			cur := make([]identity, len(a.claims))
+			for i := range a.claims {
+				cur[i] = ident(i)
+			}
+			match = make([]int, len(a.claims))
+			for i := range match {
+				match[i] = -1
+			}
+			for i, j := range matchIdentities(cur, a.memo.priorIdentities(a.opts.Previous), IdentityThreshold) {
+				match[i] = j
+			}
 		}
 		for i, c := range a.claims {
-			j, ok := match[i]
-			if !ok {
+			j := match[i]
+			if j < 0 {
 				continue
 			}
 			p := &a.opts.Previous[j]
