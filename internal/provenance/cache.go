@@ -129,10 +129,11 @@ type permKey struct {
 }
 
 // entryFacts are what the analysis reads from an entry alone: its text's
-// facts and its lifecycle markers.
+// facts, its lifecycle markers and what it says of its memory type.
 type entryFacts struct {
 	*textFacts
 	lifecycle memory.Status
+	types     typeFacts
 }
 
 type permFacts struct {
@@ -219,7 +220,7 @@ func (m *memo) facts(c *Claim) *entryFacts {
 		return f
 	}
 	if f = m.old.entries[c.Entry]; f == nil {
-		f = &entryFacts{textFacts: m.text(c.Text), lifecycle: entryLifecycle(c.Entry)}
+		f = &entryFacts{textFacts: m.text(c.Text), lifecycle: entryLifecycle(c.Entry), types: entryTypes(c.Entry)}
 	}
 	m.next.entries[c.Entry] = f
 	return f
