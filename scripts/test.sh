@@ -62,7 +62,7 @@ fuzz FuzzStateFiles ./internal/memory 50000x
 
 step "browser tests (Chromium + playwright-core)"
 go build -o tests/browser/.bin/dreamwiki ./cmd/dreamwiki
-(cd tests/browser && node --test --test-concurrency=1 ./*.test.mjs)
+(cd tests/browser && node --test --test-concurrency=1 --test-timeout=300000 ./*.test.mjs)
 
 step "vault compatibility (unified/remark, remark-wiki-link, @r4ai/remark-callout)"
 # The demo's vault and a generated 1,000-note one, read by a toolchain
@@ -71,10 +71,10 @@ compat=$(mktemp -d)
 tests/browser/.bin/dreamwiki build --demo --out "$compat/demo" --quiet
 go run ./bench/gen -n 1000 -out "$compat/ws"
 tests/browser/.bin/dreamwiki build "$compat/ws" --out "$compat/gen" --quiet
-(cd tests/compat && COMPAT_VAULTS="$compat/demo/vault:$compat/gen/vault" node --test ./*.test.mjs)
+(cd tests/compat && COMPAT_VAULTS="$compat/demo/vault:$compat/gen/vault" node --test --test-timeout=300000 ./*.test.mjs)
 rm -rf "$compat"
 
 step "MCP: an independent client (the TypeScript SDK) against dreamwiki mcp --demo"
-(cd tests/mcp && node --test ./*.test.mjs)
+(cd tests/mcp && node --test --test-timeout=300000 ./*.test.mjs)
 
 step "all tests passed"

@@ -10,6 +10,7 @@
 //   type:feedback      a filter: type, tier, tag, kind (or source), status,
 //   path:memory/       path and date (these two as prefixes), workspace (a
 //   workspace:alpha    team site's); -type:x excludes
+//   kind:"daily log"   a quoted value may hold spaces
 
 import { analyze } from "./analyze";
 
@@ -63,6 +64,12 @@ export function parseQuery(s: string): ParsedQuery {
       if (analyze(text).length > 0) pq.words.push({ text, phrase: true, must, not });
       continue;
     }
+    const quoted = quotedFilter(rs, i);
+    if (quoted) {
+      pq.filters.push({ field: quoted.field, value: quoted.value, not });
+      i = quoted.next;
+      continue;
+    }
     let j = i;
     while (j < rs.length && !isSpace(rs[j])) j++;
     const tok = rs.slice(i, j).join("");
@@ -80,6 +87,29 @@ export function parseQuery(s: string): ParsedQuery {
     pq.words.push({ text: tok, phrase: false, must, not });
   }
   return pq;
+}
+
+/** quotedFilter is quotedFilter of query.go: field:"two words". */
+function quotedFilter(rs: string[], i: number): { field: string; value: string; next: number } | null {
+  let j = i;
+  while (j < rs.length && rs[j] !== ":" && !isSpace(rs[j])) j++;
+  const field = rs.slice(i, j).join("").toLowerCase();
+  if (j + 1 >= rs.length || rs[j] !== ":" || rs[j + 1] !== '"' || !FIELDS.has(field)) return null;
+  let k = j + 2;
+  while (k < rs.length && rs[k] !== '"') k++;
+  const value = trimSpace(rs.slice(j + 2, k).join(""));
+  if (value === "") return null;
+  return { field, value, next: k + 1 };
+}
+
+// Go's strings.TrimSpace: Unicode White_Space at both ends.
+function trimSpace(s: string): string {
+  const rs = Array.from(s);
+  let a = 0;
+  let b = rs.length;
+  while (a < b && isSpace(rs[a])) a++;
+  while (b > a && isSpace(rs[b - 1])) b--;
+  return rs.slice(a, b).join("");
 }
 
 function trimQuotes(s: string): string {

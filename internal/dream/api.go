@@ -241,151 +241,129 @@ func PlanWorkspace(ctx context.Context, ws *workspace.Workspace, opts Options) (
 	if ws == nil {
 		return nil, errors.New("no workspace")
 	}
-	p := newPlanner(ws, opts)
-	p.plan = &Plan{Workspace: ws.Root, Now: p.now, Force: opts.Force, root: ws.Root, command: opts.Command,
-		lockTimeout: time.Duration(max(p.cfg.Dream.LockTimeoutMin, 1)) * time.Minute,
-		Actions:     []Action{}, Skipped: []Skip{}, Secrets: []SecretFinding{}, Inputs: []Input{}, Files: []FileChange{}}
-	if err := p.run(ctx); err != nil {
+	e := newEnv(ws, opts)
+	d := e.cfg.Dream
+	lg := newLedger()
+	files := newFileSet(ws)
+
+	// Sense: the batch of logs, and the gates.
+	sel := selectLogs(ws, d.MaxLogs, d.MaxBytes)
+	gs, ready := gate(sel, e.now, d, opts.Force)
+	inputs, deferred := batchInputs(sel, d)
+	if sel.oversized != "" {
+		lg.notes = append(lg.notes, sel.oversized)
+	}
+
+	// Collect: curated memory, its meta records and their decay, the
+	// recall data, and the candidate facts of the batch.
+	mem, err := readCurated(ws, e.day, files, lg)
+	if err != nil {
 		return nil, err
 	}
-	return p.plan, nil
-}
+	meta := readMeta(ws, files, lg)
+	matchMeta(meta, mem.curated)
+	lg.counts.Tracked += bootstrapMeta(meta, mem.curated, e.day)
+	evaluate(meta, mem.curated, e.now)
+	score := scorer{rec: recallData(ws, e.logs, files, lg), now: e.now, cfg: promotionConfig(d)}
+	sensed := sense(ws, sel, e.logs, mem, score)
+	lg.skipped = append(lg.skipped, sensed.skipped...)
+	lg.secrets = append(lg.secrets, sensed.secrets...)
 
-// run is the whole planning pipeline, phase by phase (DESIGN 5.3): the
-// gates and the batch of logs, collect (curated memory, its meta records,
-// the recall data and the candidates of the logs), distil (repeats folded,
-// optionally the model), decide (each candidate placed, merged, closed or
-// superseding, oldest first, against curated memory as the earlier ones
-// left it), settle (archive, budget, header, meta records) and the write
-// phase (the dream log, the state files and every changed file, audited).
-func (p *planner) run(ctx context.Context) error {
-	d := p.cfg.Dream
-	p.sel = selectLogs(p.ws, d.MaxLogs, d.MaxBytes)
-	p.gate()
-	sensed, err := p.collect()
-	if err != nil {
-		return err
+	// Distil: the batch's repeats folded into one candidate each, and with
+	// a model configured, the rest run through it.
+	cands, merges := groupDuplicates(sensed.cands)
+	for _, a := range merges {
+		lg.action(a)
 	}
-	cands := p.distil(ctx, sensed)
-	p.decide(ctx, cands)
+	lg.counts.Merged += len(merges)
+	if opts.LLM != nil {
+		cands = distilByModel(ctx, opts.LLM, llmFiles(mem), cands, lg)
+	}
+
+	// Consolidate: each candidate placed, merged, closing or superseding,
+	// oldest first, against curated memory as the earlier ones left it.
+	arch := archive{files: files, day: e.day}
+	decider{mem: mem, score: score, arch: arch, lg: lg, now: e.now, logs: len(sel.inputs)}.decide(ctx, cands)
 	if err := ctx.Err(); err != nil {
-		return err
+		return nil, err
 	}
-	p.settle()
-	p.write()
-	pl := p.plan
-	p.counts.Candidates = pl.Counts.Candidates
-	p.counts.Skipped = pl.Counts.Skipped
-	p.counts.Secrets = len(pl.Secrets)
-	pl.Counts = p.counts
-	pl.Summary = p.summary()
-	pl.Diagnostics.Sort()
-	return nil
+
+	// Settle: decayed entries archived, the new lines written, the index
+	// kept within its budget and its header dated, new lines given their
+	// meta records.
+	size := MemorySize{Budget: budget(e.cfg.Budget, ws.Memory)}
+	if ws.Memory != nil {
+		size.Before = sizeOf(files.before[ws.Memory.File.Path].data)
+	}
+	archiveDecayed(mem.curated, arch, lg)
+	materialize(mem.placements)
+	fitBudget(mem, files, size.Budget, lg)
+	updateHeader(mem.memDoc, ws.Memory, size.Budget, e.cfg.Budget.TargetPct, e.day)
+	size.After = sizeOf(mem.memDoc.render())
+	if !mem.memDoc.changed() {
+		size.After = size.Before
+	}
+	metaForPlacements(meta, mem, e.now)
+
+	// Write: the dream log entry, the state files and every changed
+	// document; what passes the audit is the plan's files.
+	dreamLogEntry(files, dreamLog{started: e.now, clock: opts.now, sel: sel, dream: d, counts: lg.counts, memory: size,
+		archive: arch.path(), actions: lg.actions, secrets: lg.secrets, skipped: lg.skipped}.lines())
+	out := files.rendered()
+	promoted := indexed(mem)
+	for path, b := range map[string][]byte{
+		metaPath:      metaOutput(ws, meta, e.now),
+		recallPath:    recallOutput(score.rec, promoted, e.now),
+		eventsPath:    eventsOutput(files, promoted, sel, mem.memDoc.path, lg.counts, e.now),
+		heartbeatPath: heartbeatOutput(files, summary(lg.counts, size), e.now, lg),
+	} {
+		if b != nil {
+			out[path] = b
+		}
+	}
+	changes := audit(out, ws, files.before, lg)
+
+	lg.counts.Candidates = len(sensed.cands)
+	lg.counts.Skipped = len(lg.skipped)
+	lg.counts.Secrets = len(lg.secrets)
+	lg.diags.Sort()
+	return &Plan{Workspace: ws.Root, Now: e.now, Force: opts.Force, Gates: gs, Ready: ready,
+		Watermark: dateOr(sel.watermark, ""), Through: dateOr(sel.through, ""), Inputs: inputs, Deferred: deferred,
+		Notes: lg.notes, Actions: lg.actions, Skipped: lg.skipped, Secrets: lg.secrets, Counts: lg.counts, Memory: size,
+		Files: changes, Summary: summary(lg.counts, size), Diagnostics: lg.diags,
+		root: ws.Root, command: opts.Command, lockTimeout: time.Duration(max(d.LockTimeoutMin, 1)) * time.Minute}, nil
 }
 
-// gate puts the gates and the batch of logs on the plan.
-func (p *planner) gate() {
-	d, pl := p.cfg.Dream, p.plan
-	pl.Gates = gates(p.sel, p.now, d)
-	pl.Ready = true
-	for i := range pl.Gates {
-		if !pl.Gates[i].Passed {
-			if p.opts.Force {
-				pl.Gates[i].Forced = true
+// gate runs the time and session gates over the batch (sense.go); force
+// passes the ones that fail, marked forced. It returns the gates and
+// whether the dream may write.
+func gate(sel *selection, now time.Time, d workspace.DreamConfig, force bool) ([]Gate, bool) {
+	gs := gates(sel, now, d)
+	ready := true
+	for i := range gs {
+		if !gs[i].Passed {
+			if force {
+				gs[i].Forced = true
 			} else {
-				pl.Ready = false
+				ready = false
 			}
 		}
 	}
-	pl.Watermark = dateOr(p.sel.watermark, "")
-	pl.Through = dateOr(p.sel.through, "")
-	for _, l := range p.sel.inputs {
-		pl.Inputs = append(pl.Inputs, Input{Path: l.File.Path, Date: l.Date.Format(time.DateOnly), Bytes: l.File.Size, Hash: shortHash(l.File.Hash), Reason: p.sel.reasons[l]})
+	return gs, ready
+}
+
+// batchInputs are the logs of the batch, and those deferred to the next
+// dream by the batch limits, as the plan lists them.
+func batchInputs(sel *selection, d workspace.DreamConfig) (inputs, deferred []Input) {
+	inputs = []Input{}
+	for _, l := range sel.inputs {
+		inputs = append(inputs, Input{Path: l.File.Path, Date: l.Date.Format(time.DateOnly), Bytes: l.File.Size, Hash: shortHash(l.File.Hash), Reason: sel.reasons[l]})
 	}
-	for _, l := range p.sel.deferred {
-		pl.Deferred = append(pl.Deferred, Input{Path: l.File.Path, Date: l.Date.Format(time.DateOnly), Bytes: l.File.Size, Hash: shortHash(l.File.Hash),
+	for _, l := range sel.deferred {
+		deferred = append(deferred, Input{Path: l.File.Path, Date: l.Date.Format(time.DateOnly), Bytes: l.File.Size, Hash: shortHash(l.File.Hash),
 			Reason: fmt.Sprintf("batch limit: %d logs / %s per dream, oldest first", d.MaxLogs, kib(int64(d.MaxBytes)))})
 	}
-	if p.sel.oversized != "" {
-		pl.Notes = append(pl.Notes, p.sel.oversized)
-	}
-}
-
-// collect reads curated memory, its meta records and the recall data, and
-// returns the candidates of the batch (their skipped lines and secrets
-// are on the plan).
-func (p *planner) collect() (sensed, error) {
-	if err := p.loadCurated(); err != nil {
-		return sensed{}, err
-	}
-	p.loadMeta()
-	p.matchMeta()
-	p.bootstrapMeta()
-	p.evaluate()
-	rec, err := readRecalls(p.ws, p.logs)
-	if err != nil {
-		p.warn(recallPath, "the recall store is not valid JSON (%v); recall counts were not used and it is left alone", err)
-	} else if f := p.ws.FileByPath(recallPath); f != nil {
-		p.before[recallPath] = fileState{hash: f.Hash, data: []byte(f.Content)}
-	}
-	p.rec = rec
-	s := p.sense()
-	p.plan.Skipped = append(p.plan.Skipped, s.skipped...)
-	p.plan.Secrets = append(p.plan.Secrets, s.secrets...)
-	p.plan.Counts.Candidates = len(s.cands)
-	return s, nil
-}
-
-// distil folds the batch's repeats into one candidate each and, with a
-// model configured, runs the rest through it; it returns the candidates
-// to decide about, oldest first.
-func (p *planner) distil(ctx context.Context, s sensed) []*candidate {
-	cands, merges := groupDuplicates(s.cands)
-	for _, a := range merges {
-		p.action(a)
-	}
-	p.counts.Merged += len(merges)
-	if p.opts.LLM != nil {
-		cands = p.distilByModel(ctx, cands)
-	}
-	return cands
-}
-
-// settle archives decayed entries, keeps the index within its budget,
-// dates its header and gives every new line its meta record.
-func (p *planner) settle() {
-	pl := p.plan
-	if mf := p.ws.Memory; mf != nil {
-		pl.Memory.Before = sizeOf(p.before[mf.File.Path].data)
-	}
-	p.archiveDecayed()
-	p.materialize()
-	p.fitBudget()
-	p.updateHeader()
-	pl.Memory.Budget = p.budget()
-	pl.Memory.After = sizeOf(p.mem.memDoc.render())
-	if !p.mem.memDoc.changed() {
-		pl.Memory.After = pl.Memory.Before
-	}
-	p.metaForPlacements()
-}
-
-// write renders the dream log entry, the state files and every changed
-// document, and puts what passes the audit on the plan.
-func (p *planner) write() {
-	pl := p.plan
-	pl.Counts.Skipped = len(pl.Skipped)
-	pl.Counts.Secrets = len(pl.Secrets)
-	pl.Counts.Indexed = p.counts.Indexed
-	p.dreamLogEntry()
-	out := map[string][]byte{}
-	p.stateOutputs(out)
-	for path, d := range p.docs {
-		if d.changed() {
-			out[path] = d.render()
-		}
-	}
-	p.audit(out)
+	return inputs, deferred
 }
 
 // Diff returns the unified diff of every file the plan changes, in path
@@ -565,8 +543,11 @@ func Run(ctx context.Context, dir string, opts Options, dryRun bool, progress fu
 // reaches curated Markdown (one on a line the file did not have is
 // redacted and reported; a line the file already had is never changed,
 // and a file that would lose a secret value it holds is not written);
-// and a state file that would gain one is not written at all.
-func (p *planner) audit(out map[string][]byte) {
+// and a state file that would gain one is not written at all. read is
+// every file as the plan read it; what passes is returned as the plan's
+// file changes, in path order.
+func audit(out map[string][]byte, ws *workspace.Workspace, read map[string]fileState, lg *ledger) []FileChange {
+	changes := []FileChange{}
 	paths := make([]string, 0, len(out))
 	for path := range out {
 		paths = append(paths, path)
@@ -575,20 +556,20 @@ func (p *planner) audit(out map[string][]byte) {
 	for _, path := range paths {
 		data := out[path]
 		if !allowedTarget(path) {
-			p.plan.Diagnostics.Errorf("dream", path, 0, "the plan would write outside the paths a dream may change; this file was left alone")
+			lg.diags.Errorf("dream", path, 0, "the plan would write outside the paths a dream may change; this file was left alone")
 			continue
 		}
-		if isCuratedPath(path) && privateFile(p.ws, path) {
-			p.plan.Diagnostics.Errorf("dream", path, 0, "the plan would write into a private note, which a dream never reads or writes; this file was left alone")
+		if isCuratedPath(path) && privateFile(ws, path) {
+			lg.diags.Errorf("dream", path, 0, "the plan would write into a private note, which a dream never reads or writes; this file was left alone")
 			continue
 		}
-		before := p.before[path]
+		before := read[path]
 		lost := 0
 		if strings.HasSuffix(path, ".md") {
 			lost = lostSecret(before.data, data)
 		}
 		if lost > 0 {
-			p.plan.Diagnostics.Errorf("dream", path, lost, "the plan would lose the secret value this line holds (a plan over a workspace read redacted, as the site reads it, sees only placeholders); this file was left alone")
+			lg.diags.Errorf("dream", path, lost, "the plan would lose the secret value this line holds (a plan over a workspace read redacted, as the site reads it, sees only placeholders); this file was left alone")
 			continue
 		}
 		red, found := redactNew(before.data, data)
@@ -596,13 +577,13 @@ func (p *planner) audit(out map[string][]byte) {
 		case len(found) == 0:
 		case strings.HasSuffix(path, ".md"):
 			for _, f := range found {
-				p.plan.Secrets = append(p.plan.Secrets, SecretFinding{File: path, Line: f.Line, Kind: f.Kind, Action: "redacted: never promoted into curated memory"})
-				p.action(Action{Kind: "redact", File: path, Text: fmt.Sprintf("line %d: %s", f.Line, f.Kind),
+				lg.secrets = append(lg.secrets, SecretFinding{File: path, Line: f.Line, Kind: f.Kind, Action: "redacted: never promoted into curated memory"})
+				lg.action(Action{Kind: "redact", File: path, Text: fmt.Sprintf("line %d: %s", f.Line, f.Kind),
 					Reason: "a dream never writes a new secret into curated memory; the value was replaced by " + secrets.Placeholder(f.Kind)})
 			}
 			data = red
 		default:
-			p.plan.Diagnostics.Errorf("secret", path, 0, "the new content would hold a secret; this file was left alone")
+			lg.diags.Errorf("secret", path, 0, "the new content would hold a secret; this file was left alone")
 			continue
 		}
 		if string(before.data) == string(data) && before.hash != "" {
@@ -615,8 +596,9 @@ func (p *planner) audit(out map[string][]byte) {
 		// The diff is shown and sent (dry runs, the server): redacted, like
 		// everything the dream prints.
 		fc.Diff = redact(unifiedDiff(path, before.data, data, before.hash == ""))
-		p.plan.Files = append(p.plan.Files, fc)
+		changes = append(changes, fc)
 	}
+	return changes
 }
 
 // allowedTarget lists what a dream may write: MEMORY.md, L2 topic files,

@@ -45,7 +45,7 @@ type curated struct {
 }
 
 // curatedMemory is MEMORY.md and the public L2 files as a dream works on
-// them: the collect phase reads them (loadCurated), the place, supersede
+// them: the collect phase reads them (readCurated), the place, supersede
 // and settle phases change them, and the write phase renders their
 // documents.
 type curatedMemory struct {
@@ -178,24 +178,26 @@ func nameKeys(s string) []string {
 	return out
 }
 
-// loadCurated reads MEMORY.md and the public L2 topic files into editable
-// documents and curated entries. A private index stops it (privateIndex).
-func (p *planner) loadCurated() error {
-	ws := p.ws
+// readCurated reads MEMORY.md and the public L2 topic files into editable
+// documents (opened in files) and curated entries, and reports the secrets
+// they hold. A private index stops it (privateIndex). day dates the
+// entries: a date after it says nothing about when a line was written.
+func readCurated(ws *workspace.Workspace, day time.Time, files *fileSet, lg *ledger) (*curatedMemory, error) {
 	if err := privateIndex(ws); err != nil {
-		return err
+		return nil, err
 	}
+	m := newCuratedMemory()
 	if f, sections := indexFile(ws); f != nil {
-		p.mem.memDoc = p.openDoc(f, sections)
+		m.memDoc = files.open(f, sections)
 	} else {
-		p.mem.memDoc = newEmptyDoc("MEMORY.md")
-		p.docs["MEMORY.md"] = p.mem.memDoc
+		m.memDoc = newEmptyDoc("MEMORY.md")
+		files.docs["MEMORY.md"] = m.memDoc
 	}
 	for _, t := range ws.Topics {
-		if t.File.Private || !isTopicPath(t.File.Path) || t.File.Path == p.mem.memDoc.path || indexLike(t.File.Path) {
+		if t.File.Private || !isTopicPath(t.File.Path) || t.File.Path == m.memDoc.path || indexLike(t.File.Path) {
 			continue
 		}
-		tp := &topic{path: t.File.Path, slug: t.Topic, title: t.Title, doc: p.openDoc(t.File, t.Sections), words: map[string]int{}, names: map[string]bool{}}
+		tp := &topic{path: t.File.Path, slug: t.Topic, title: t.Title, doc: files.open(t.File, t.Sections), words: map[string]int{}, names: map[string]bool{}}
 		tp.name(t.Title + " " + strings.ReplaceAll(t.Topic, "-", " "))
 		for _, s := range t.Sections {
 			tp.name(s.Heading)
@@ -203,15 +205,15 @@ func (p *planner) loadCurated() error {
 				tp.name(entryLabel(e))
 			}
 		}
-		p.mem.topics = append(p.mem.topics, tp)
-		p.mem.topicByPath[tp.path] = tp
+		m.topics = append(m.topics, tp)
+		m.topicByPath[tp.path] = tp
 	}
-	for _, d := range append([]*mdDoc{p.mem.memDoc}, p.mem.topicDocs()...) {
-		p.pinSecrets(d)
+	for _, d := range append([]*mdDoc{m.memDoc}, m.topicDocs()...) {
+		lg.secrets = append(lg.secrets, pinSecrets(d, files.before[d.path].data)...)
 		for _, u := range d.units {
 			for _, e := range u.entries {
-				c := p.addCurated(u, e)
-				if tp := p.mem.topicByPath[d.path]; tp != nil {
+				c := m.add(u, e, day)
+				if tp := m.topicByPath[d.path]; tp != nil {
 					for _, w := range c.words {
 						tp.words[w]++
 					}
@@ -219,26 +221,29 @@ func (p *planner) loadCurated() error {
 			}
 		}
 	}
-	return nil
+	return m, nil
 }
 
 // keptSecret is what the secret guard says about a secret already written
 // in curated memory.
 const keptSecret = "left as it is: a dream never rewrites a line of curated memory (the value would be lost); published outputs redact it"
 
-// pinSecrets reports every secret a curated file already holds, with its
-// line, and pins the units that hold one (see unit.pinned).
-func (p *planner) pinSecrets(d *mdDoc) {
-	data := string(p.before[d.path].data)
+// pinSecrets returns every secret a curated file already holds (raw, its
+// bytes as read), with its line, and pins the units that hold one (see
+// unit.pinned).
+func pinSecrets(d *mdDoc, raw []byte) []SecretFinding {
+	var found []SecretFinding
+	data := string(raw)
 	for _, f := range secrets.Scan(data) {
 		last := f.Line + strings.Count(data[f.Start:f.End], "\n")
-		p.plan.Secrets = append(p.plan.Secrets, SecretFinding{File: d.path, Line: f.Line, Kind: f.Kind, Action: keptSecret})
+		found = append(found, SecretFinding{File: d.path, Line: f.Line, Kind: f.Kind, Action: keptSecret})
 		for _, u := range d.units {
 			if u.start <= last && u.end >= f.Line {
 				u.pinned = true
 			}
 		}
 	}
+	return found
 }
 
 // pinned reports an entry whose lines hold a secret: it is read, matched
@@ -253,24 +258,9 @@ func (m *curatedMemory) topicDocs() []*mdDoc {
 	return out
 }
 
-// openDoc makes an editable document of a workspace file, reading its
-// bytes from disk when there is a disk (to keep CRLF line endings).
-func (p *planner) openDoc(f *workspace.File, sections []*workspace.Section) *mdDoc {
-	raw := []byte(f.Content)
-	if p.root != "" {
-		if b, err := readWorkspaceFile(p.root, f.Path); err == nil {
-			raw = b
-		}
-	}
-	d := newDoc(f.Path, f.Content, raw, sections)
-	p.docs[f.Path] = d
-	p.before[f.Path] = fileState{hash: f.Hash, data: raw}
-	return d
-}
-
-// addCurated registers an entry.
-func (p *planner) addCurated(u *unit, e *workspace.Entry) *curated {
-	c := &curated{id: len(p.mem.curated), u: u, e: e, file: u.doc.path, section: e.Section, text: e.Text,
+// add registers an entry of unit u; day is the date the plan is made on.
+func (m *curatedMemory) add(u *unit, e *workspace.Entry, day time.Time) *curated {
+	c := &curated{id: len(m.curated), u: u, e: e, file: u.doc.path, section: e.Section, text: e.Text,
 		table: e.Shape == workspace.ShapeTableRow, date: e.Date}
 	c.words = contentWords(e.Text)
 	c.nums = numbers(e.Text)
@@ -278,7 +268,7 @@ func (p *planner) addCurated(u *unit, e *workspace.Entry) *curated {
 	c.status = entryStatus(e)
 	c.retired = e.Status == "superseded" || strings.Contains(e.Text, "(superseded ")
 	c.typ = normType(e.TypeTag)
-	c.pointer = p.isPointer(e)
+	c.pointer = m.isPointer(e)
 	// The paragraph under a file's title says what the file is: it is
 	// neither a fact to decay nor detail to move.
 	c.preamble = e.Shape == workspace.ShapeParagraph && (u.sec.line == 0 || u.sec.level == 1)
@@ -298,7 +288,7 @@ func (p *planner) addCurated(u *unit, e *workspace.Entry) *curated {
 	switch {
 	case !src.IsZero():
 		c.date = src
-	case c.date.After(p.day):
+	case c.date.After(day):
 		c.date = time.Time{}
 	}
 	if u.cur == nil {
@@ -306,11 +296,11 @@ func (p *planner) addCurated(u *unit, e *workspace.Entry) *curated {
 	}
 	for _, s := range e.Sources {
 		if _, _, daily := workspace.DailyLogPath(s.Path); daily && s.StartLine > 0 {
-			p.mem.cited[s.Path] = append(p.mem.cited[s.Path], citation{start: s.StartLine, end: max(s.EndLine, s.StartLine), by: c})
+			m.cited[s.Path] = append(m.cited[s.Path], citation{start: s.StartLine, end: max(s.EndLine, s.StartLine), by: c})
 		}
 	}
-	p.mem.curated = append(p.mem.curated, c)
-	p.mem.index(c)
+	m.curated = append(m.curated, c)
+	m.index(c)
 	return c
 }
 
@@ -336,12 +326,12 @@ func entryStatus(e *workspace.Entry) memory.Status {
 
 // isPointer reports an index line: an entry that mostly points down to an
 // L2 file ("Incidents and what changed after them: see memory/incidents.md").
-func (p *planner) isPointer(e *workspace.Entry) bool {
+func (m *curatedMemory) isPointer(e *workspace.Entry) bool {
 	hasL2 := false
 	for _, s := range e.Sources {
 		switch s.Kind {
 		case workspace.PointerSee, workspace.PointerWikilink, workspace.PointerLink, workspace.PointerPath:
-			if _, _, daily := workspace.DailyLogPath(s.Path); p.mem.resolveTopic(s.Path) != "" || strings.HasSuffix(s.Path, ".md") && !daily {
+			if _, _, daily := workspace.DailyLogPath(s.Path); m.resolveTopic(s.Path) != "" || strings.HasSuffix(s.Path, ".md") && !daily {
 				hasL2 = true
 			}
 		}
@@ -371,9 +361,9 @@ func (m *curatedMemory) resolveTopic(target string) string {
 // then the same text normalised, then the same 40-character prefix, then
 // by word overlap (Jaccard >= 0.6), each record used once (DESIGN 4.1: ids
 // survive edits; a 20-character hash alone would not). Entries left over
-// get new records.
-func (p *planner) matchMeta() {
-	if p.meta == nil {
+// get new records (bootstrapMeta).
+func matchMeta(meta *memory.MetaDoc, entries []*curated) {
+	if meta == nil {
 		return
 	}
 	used := map[*memory.MetaRecord]bool{}
@@ -382,8 +372,8 @@ func (p *planner) matchMeta() {
 	byPrefix := map[string][]*memory.MetaRecord{}
 	byTitle := map[string][]*memory.MetaRecord{}
 	idx := newWordIndex()
-	recWords := make([][]string, len(p.meta.Entries))
-	for i, r := range p.meta.Entries {
+	recWords := make([][]string, len(meta.Entries))
+	for i, r := range meta.Entries {
 		if strings.HasPrefix(r.File, "memory/archive/") {
 			used[r] = true // gone from curated memory: never matched again
 			continue
@@ -418,13 +408,13 @@ func (p *planner) matchMeta() {
 		return nil
 	}
 	byTextFile := map[string][]*memory.MetaRecord{}
-	for _, r := range p.meta.Entries {
+	for _, r := range meta.Entries {
 		if !used[r] && r.File != "" {
 			byTextFile[r.File+"\x00"+r.Text] = append(byTextFile[r.File+"\x00"+r.Text], r)
 		}
 	}
 	var rest []*curated
-	for _, c := range p.mem.curated {
+	for _, c := range entries {
 		if c.pointer || c.preamble {
 			continue
 		}
@@ -461,7 +451,7 @@ func (p *planner) matchMeta() {
 	for _, c := range rest2 {
 		best, bestJ := -1, 0.6
 		for _, i := range idx.candidates(c.words, 200) {
-			r := p.meta.Entries[i]
+			r := meta.Entries[i]
 			if used[r] {
 				continue
 			}
@@ -470,11 +460,11 @@ func (p *planner) matchMeta() {
 			}
 		}
 		if best >= 0 {
-			c.meta = p.meta.Entries[best]
+			c.meta = meta.Entries[best]
 			used[c.meta] = true
 		}
 	}
-	for _, c := range p.mem.curated {
+	for _, c := range entries {
 		if c.meta != nil && c.meta.File == "" {
 			c.meta.File = c.file
 		}
@@ -484,26 +474,28 @@ func (p *planner) matchMeta() {
 // bootstrapMeta gives every entry without a memory-meta.json record one,
 // dated by the entry's own date, else its source's. An entry nothing dates
 // stays undated: its record says only when it was first seen, which is
-// what its decay counts from.
-func (p *planner) bootstrapMeta() {
-	if p.meta == nil {
-		return
+// what its decay counts from (day). It returns how many records it added.
+func bootstrapMeta(meta *memory.MetaDoc, entries []*curated, day time.Time) int {
+	if meta == nil {
+		return 0
 	}
-	for _, c := range p.mem.curated {
+	n := 0
+	for _, c := range entries {
 		if c.pointer || c.preamble || c.meta != nil || c.fresh {
 			continue
 		}
-		p.track(c)
-		p.counts.Tracked++
+		track(meta, c, day)
+		n++
 	}
+	return n
 }
 
-// track adds a record for one entry.
-func (p *planner) track(c *curated) *memory.MetaRecord {
-	c.meta = p.meta.Add(c.text)
+// track adds a record for one entry, first seen on day.
+func track(meta *memory.MetaDoc, c *curated, day time.Time) *memory.MetaRecord {
+	c.meta = meta.Add(c.text)
 	c.meta.Created = c.date
 	if c.meta.Created.IsZero() {
-		c.meta.FirstSeen = p.day
+		c.meta.FirstSeen = day
 	}
 	c.meta.Section = c.section
 	c.meta.Type = c.typ
@@ -511,20 +503,21 @@ func (p *planner) track(c *curated) *memory.MetaRecord {
 	return c.meta
 }
 
-// evaluate computes every record's decay at now (DESIGN 5.1).
-func (p *planner) evaluate() {
-	if p.meta == nil {
-		for _, c := range p.mem.curated {
+// evaluate computes every record's decay at now (DESIGN 5.1) and gives
+// it to its entry.
+func evaluate(meta *memory.MetaDoc, entries []*curated, now time.Time) {
+	if meta == nil {
+		for _, c := range entries {
 			c.structural = memory.IsStructural(c.text)
 		}
 		return
 	}
-	rows := p.meta.Recompute(p.now, memory.DefaultParams())
+	rows := meta.Recompute(now, memory.DefaultParams())
 	byID := map[string]memory.TierRow{}
 	for _, r := range rows {
 		byID[r.ID] = r
 	}
-	for _, c := range p.mem.curated {
+	for _, c := range entries {
 		if c.meta == nil {
 			c.structural = memory.IsStructural(c.text)
 			continue

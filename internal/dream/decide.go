@@ -27,8 +27,9 @@ type sensed struct {
 // sense extracts the candidates of the selected logs, and adds the facts
 // of older logs that searches found often enough to pass the promotion
 // gates (the recall store's deep phase), which a dream must not ignore
-// just because their log was consolidated before.
-func (p *planner) sense() sensed {
+// just because their log was consolidated before. A line curated memory
+// already cites as its source is consolidated, and left out.
+func sense(ws *workspace.Workspace, sel *selection, logs []*workspace.DailyLog, mem *curatedMemory, sc scorer) sensed {
 	var s sensed
 	inBatch := map[string]bool{}
 	// Reading a line is independent of every other line: do it on all
@@ -40,7 +41,7 @@ func (p *planner) sense() sensed {
 		skip *Skip
 	}
 	var jobs []*job
-	for _, log := range p.sel.inputs {
+	for _, log := range sel.inputs {
 		for _, it := range log.Items {
 			jobs = append(jobs, &job{log: log, it: it})
 		}
@@ -55,7 +56,7 @@ func (p *planner) sense() sensed {
 			return
 		}
 		s.secrets = append(s.secrets, c.secrets...)
-		if by := p.mem.citedBy(c.path, c.line, c.endLine); by != nil {
+		if by := mem.citedBy(c.path, c.line, c.endLine); by != nil {
 			s.skipped = append(s.skipped, Skip{File: c.path, Line: c.line, Text: shorten(c.fact, 80),
 				Reason: fmt.Sprintf("already consolidated: %s cites this line as its source", by.file)})
 			return
@@ -66,7 +67,7 @@ func (p *planner) sense() sensed {
 		s.cands = append(s.cands, c)
 	}
 	next := 0
-	for _, log := range p.sel.inputs {
+	for _, log := range sel.inputs {
 		inBatch[log.File.Path] = true
 		for range log.Items {
 			j := jobs[next]
@@ -78,18 +79,26 @@ func (p *planner) sense() sensed {
 				Text: strings.Title(b.Name) + " Sleep block", Reason: "dreaming phase output inside a daily log, not a fact"})
 		}
 	}
-	// Messages the conversation digests cite.
-	for _, ci := range conversationItems(p.ws, p.sel) {
+	// Messages the conversation digests cite, then recalled facts of
+	// earlier logs.
+	for _, ci := range conversationItems(ws, sel) {
 		c, skip := newCandidate(len(s.cands), ci.log, ci.it)
 		take(c, skip, "from a conversation digest")
 	}
-	// Recalled facts of earlier logs.
+	s.addRecalled(logs, inBatch, mem, sc)
+	sortCandidates(s.cands)
+	return s
+}
+
+// addRecalled adds the recalled facts of logs outside the batch (inBatch)
+// that pass the promotion gates and no earlier dream promoted.
+func (s *sensed) addRecalled(logs []*workspace.DailyLog, inBatch map[string]bool, mem *curatedMemory, sc scorer) {
 	byPath := map[string]*workspace.DailyLog{}
-	for _, d := range p.logs {
+	for _, d := range logs {
 		byPath[d.File.Path] = d
 	}
 	var paths []string
-	for path := range p.rec.aggs {
+	for path := range sc.rec.aggs {
 		paths = append(paths, path)
 	}
 	slices.Sort(paths)
@@ -99,14 +108,14 @@ func (p *planner) sense() sensed {
 			continue
 		}
 		for _, it := range log.Items {
-			if len(p.rec.forRange(path, it.Line, max(it.EndLine, it.Line))) == 0 {
+			if len(sc.rec.forRange(path, it.Line, max(it.EndLine, it.Line))) == 0 {
 				continue
 			}
 			c, skip := newCandidate(len(s.cands), log, it)
-			if skip != nil || p.mem.citedBy(c.path, c.line, c.endLine) != nil {
+			if skip != nil || mem.citedBy(c.path, c.line, c.endLine) != nil {
 				continue
 			}
-			if d, _, promoted := p.promotion(c); !d.Promote || promoted {
+			if d, _, promoted := sc.promotion(c); !d.Promote || promoted {
 				continue
 			}
 			c.notes = append(c.notes, "from the recall store")
@@ -114,8 +123,6 @@ func (p *planner) sense() sensed {
 			s.cands = append(s.cands, c)
 		}
 	}
-	sortCandidates(s.cands)
-	return s
 }
 
 // groupDuplicates folds the batch's repeats into their first statement
@@ -154,86 +161,97 @@ func groupDuplicates(cands []*candidate) (kept []*candidate, merges []Action) {
 	return kept, merges
 }
 
+// decider places a batch's candidates in curated memory. It changes mem
+// (the placements, merged evidence, closings and supersessions) and the
+// archive, and reports each decision to lg.
+type decider struct {
+	mem   *curatedMemory
+	score scorer
+	arch  archive
+	lg    *ledger
+	now   time.Time
+	logs  int // daily logs in the batch
+}
+
 // decide settles every candidate, oldest first, against curated memory as
 // it stands after the earlier ones: a later line can merge into, close or
 // supersede what an earlier line of the same batch wrote. Durable facts no
 // topic file is clearly about go to the index.
-func (p *planner) decide(ctx context.Context, cands []*candidate) {
+func (d decider) decide(ctx context.Context, cands []*candidate) {
 	for _, c := range cands {
 		if ctx.Err() != nil {
 			return
 		}
-		if !p.decideOne(c) {
-			decision, _, promotedBefore := p.promotion(c)
-			p.accept(c, nil, c.routeNote, nil, decision, promotedBefore, &Scores{Promotion: promotionScores(decision)})
+		if !d.decideOne(c) {
+			decision, _, promotedBefore := d.score.promotion(c)
+			d.accept(c, nil, c.routeNote, nil, decision, promotedBefore, &Scores{Promotion: promotionScores(decision)})
 		}
 	}
 }
 
 // decideOne handles a candidate; false means it is a durable fact that
 // found no L2 topic yet.
-func (p *planner) decideOne(c *candidate) bool {
-	decision, _, promotedBefore := p.promotion(c)
+func (d decider) decideOne(c *candidate) bool {
+	lg, mem := d.lg, d.mem
+	decision, _, promotedBefore := d.score.promotion(c)
 	scores := &Scores{Promotion: promotionScores(decision)}
 	recalled := decision.Promote && !promotedBefore
 
 	// Lifecycle: closed work stays closed.
 	if c.status == memory.StatusOpen {
-		if done := p.findLifecycle(c, memory.StatusClosed); done != nil {
-			p.plan.Skipped = append(p.plan.Skipped, Skip{File: c.path, Line: c.line, Text: shorten(c.fact, 80),
-				Reason: fmt.Sprintf("closed work stays closed: %s:%d already marks it done", done.file, done.line())})
+		if done := mem.findLifecycle(c, memory.StatusClosed); done != nil {
+			lg.skip(c, fmt.Sprintf("closed work stays closed: %s:%d already marks it done", done.file, done.line()))
 			return true
 		}
 	}
 	if c.status == memory.StatusClosed {
-		if open := p.findLifecycle(c, memory.StatusOpen); open != nil && !open.pinned() {
-			p.close(open, c)
-			p.action(Action{Kind: "close", File: open.file, Text: c.fact, Old: shorten(open.text, 120), Type: c.typ,
+		if open := mem.findLifecycle(c, memory.StatusOpen); open != nil && !open.pinned() {
+			closeEntry(open, c)
+			lg.action(Action{Kind: "close", File: open.file, Text: c.fact, Old: shorten(open.text, 120), Type: c.typ,
 				Evidence: evidenceStrings(c.evidence), Reason: "the log says the open item is finished; closed with this date and evidence", Scores: scores})
-			p.counts.Closed++
+			lg.counts.Closed++
 			return true
 		}
 	}
-	if dup := p.findDuplicate(c); dup != nil && dup.pinned() {
-		p.plan.Skipped = append(p.plan.Skipped, Skip{File: c.path, Line: c.line, Text: shorten(c.fact, 80),
-			Reason: fmt.Sprintf("already kept at %s:%d, whose line holds a secret and is left as it is (no evidence added)", dup.file, dup.line())})
+	if dup := mem.findDuplicate(c); dup != nil && dup.pinned() {
+		lg.skip(c, fmt.Sprintf("already kept at %s:%d, whose line holds a secret and is left as it is (no evidence added)", dup.file, dup.line()))
 		return true
 	} else if dup != nil {
-		p.merge(dup, c)
-		p.action(Action{Kind: "merge", File: dup.file, Text: shorten(dup.text, 160), Type: c.typ, Evidence: evidenceStrings(c.evidence),
+		merge(dup, c)
+		lg.action(Action{Kind: "merge", File: dup.file, Text: shorten(dup.text, 160), Type: c.typ, Evidence: evidenceStrings(c.evidence),
 			Reason: "near-duplicate of an entry already kept; its evidence was added to that entry", Scores: scores})
-		p.counts.Merged++
-		if recalled && dup.file != p.mem.memDoc.path && !p.inMemory(dup) {
-			p.placeIndex(c, nil, nil, decision)
+		lg.counts.Merged++
+		if recalled && dup.file != mem.memDoc.path && !mem.inMemory(dup) {
+			d.placeIndex(c, nil, nil, decision)
 		}
 		return true
 	}
-	if o := p.restates(c); o != nil {
-		p.merge(o, c)
-		p.action(Action{Kind: "merge", File: o.file, Text: shorten(o.text, 160), Type: c.typ, Evidence: evidenceStrings(c.evidence),
+	if o := mem.restates(c); o != nil {
+		merge(o, c)
+		lg.action(Action{Kind: "merge", File: o.file, Text: shorten(o.text, 160), Type: c.typ, Evidence: evidenceStrings(c.evidence),
 			Reason: "the log says it again (a restatement of an entry already kept); its evidence was added to that entry", Scores: scores})
-		p.counts.Merged++
+		lg.counts.Merged++
 		return true
 	}
-	keep, skip := durability(c, recalled, len(p.sel.inputs))
+	keep, skip := durability(c, recalled, d.logs)
 	if promotedBefore {
 		keep, skip = "", "an earlier dream promoted it already (the recall store says so)"
 	}
 	if keep == "" {
-		p.plan.Skipped = append(p.plan.Skipped, Skip{File: c.path, Line: c.line, Text: shorten(c.fact, 80), Reason: skip})
+		lg.skip(c, skip)
 		return true
 	}
 	c.notes = append([]string{keep}, c.notes...)
-	tp, why := p.route(c)
-	old := p.findContradictions(c, tp)
-	for _, o := range p.replaced(c) {
+	tp, why := mem.route(c)
+	old := mem.findContradictions(c, tp)
+	for _, o := range mem.replaced(c) {
 		if !slices.Contains(old, o) {
 			old = append(old, o)
 		}
 	}
 	if tp == nil && len(old) > 0 {
 		for _, o := range old {
-			if t := p.mem.topicByPath[o.file]; t != nil {
+			if t := mem.topicByPath[o.file]; t != nil {
 				tp, why = t, "the fact it replaces is in "+o.file
 				break
 			}
@@ -243,18 +261,19 @@ func (p *planner) decideOne(c *candidate) bool {
 		c.routeNote = why
 		return false
 	}
-	p.accept(c, tp, why, old, decision, promotedBefore, scores)
+	d.accept(c, tp, why, old, decision, promotedBefore, scores)
 	return true
 }
 
 // accept writes a new fact: into its topic file (when it has one), into
 // MEMORY.md when it passed the promotion gates, superseding the entries it
 // contradicts.
-func (p *planner) accept(c *candidate, tp *topic, why string, old []*curated, decision memory.Decision, promotedBefore bool, scores *Scores) {
-	c.annotatePermission(p.now)
+func (d decider) accept(c *candidate, tp *topic, why string, old []*curated, decision memory.Decision, promotedBefore bool, scores *Scores) {
+	lg := d.lg
+	c.annotatePermission(d.now)
 	var memOld, l2Old []*curated
 	for _, o := range old {
-		if o.file == p.mem.memDoc.path {
+		if o.file == d.mem.memDoc.path {
 			memOld = append(memOld, o)
 		} else {
 			l2Old = append(l2Old, o)
@@ -268,43 +287,43 @@ func (p *planner) accept(c *candidate, tp *topic, why string, old []*curated, de
 				break
 			}
 		}
-		p.placeL2(c, tp, after)
+		d.mem.placeL2(c, tp, after)
 		reason := "new fact; " + why
 		if len(c.notes) > 0 {
 			reason += "; " + strings.Join(c.notes, ", ")
 		}
-		p.action(Action{Kind: "promote", File: tp.path, Text: c.fact, Type: c.typ, Evidence: evidenceStrings(c.evidence), Reason: reason, Scores: scores})
-		p.counts.Promoted++
+		lg.action(Action{Kind: "promote", File: tp.path, Text: c.fact, Type: c.typ, Evidence: evidenceStrings(c.evidence), Reason: reason, Scores: scores})
+		lg.counts.Promoted++
 	}
 	indexed := false
 	switch {
 	case len(memOld) > 0 && !o0MultiFact(memOld):
 		// The new fact takes the old one's place in the index, written the
 		// way the old one was (with or without a type tag).
-		p.placeIndex(c, memOld[0].u, nil, decision)
+		d.placeIndex(c, memOld[0].u, nil, decision)
 		indexed = true
 	case len(memOld) > 0:
 		// The old entry says more than what changed: it stays, marked, and
 		// the new fact follows it.
-		p.placeIndex(c, nil, memOld[0].u, decision)
+		d.placeIndex(c, nil, memOld[0].u, decision)
 		indexed = true
 	case tp == nil || decision.Promote && !promotedBefore:
-		p.placeIndex(c, nil, nil, decision)
+		d.placeIndex(c, nil, nil, decision)
 		indexed = true
 	}
 	if tp == nil && indexed {
-		p.counts.Promoted++
+		lg.counts.Promoted++
 	}
 	for _, o := range old {
-		p.supersede(o, c)
+		supersede(o, c, d.mem.memDoc.path, d.arch)
 		reason := fmt.Sprintf("the log of %s replaces a value it holds (since %s)", c.date.Format(time.DateOnly), dateOr(o.since(), "an unknown date"))
 		if c.subject != "" && c.subject == o.subject {
 			reason = fmt.Sprintf("same subject %q with a new value: %q (since %s) -> %q (%s)", c.subject, shorten(o.value, 60),
 				dateOr(o.since(), "an unknown date"), shorten(c.value, 60), c.date.Format(time.DateOnly))
 		}
-		p.action(Action{Kind: "supersede", File: o.file, Text: c.fact, Old: shorten(o.text, 160), Type: c.typ,
+		lg.action(Action{Kind: "supersede", File: o.file, Text: c.fact, Old: shorten(o.text, 160), Type: c.typ,
 			Evidence: evidenceStrings(c.evidence), Reason: reason, Scores: scores})
-		p.counts.Superseded++
+		lg.counts.Superseded++
 	}
 }
 
@@ -321,14 +340,14 @@ func multiFact(o *curated) bool {
 
 // placeL2 adds a fact to a topic file: after a unit it supersedes, else at
 // the end of the best section.
-func (p *planner) placeL2(c *candidate, tp *topic, after *unit) {
+func (m *curatedMemory) placeL2(c *candidate, tp *topic, after *unit) {
 	pl := &placement{c: c, doc: tp.doc, afterU: after, tag: tp.doc.exists && usesTypeTags(tp.doc)}
 	if after == nil {
 		pl.sec, pl.afterU = tp.doc.spot(c.typ, c.words)
 	}
-	cur := p.freshCurated(c, tp.doc.path, pl)
+	cur := m.freshCurated(c, tp.doc.path, pl)
 	pl.cur = cur
-	p.mem.placements = append(p.mem.placements, pl)
+	m.placements = append(m.placements, pl)
 	tp.added = append(tp.added, c)
 	for _, w := range c.words {
 		tp.words[w]++
@@ -337,20 +356,21 @@ func (p *planner) placeL2(c *candidate, tp *topic, after *unit) {
 
 // placeIndex adds a fact to the index: in place of a unit it supersedes,
 // else where spot puts it (a new index starts a section per type).
-func (p *planner) placeIndex(c *candidate, replace, after *unit, decision memory.Decision) {
-	reason := "passed the promotion gates (" + fmtScore(decision.Score) + " >= " + fmtScore(p.promoCfg.MinScore) + ", recalls and unique queries); the index gets a line"
+func (d decider) placeIndex(c *candidate, replace, after *unit, decision memory.Decision) {
+	m := d.mem
+	reason := "passed the promotion gates (" + fmtScore(decision.Score) + " >= " + fmtScore(d.score.cfg.MinScore) + ", recalls and unique queries); the index gets a line"
 	switch {
 	case replace != nil:
 		reason = "takes the place of the index entry it supersedes"
 	case !decision.Promote:
 		reason = "no L2 topic is clearly about it (" + c.routeNote + "); the index keeps it"
 	}
-	if p.mem.indexed[c] {
+	if m.indexed[c] {
 		return
 	}
-	p.mem.indexed[c] = true
+	m.indexed[c] = true
 	// Type tags ("- [user] …") only where the file writes them.
-	pl := &placement{c: c, doc: p.mem.memDoc, replaceU: replace, index: true, score: decision.Score, tag: usesTypeTags(p.mem.memDoc)}
+	pl := &placement{c: c, doc: m.memDoc, replaceU: replace, index: true, score: decision.Score, tag: usesTypeTags(m.memDoc)}
 	if replace != nil && replace.cur != nil && replace.cur.e != nil {
 		pl.tag = replace.cur.e.TypeTag != ""
 		if t := normType(replace.cur.e.TypeTag); t != "" {
@@ -361,39 +381,39 @@ func (p *planner) placeIndex(c *candidate, replace, after *unit, decision memory
 	case replace != nil:
 	case after != nil:
 		pl.afterU = after
-	case !p.mem.memDoc.exists:
-		pl.sec = p.memorySection(c.typ)
+	case !m.memDoc.exists:
+		pl.sec = m.memorySection(c.typ)
 	default:
-		pl.sec, pl.afterU = p.mem.memDoc.spot(c.typ, c.words)
+		pl.sec, pl.afterU = m.memDoc.spot(c.typ, c.words)
 	}
-	pl.cur = p.freshCurated(c, p.mem.memDoc.path, pl)
-	p.mem.placements = append(p.mem.placements, pl)
-	p.counts.Indexed++
-	p.action(Action{Kind: "index", File: p.mem.memDoc.path, Text: c.fact, Type: c.typ, Evidence: evidenceStrings(c.evidence),
+	pl.cur = m.freshCurated(c, m.memDoc.path, pl)
+	m.placements = append(m.placements, pl)
+	d.lg.counts.Indexed++
+	d.lg.action(Action{Kind: "index", File: m.memDoc.path, Text: c.fact, Type: c.typ, Evidence: evidenceStrings(c.evidence),
 		Reason: reason, Scores: &Scores{Promotion: promotionScores(decision)}})
 }
 
 // freshCurated registers a line this run writes, so later candidates can
 // merge into, close or supersede it.
-func (p *planner) freshCurated(c *candidate, file string, pl *placement) *curated {
-	cur := &curated{id: len(p.mem.curated), file: file, text: c.fact, words: c.words, nums: c.nums, subject: c.subject, value: c.value,
+func (m *curatedMemory) freshCurated(c *candidate, file string, pl *placement) *curated {
+	cur := &curated{id: len(m.curated), file: file, text: c.fact, words: c.words, nums: c.nums, subject: c.subject, value: c.value,
 		status: c.status, date: c.date, fresh: true, typ: c.typ, cand: c, pl: pl}
 	cur.structural = c.structural
-	p.mem.curated = append(p.mem.curated, cur)
-	p.mem.index(cur)
-	p.mem.fresh[c] = append(p.mem.fresh[c], cur)
+	m.curated = append(m.curated, cur)
+	m.index(cur)
+	m.fresh[c] = append(m.fresh[c], cur)
 	return cur
 }
 
 // inMemory reports whether MEMORY.md already holds the fact (or a line of
 // this run puts it there).
-func (p *planner) inMemory(cur *curated) bool {
-	if cur.cand != nil && p.mem.indexed[cur.cand] {
+func (m *curatedMemory) inMemory(cur *curated) bool {
+	if cur.cand != nil && m.indexed[cur.cand] {
 		return true
 	}
-	for _, id := range p.mem.curIndex.candidates(cur.words, 1000) {
-		o := p.mem.curated[id]
-		if o.file == p.mem.memDoc.path && !o.isGone() && nearDuplicate(cur.words, o.words, cur.nums, o.nums) {
+	for _, id := range m.curIndex.candidates(cur.words, 1000) {
+		o := m.curated[id]
+		if o.file == m.memDoc.path && !o.isGone() && nearDuplicate(cur.words, o.words, cur.nums, o.nums) {
 			return true
 		}
 	}
@@ -402,11 +422,11 @@ func (p *planner) inMemory(cur *curated) bool {
 
 // findDuplicate finds a kept entry saying the same thing (MEMORY.md and L2,
 // lines of this run included); the most similar wins.
-func (p *planner) findDuplicate(c *candidate) *curated {
+func (m *curatedMemory) findDuplicate(c *candidate) *curated {
 	var best *curated
 	bestJ := -1.0
-	for _, id := range p.mem.curIndex.candidates(c.words, 1000) {
-		o := p.mem.curated[id]
+	for _, id := range m.curIndex.candidates(c.words, 1000) {
+		o := m.curated[id]
 		if o.isGone() || o.superseded() || o.pointer {
 			continue
 		}
@@ -428,14 +448,14 @@ var reRestated = regexp.MustCompile(`(?i)\b(?:again|reconfirm(?:ed|s)?|once more
 // repeats: the entry of curated memory before this dream that shares the
 // most of its distinctive words, three at least and three in ten of the
 // shorter one's.
-func (p *planner) restates(c *candidate) *curated {
+func (m *curatedMemory) restates(c *candidate) *curated {
 	if !reRestated.MatchString(c.raw) {
 		return nil
 	}
 	var best *curated
 	bestN := 0
-	for _, id := range p.mem.curIndex.candidates(c.words, 1000) {
-		o := p.mem.curated[id]
+	for _, id := range m.curIndex.candidates(c.words, 1000) {
+		o := m.curated[id]
 		if o.fresh || o.isGone() || o.superseded() || o.pointer || o.pinned() {
 			continue
 		}
@@ -469,15 +489,15 @@ func withoutLifecycle(ws []string) []string {
 
 // findLifecycle finds a kept entry about the same item in the given state:
 // most of the shorter one's words (at least two) are in the other.
-func (p *planner) findLifecycle(c *candidate, want memory.Status) *curated {
+func (m *curatedMemory) findLifecycle(c *candidate, want memory.Status) *curated {
 	cw := withoutLifecycle(c.words)
 	if len(cw) < 2 {
 		return nil
 	}
 	var best *curated
 	bestC := 0.6
-	for _, id := range p.mem.curIndex.candidates(cw, 1000) {
-		o := p.mem.curated[id]
+	for _, id := range m.curIndex.candidates(cw, 1000) {
+		o := m.curated[id]
 		if o.isGone() || o.pointer || o.table || o.status != want {
 			continue
 		}
@@ -506,7 +526,7 @@ func (p *planner) findLifecycle(c *candidate, want memory.Status) *curated {
 // names the same thing; longer subjects ("gateway host") count anywhere in
 // MEMORY.md and the candidate's topic. Values that contain one another are
 // refinements, not contradictions.
-func (p *planner) findContradictions(c *candidate, tp *topic) []*curated {
+func (m *curatedMemory) findContradictions(c *candidate, tp *topic) []*curated {
 	if c.subject == "" || !plausibleValue(c.value) || c.marker != "change" && c.marker != "correction" && c.marker != "decision" {
 		return nil
 	}
@@ -515,14 +535,14 @@ func (p *planner) findContradictions(c *candidate, tp *topic) []*curated {
 	}
 	multi := strings.Contains(c.subject, " ")
 	var out []*curated
-	for _, o := range p.mem.subjects[c.subject] {
+	for _, o := range m.subjects[c.subject] {
 		if o.isGone() || o.superseded() || o.pointer || o.table || o.pinned() || !plausibleValue(o.value) || o.u != nil && o.u.doc.closedUnit(o.u) {
 			continue
 		}
 		if o.fresh && o.cand == c {
 			continue
 		}
-		inScope := o.file == p.mem.memDoc.path || tp != nil && o.file == tp.path
+		inScope := o.file == m.memDoc.path || tp != nil && o.file == tp.path
 		if !inScope && !(multi && o.fresh) {
 			continue
 		}
@@ -569,7 +589,7 @@ func plausibleValue(v string) bool {
 }
 
 // merge adds a candidate's evidence to a kept entry.
-func (p *planner) merge(o *curated, c *candidate) {
+func merge(o *curated, c *candidate) {
 	if o.cand != nil {
 		o.cand.addEvidence(c.evidence...)
 		return
@@ -581,9 +601,9 @@ func (p *planner) merge(o *curated, c *candidate) {
 	o.u.replace(addEvidence(o.u.lines, c.evidence))
 }
 
-// close marks an open entry done with the date and evidence of the line
-// that finished it.
-func (p *planner) close(o *curated, c *candidate) {
+// closeEntry marks an open entry done with the date and evidence of the
+// line that finished it.
+func closeEntry(o *curated, c *candidate) {
 	o.status = memory.StatusClosed
 	if o.cand != nil {
 		o.cand.closedOn = c.date
@@ -598,8 +618,8 @@ func (p *planner) close(o *curated, c *candidate) {
 // supersede marks an entry replaced by a newer fact, with both dates
 // (DESIGN 5.4): in an L2 file the old line stays, marked, with the new one
 // right after it; in MEMORY.md the new line takes its place and the old one
-// goes to the archive, marked the same way.
-func (p *planner) supersede(o *curated, c *candidate) {
+// goes to the archive, marked the same way. index is the index's path.
+func supersede(o *curated, c *candidate, index string, arch archive) {
 	marker := fmt.Sprintf("(superseded %s by: %s; since %s)", c.date.Format(time.DateOnly),
 		shorten(strings.TrimRight(stripDateSuffix(redact(c.fact)), ". "), 80), dateOr(o.since(), "unknown"))
 	o.status = memory.StatusClosed
@@ -610,10 +630,10 @@ func (p *planner) supersede(o *curated, c *candidate) {
 		return
 	}
 	lines := insertMarker(o.u.lines, marker)
-	if o.file == p.mem.memDoc.path && !multiFact(o) {
+	if o.file == index && !multiFact(o) {
 		// The old line moves to the archive; placeIndex put the new line in
 		// its place.
-		p.archiveLines(o, lines, "superseded")
+		arch.add(o, lines, "superseded")
 		return
 	}
 	o.u.replace(lines)
@@ -650,56 +670,22 @@ func (c *curated) line() int {
 // rare enough across curated memory to mean something, and the topic must
 // win clearly (half again the score of the next). Otherwise the index
 // keeps the fact.
-func (p *planner) route(c *candidate) (*topic, string) {
+func (m *curatedMemory) route(c *candidate) (*topic, string) {
 	if c.byModel {
-		if tp := p.mem.topicByPath[c.modelFile]; tp != nil {
+		if tp := m.topicByPath[c.modelFile]; tp != nil {
 			return tp, "the LLM filed it in " + tp.path
 		}
 		return nil, "the LLM filed it in the index"
 	}
-	for _, tp := range p.mem.topics {
+	for _, tp := range m.topics {
 		if strings.Contains(c.raw, "[["+tp.slug+"]]") || strings.Contains(c.raw, "[["+tp.slug+"|") ||
 			strings.Contains(c.raw, tp.path) || slices.Contains(c.tags, tp.slug) {
 			return tp, "explicit link to " + tp.path
 		}
 	}
-	n := float64(len(p.mem.curated) + 1)
-	idf := func(w string) float64 { return math.Log(1 + n/max(float64(p.mem.curIndex.df[w]), 1)) }
-	// Words most topics use ("sam", the user's name) say nothing about
-	// which topic a fact belongs to.
-	common := map[string]bool{}
-	if len(p.mem.topics) >= 4 {
-		for _, w := range c.words {
-			k := 0
-			for _, tp := range p.mem.topics {
-				if tp.words[w] > 0 {
-					k++
-				}
-			}
-			if k*2 > len(p.mem.topics) {
-				common[w] = true
-			}
-		}
-	}
-	// The share is taken of the fact's most distinctive words (its six
-	// rarest), so a long line is not held back by its length.
-	var weights []float64
-	for _, w := range c.words {
-		if !common[w] && !genericWords[w] {
-			weights = append(weights, idf(w))
-		}
-	}
-	slices.SortFunc(weights, func(a, b float64) int {
-		switch {
-		case a > b:
-			return -1
-		case a < b:
-			return 1
-		}
-		return 0
-	})
+	common := m.commonWords(c.words)
 	total := 0.0
-	for i, w := range weights {
+	for i, w := range m.distinctive(c.words, common) {
 		if i == 6 {
 			break
 		}
@@ -709,14 +695,14 @@ func (p *planner) route(c *candidate) (*topic, string) {
 	var best *topic
 	var bestShared, bestNames []string
 	bestScore, second := 0.0, 0.0
-	for _, tp := range p.mem.topics {
+	for _, tp := range m.topics {
 		score := 0.0
 		var shared, named []string
 		for _, w := range c.words {
 			if common[w] || genericWords[w] || tp.words[w] == 0 {
 				continue
 			}
-			score += idf(w)
+			score += m.idf(w)
 			shared = append(shared, w)
 		}
 		for _, k := range keys {
@@ -747,6 +733,56 @@ func (p *planner) route(c *candidate) (*topic, string) {
 		bestShared = bestShared[:4]
 	}
 	return best, fmt.Sprintf("names %s and shares %s with %s (score %.0f%%)", quoteList(bestNames), quoteList(bestShared), best.path, min(100, 100*bestScore/total))
+}
+
+// idf is how rare a word is across curated memory: ln(1 + entries /
+// entries using it).
+func (m *curatedMemory) idf(w string) float64 {
+	return math.Log(1 + float64(len(m.curated)+1)/max(float64(m.curIndex.df[w]), 1))
+}
+
+// commonWords are the words most topics use ("sam", the user's name):
+// they say nothing about which topic a fact belongs to. With fewer than
+// four topics no word is common.
+func (m *curatedMemory) commonWords(words []string) map[string]bool {
+	common := map[string]bool{}
+	if len(m.topics) < 4 {
+		return common
+	}
+	for _, w := range words {
+		k := 0
+		for _, tp := range m.topics {
+			if tp.words[w] > 0 {
+				k++
+			}
+		}
+		if k*2 > len(m.topics) {
+			common[w] = true
+		}
+	}
+	return common
+}
+
+// distinctive weighs a fact's words that are neither common nor generic
+// by how rare they are (idf), rarest first: route takes the share a topic
+// holds of the six rarest, so a long line is not held back by its length.
+func (m *curatedMemory) distinctive(words []string, common map[string]bool) []float64 {
+	var weights []float64
+	for _, w := range words {
+		if !common[w] && !genericWords[w] {
+			weights = append(weights, m.idf(w))
+		}
+	}
+	slices.SortFunc(weights, func(a, b float64) int {
+		switch {
+		case a > b:
+			return -1
+		case a < b:
+			return 1
+		}
+		return 0
+	})
+	return weights
 }
 
 // minCoverage is how much of a fact's six most distinctive words, each
@@ -830,8 +866,8 @@ func typeHeading(typ, heading string) bool {
 
 // memorySection is the MEMORY.md section for a type: one named for it,
 // else a new one at the end ("User", "Feedback", "Projects", "References").
-func (p *planner) memorySection(typ string) *mdSection {
-	d := p.mem.memDoc
+func (m *curatedMemory) memorySection(typ string) *mdSection {
+	d := m.memDoc
 	for _, s := range append(slices.Clone(d.sections), d.added...) {
 		if (s.line > 0 || s.isNew) && typeHeading(typ, s.heading) {
 			return s

@@ -35,6 +35,12 @@
 // reason and scores of every action and the new bytes of every file; it
 // writes nothing, and everything it shows (actions, diagnostics, diffs) is
 // redacted. Apply (or Run) writes a plan in one journaled transaction.
+// PlanWorkspace reads as the dream does, phase by phase, and each phase is
+// a function of the values it needs: the workspace and clock (env), the
+// files it opened (fileSet), curated memory (curatedMemory, which the
+// consolidate and settle phases edit), the promotion scores (scorer), and
+// a ledger it reports every decision to; so each phase can be run alone
+// on a small workspace (phases_test.go).
 //
 // A dream never modifies, moves or deletes a daily log, never writes
 // outside MEMORY.md and memory/ (daily logs, memory/dreaming/ excluded),

@@ -9,36 +9,127 @@ import (
 	"strings"
 	"time"
 
+	"github.com/dreamwiki/dreamwiki/internal/diag"
 	"github.com/dreamwiki/dreamwiki/internal/memory"
 	"github.com/dreamwiki/dreamwiki/internal/workspace"
 )
 
-// planner computes a dream's plan: every decision and every file's new
-// bytes. It reads the workspace model and the bytes of the files it will
-// change; it writes nothing.
-type planner struct {
+// env is what a dream reads and never changes: the workspace, its daily
+// logs, the clock and the configuration.
+type env struct {
 	ws   *workspace.Workspace
 	logs []*workspace.DailyLog // the daily logs it may read (dailyLogs)
-	root string
 	now  time.Time
 	day  time.Time // now's date, UTC midnight
 	cfg  workspace.Config
 	opts Options
-	plan *Plan
+}
 
+func newEnv(ws *workspace.Workspace, opts Options) env {
+	now := opts.now()
+	e := env{ws: ws, logs: dailyLogs(ws), now: now, cfg: ws.Config, opts: opts,
+		day: time.Date(now.UTC().Year(), now.UTC().Month(), now.UTC().Day(), 0, 0, 0, 0, time.UTC)}
+	if opts.Configure != nil {
+		opts.Configure(&e.cfg)
+	}
+	return e
+}
+
+// promotionConfig is the promotion gates of DESIGN 5.2 with the
+// thresholds dreamwiki.toml sets.
+func promotionConfig(d workspace.DreamConfig) memory.PromotionConfig {
+	c := memory.DefaultPromotionConfig()
+	c.MinScore, c.MinRecall, c.MinUniqueQueries = d.MinScore, d.MinRecall, d.MinUniqueQueries
+	return c
+}
+
+// fileSet is every file a plan reads to change: its document as the plan
+// edits it, and its bytes as the plan read them (what the audit diffs
+// against and the transaction checks are still there).
+type fileSet struct {
+	ws     *workspace.Workspace
 	docs   map[string]*mdDoc    // every file the plan may change, by path
 	before map[string]fileState // those files as the plan read them
-	mem    *curatedMemory
+}
 
-	meta *memory.MetaDoc // nil when memory-meta.json cannot be read
-	rec  recalls
+func newFileSet(ws *workspace.Workspace) *fileSet {
+	return &fileSet{ws: ws, docs: map[string]*mdDoc{}, before: map[string]fileState{}}
+}
 
-	promoCfg  memory.PromotionConfig
-	counts    Counts
-	sel       *selection
-	started   time.Time
-	lock      *lock     // held by recall, supersede and decay while they write
-	recovered *Recovery // what they put back before reading the workspace
+// raw is a file's bytes on disk (CRLF line endings kept), or its content
+// when there is no disk (the embedded demo).
+func (fs *fileSet) raw(path, content string) []byte {
+	if fs.ws.Root != "" {
+		if b, err := readWorkspaceFile(fs.ws.Root, path); err == nil {
+			return b
+		}
+	}
+	return []byte(content)
+}
+
+// read returns a workspace file's bytes and records them as what the plan
+// read.
+func (fs *fileSet) read(f *workspace.File) []byte {
+	raw := fs.raw(f.Path, f.Content)
+	fs.before[f.Path] = fileState{hash: f.Hash, data: raw}
+	return raw
+}
+
+// open makes an editable document of a workspace file.
+func (fs *fileSet) open(f *workspace.File, sections []*workspace.Section) *mdDoc {
+	d := newDoc(f.Path, f.Content, fs.read(f), sections)
+	fs.docs[f.Path] = d
+	return d
+}
+
+// taken reports a path the workspace or the plan already holds a file at.
+func (fs *fileSet) taken(path string) bool {
+	return fs.ws.FileByPath(path) != nil || fs.docs[path] != nil
+}
+
+// rendered is the new bytes of every document the plan changed.
+func (fs *fileSet) rendered() map[string][]byte {
+	out := map[string][]byte{}
+	for path, d := range fs.docs {
+		if d.changed() {
+			out[path] = d.render()
+		}
+	}
+	return out
+}
+
+// ledger is what a dream reports as it goes: every decision with its
+// reason, the lines it left out, the secrets it found, warnings, notes
+// and counts. Phases write to it as to a log; no phase reads it to decide
+// anything (the dream log and the summary only report it).
+type ledger struct {
+	actions []Action
+	skipped []Skip
+	secrets []SecretFinding
+	notes   []string
+	diags   diag.List
+	counts  Counts
+}
+
+func newLedger() *ledger {
+	return &ledger{actions: []Action{}, skipped: []Skip{}, secrets: []SecretFinding{}}
+}
+
+// warn records a diagnostic, redacted like an action.
+func (lg *ledger) warn(file, format string, args ...any) {
+	lg.diags.Warnf("dream", file, 0, "%s", redact(fmt.Sprintf(format, args...)))
+}
+
+// action records a decision. Its texts quote curated memory and logs, and
+// are printed, sent and written as JSON: they are redacted here, once.
+func (lg *ledger) action(a Action) {
+	a.Text, a.Old, a.Reason = redact(a.Text), redact(a.Old), redact(a.Reason)
+	lg.actions = append(lg.actions, a)
+}
+
+// skip records a line left out and why.
+func (lg *ledger) skip(c *candidate, reason string) {
+	lg.skipped = append(lg.skipped, Skip{File: c.path, Line: c.line, Text: shorten(c.fact, 80), Reason: reason})
 }
 
 // fileState is a file as the plan read it.
@@ -60,20 +151,6 @@ type placement struct {
 	cur      *curated
 	block    *block
 	score    float64 // promotion score, for index lines
-}
-
-func newPlanner(ws *workspace.Workspace, opts Options) *planner {
-	now := opts.now()
-	p := &planner{ws: ws, logs: dailyLogs(ws), root: ws.Root, now: now, cfg: ws.Config, opts: opts,
-		day:  time.Date(now.UTC().Year(), now.UTC().Month(), now.UTC().Day(), 0, 0, 0, 0, time.UTC),
-		docs: map[string]*mdDoc{}, before: map[string]fileState{}, mem: newCuratedMemory(), started: now}
-	if opts.Configure != nil {
-		opts.Configure(&p.cfg)
-	}
-	d := p.cfg.Dream
-	p.promoCfg = memory.DefaultPromotionConfig()
-	p.promoCfg.MinScore, p.promoCfg.MinRecall, p.promoCfg.MinUniqueQueries = d.MinScore, d.MinRecall, d.MinUniqueQueries
-	return p
 }
 
 // readWorkspaceFile reads a workspace file's bytes from disk.
@@ -178,6 +255,20 @@ func readRecalls(ws *workspace.Workspace, logs []*workspace.DailyLog) (recalls, 
 	return r, bad
 }
 
+// recallData reads the recall data (readRecalls) for a plan: a recall
+// store that is not valid JSON is reported and left alone (the events
+// still count); a valid one is recorded as read, since the plan may mark
+// its promoted ranges.
+func recallData(ws *workspace.Workspace, logs []*workspace.DailyLog, files *fileSet, lg *ledger) recalls {
+	rec, err := readRecalls(ws, logs)
+	if err != nil {
+		lg.warn(recallPath, "the recall store is not valid JSON (%v); recall counts were not used and it is left alone", err)
+	} else if f := ws.FileByPath(recallPath); f != nil {
+		files.before[recallPath] = fileState{hash: f.Hash, data: []byte(f.Content)}
+	}
+	return rec
+}
+
 // anchor gives every recalled range the item it stands for: the one whose
 // words best match the store's snippet, else the first it overlaps.
 func (r recalls) anchor(logs []*workspace.DailyLog) {
@@ -214,6 +305,14 @@ func (r recalls) forRange(path string, start, end int) []*recallAgg {
 	return out
 }
 
+// scorer scores candidates for promotion: the recall data, the clock and
+// the gates are all it reads.
+type scorer struct {
+	rec recalls
+	now time.Time
+	cfg memory.PromotionConfig
+}
+
 // mentionScore is the relevance a further daily log stating the same fact
 // counts with: as evidence of importance it is weaker than a search that
 // found the fact (whose scores run to 1).
@@ -226,7 +325,7 @@ const mentionScore = 0.5
 // The unique-queries gate counts search queries only, so a fact reaches
 // MEMORY.md only once searches have found it; it reaches its L2 file
 // either way.
-func (p *planner) promotion(c *candidate) (memory.Decision, memory.PromotionInput, bool) {
+func (sc scorer) promotion(c *candidate) (memory.Decision, memory.PromotionInput, bool) {
 	var in memory.PromotionInput
 	queries := map[string]bool{}
 	days := map[string]bool{}
@@ -237,7 +336,7 @@ func (p *planner) promotion(c *candidate) (memory.Decision, memory.PromotionInpu
 	for _, ev := range c.evidence {
 		logs[ev.Path] = true
 		days[ev.Date.Format(time.DateOnly)] = true
-		for _, a := range p.rec.forRange(ev.Path, ev.Line, ev.EndLine) {
+		for _, a := range sc.rec.forRange(ev.Path, ev.Line, ev.EndLine) {
 			if seen[a] {
 				continue
 			}
@@ -274,19 +373,7 @@ func (p *planner) promotion(c *candidate) (memory.Decision, memory.PromotionInpu
 		tags = len(memory.ConceptTags(c.fact, 6))
 	}
 	in.ConceptTags = tags
-	return memory.Promote(in, p.now, p.promoCfg), in, promoted
-}
-
-// warn records a diagnostic on the plan, redacted like an action.
-func (p *planner) warn(file, format string, args ...any) {
-	p.plan.Diagnostics.Warnf("dream", file, 0, "%s", redact(fmt.Sprintf(format, args...)))
-}
-
-// action records a decision. Its texts quote curated memory and logs, and
-// are printed, sent and written as JSON: they are redacted here, once.
-func (p *planner) action(a Action) {
-	a.Text, a.Old, a.Reason = redact(a.Text), redact(a.Old), redact(a.Reason)
-	p.plan.Actions = append(p.plan.Actions, a)
+	return memory.Promote(in, sc.now, sc.cfg), in, promoted
 }
 
 func evidenceStrings(evs []evidence) []string {

@@ -114,10 +114,9 @@ type llmFact struct {
 // batch whose answer passes every check is replaced by the model's facts
 // (and its lines no fact cites are marked as judged not durable); any
 // other batch keeps its candidates for the rule-based path. It returns the
-// candidates the rest of the dream decides about, oldest first.
-func (p *planner) distilByModel(ctx context.Context, cands []*candidate) []*candidate {
-	l := p.opts.LLM
-	files := p.llmFiles()
+// candidates the rest of the dream decides about, oldest first. files are
+// the files the model may file facts into (llmFiles).
+func distilByModel(ctx context.Context, l *LLM, files []llmFile, cands []*candidate, lg *ledger) []*candidate {
 	var out []*candidate
 	used, failed := 0, 0
 	for start := 0; start < len(cands); start += llmBatch {
@@ -125,7 +124,7 @@ func (p *planner) distilByModel(ctx context.Context, cands []*candidate) []*cand
 		facts, why := askDistil(ctx, l, files, batch)
 		if why != "" {
 			failed++
-			p.warn("", "the LLM answer for lines %d-%d was not used (%s); those lines went the rule-based way", start+1, start+len(batch), why)
+			lg.warn("", "the LLM answer for lines %d-%d was not used (%s); those lines went the rule-based way", start+1, start+len(batch), why)
 			out = append(out, batch...)
 			continue
 		}
@@ -147,19 +146,19 @@ func (p *planner) distilByModel(ctx context.Context, cands []*candidate) []*cand
 		}
 	}
 	sortCandidates(out)
-	p.plan.Notes = append(p.plan.Notes, fmt.Sprintf("LLM distillation: %d of %d batches distilled by the model, %d went the rule-based way", used, used+failed, failed))
+	lg.notes = append(lg.notes, fmt.Sprintf("LLM distillation: %d of %d batches distilled by the model, %d went the rule-based way", used, used+failed, failed))
 	return out
 }
 
 // llmFiles are the curated files the model may file facts into.
-func (p *planner) llmFiles() []llmFile {
-	files := []llmFile{{Path: "index", Title: p.mem.memDoc.path}}
-	for _, s := range p.mem.memDoc.sections {
+func llmFiles(mem *curatedMemory) []llmFile {
+	files := []llmFile{{Path: "index", Title: mem.memDoc.path}}
+	for _, s := range mem.memDoc.sections {
 		if s.heading != "" {
 			files[0].Sections = append(files[0].Sections, s.heading)
 		}
 	}
-	for _, tp := range p.mem.topics {
+	for _, tp := range mem.topics {
 		f := llmFile{Path: tp.path, Title: tp.title}
 		for _, s := range tp.doc.sections {
 			if s.heading != "" {

@@ -20,10 +20,22 @@ import (
 // DefaultWait is how long recall, supersede and decay wait for the lock.
 const DefaultWait = 10 * time.Second
 
+// curatedState is curated memory as the small writers read it, under the
+// lock: the entries with their meta records and decay.
+type curatedState struct {
+	env
+	files     *fileSet
+	mem       *curatedMemory
+	meta      *memory.MetaDoc // nil when memory-meta.json cannot be read
+	lg        *ledger         // what reading and the audit report
+	lock      *lock
+	recovered *Recovery // what was put back before reading the workspace
+}
+
 // prepare reads the workspace and the curated entries with their meta
 // records, without creating records for entries that have none. The
 // caller holds the lock.
-func prepare(root string, opts Options) (*planner, error) {
+func prepare(root string, opts Options) (*curatedState, error) {
 	rec, err := Recover(root)
 	if err != nil {
 		return nil, err
@@ -32,22 +44,19 @@ func prepare(root string, opts Options) (*planner, error) {
 	if err != nil {
 		return nil, err
 	}
-	p := newPlanner(ws, opts)
-	p.recovered = rec
-	p.plan = &Plan{Workspace: ws.Root, Now: p.now, root: ws.Root, Actions: []Action{}, Files: []FileChange{}}
-	p.sel = &selection{}
-	if err := p.loadCurated(); err != nil {
+	st := &curatedState{env: newEnv(ws, opts), files: newFileSet(ws), lg: newLedger(), recovered: rec}
+	if st.mem, err = readCurated(ws, st.day, st.files, st.lg); err != nil {
 		return nil, err
 	}
-	p.loadMeta()
-	p.matchMeta()
-	p.evaluate()
-	return p, nil
+	st.meta = readMeta(ws, st.files, st.lg)
+	matchMeta(st.meta, st.mem.curated)
+	evaluate(st.meta, st.mem.curated, st.now)
+	return st, nil
 }
 
 // locked takes the workspace lock (waiting up to wait for a dream to
 // finish), reads the workspace under it and runs fn.
-func locked(ctx context.Context, dir string, opts Options, wait time.Duration, fn func(p *planner) error) error {
+func locked(ctx context.Context, dir string, opts Options, wait time.Duration, fn func(st *curatedState) error) error {
 	root, err := workspaceRoot(dir)
 	if err != nil {
 		return err
@@ -59,12 +68,12 @@ func locked(ctx context.Context, dir string, opts Options, wait time.Duration, f
 		return err
 	}
 	defer l.release()
-	p, err := prepare(root, opts)
+	st, err := prepare(root, opts)
 	if err != nil {
 		return err
 	}
-	p.lock = l
-	return fn(p)
+	st.lock = l
+	return fn(st)
 }
 
 // lockWaiting takes the lock, retrying every 100 ms for up to wait.
@@ -84,17 +93,17 @@ func lockWaiting(ctx context.Context, root string, opts Options, wait time.Durat
 	}
 }
 
-// commitFiles writes the plan's files in one transaction (the caller holds
-// the lock).
-func (p *planner) commitFiles() (string, error) {
-	if p.root == "" {
+// commit writes file changes in one transaction (the caller holds the
+// lock).
+func (st *curatedState) commit(changes []FileChange) (string, error) {
+	if st.ws.Root == "" {
 		return "", errors.New("an in-memory workspace cannot be written")
 	}
 	var writes []fileWrite
-	for _, f := range p.plan.Files {
+	for _, f := range changes {
 		writes = append(writes, fileWrite{Path: f.Path, Data: f.new, Before: f.Before, Backup: f.backup})
 	}
-	t := &txn{root: p.root, run: p.now.Format("20060102-1504"), now: p.now, writes: writes, lock: p.lock, hook: p.opts.hook}
+	t := &txn{root: st.ws.Root, run: st.now.Format("20060102-1504"), now: st.now, writes: writes, lock: st.lock, hook: st.opts.hook}
 	return t.commit()
 }
 
@@ -130,25 +139,35 @@ func Recall(ctx context.Context, dir, query, matches string, opts Options, wait 
 		return nil, errors.New("a recall needs a query and the text it matched")
 	}
 	var res *RecallResult
-	err := locked(ctx, dir, opts, wait, func(p *planner) (err error) {
-		res, err = p.recordRecall(query, matches)
+	err := locked(ctx, dir, opts, wait, func(st *curatedState) (err error) {
+		res, err = st.recordRecall(query, matches)
 		return err
 	})
 	return res, err
 }
 
-func (p *planner) recordRecall(query, matches string) (*RecallResult, error) {
-	var err error
+// curatedLines are the curated entries (those keep keeps; index pointers
+// never) as lines to match a text against, and each entry by its
+// "file:line".
+func curatedLines(entries []*curated, keep func(*curated) bool) ([]memory.Line, map[string]*curated) {
 	var lines []memory.Line
-	curAt := map[string]*curated{}
-	for _, c := range p.mem.curated {
-		if c.e == nil || c.pointer {
+	at := map[string]*curated{}
+	for _, c := range entries {
+		if c.e == nil || c.pointer || !keep(c) {
 			continue
 		}
 		lines = append(lines, memory.Line{Path: c.file, StartLine: c.e.Line, EndLine: c.e.EndLine, Text: c.text})
-		curAt[fmt.Sprintf("%s:%d", c.file, c.e.Line)] = c
+		at[lineKey(c.file, c.e.Line)] = c
 	}
-	for _, d := range p.logs {
+	return lines, at
+}
+
+func lineKey(path string, line int) string { return fmt.Sprintf("%s:%d", path, line) }
+
+func (st *curatedState) recordRecall(query, matches string) (*RecallResult, error) {
+	var err error
+	lines, curAt := curatedLines(st.mem.curated, func(*curated) bool { return true })
+	for _, d := range st.logs {
 		for _, it := range d.Items {
 			lines = append(lines, memory.Line{Path: d.File.Path, StartLine: it.Line, EndLine: max(it.EndLine, it.Line), Text: it.Text})
 		}
@@ -160,30 +179,27 @@ func (p *planner) recordRecall(query, matches string) (*RecallResult, error) {
 	for i := range found {
 		found[i].Text = redact(found[i].Text)
 	}
-	res := &RecallResult{Query: redact(query), Matches: found, Recovered: p.recovered}
+	res := &RecallResult{Query: redact(query), Matches: found, Recovered: st.recovered}
 
 	// The recall store and the events.
 	store := memory.NewRecallDoc()
-	if f := p.ws.FileByPath(recallPath); f != nil {
-		raw := p.rawOf(recallPath, f.Content)
-		if store, err = memory.ParseRecallDoc(raw); err != nil {
+	if f := st.ws.FileByPath(recallPath); f != nil {
+		if store, err = memory.ParseRecallDoc(st.files.read(f)); err != nil {
 			return nil, fmt.Errorf("%s is not valid JSON (%v); fix or remove it before recording recalls", recallPath, err)
 		}
-		p.before[recallPath] = fileState{hash: f.Hash, data: raw}
 	}
 	qh := memory.QueryHash(query)
 	for _, m := range found {
-		store.Record(m, qh, m.How != "overlap", p.now)
+		store.Record(m, qh, m.How != "overlap", st.now)
 	}
 	out := map[string][]byte{recallPath: store.Bytes()}
 	var events []byte
-	if f := p.ws.FileByPath(eventsPath); f != nil {
-		events = p.rawOf(eventsPath, f.Content)
-		p.before[eventsPath] = fileState{hash: f.Hash, data: events}
+	if f := st.ws.FileByPath(eventsPath); f != nil {
+		events = st.files.read(f)
 	}
 	// The record takes the log's shape; a log whose records all carry keys
 	// a recall has no value for gets none (the recall store has it).
-	if rec, ok := memory.ReadEventLog(events).RecallEvent(query, found, p.now); ok {
+	if rec, ok := memory.ReadEventLog(events).RecallEvent(query, found, st.now); ok {
 		events = slices.Clone(events)
 		if len(events) > 0 && events[len(events)-1] != '\n' {
 			events = append(events, '\n')
@@ -191,51 +207,60 @@ func (p *planner) recordRecall(query, matches string) (*RecallResult, error) {
 		out[eventsPath] = append(events, rec...)
 	}
 
-	// Curated entries: recall counts and decay in memory-meta.json.
-	if p.meta != nil {
-		for _, m := range found {
-			c := curAt[fmt.Sprintf("%s:%d", m.Path, m.StartLine)]
-			if c == nil {
-				continue
-			}
-			r := c.meta
-			if r == nil {
-				r = p.track(c)
-			}
-			r.RecallCount++
-			if p.now.After(r.LastRecalled) {
-				r.LastRecalled = p.now
-			}
-			if !r.Structural && memory.IsStructural(r.Text) {
-				r.Structural = true
-			}
-			ev := memory.Evaluate(memory.Input{Created: r.Since(), LastRecalled: r.LastRecalled, RecallCount: r.RecallCount, Structural: r.Structural}, p.now, memory.DefaultParams())
-			r.Tier, r.Score = string(ev.Tier), ev.Score
-			res.Entries = append(res.Entries, memory.TierRow{ID: r.ID, Text: r.Text, File: c.file, Tier: ev.Tier, Score: r3(ev.Score),
-				Recalls: r.RecallCount, Created: r.Created, Structural: r.Structural, Parts: ev})
-		}
-		if len(res.Entries) > 0 {
-			out[metaPath] = p.meta.Bytes()
+	if st.meta != nil {
+		if res.Entries = countRecalls(st.meta, found, curAt, st.now, st.day); len(res.Entries) > 0 {
+			out[metaPath] = st.meta.Bytes()
 		}
 	}
-	p.stateFiles(out)
-	if _, err := p.commitFiles(); err != nil {
+	changes := st.stateFiles(out)
+	if _, err := st.commit(changes); err != nil {
 		return nil, err
 	}
-	for _, f := range p.plan.Files {
+	for _, f := range changes {
 		res.Files = append(res.Files, f.Path)
 	}
 	return res, nil
 }
 
-// stateFiles turns new state-file bytes into the plan's file changes
-// (without backups: they are logs and counters, and the journal still
-// makes the set atomic).
-func (p *planner) stateFiles(out map[string][]byte) {
-	p.audit(out)
-	for i := range p.plan.Files {
-		p.plan.Files[i].backup = false
+// countRecalls counts a recall of the curated entries among the matches
+// (found; curAt are the entries by "file:line") in their memory-meta.json
+// records, started on day for an entry without one, and returns their
+// decay at now after it.
+func countRecalls(meta *memory.MetaDoc, found []memory.Match, curAt map[string]*curated, now, day time.Time) []memory.TierRow {
+	var rows []memory.TierRow
+	for _, m := range found {
+		c := curAt[lineKey(m.Path, m.StartLine)]
+		if c == nil {
+			continue
+		}
+		r := c.meta
+		if r == nil {
+			r = track(meta, c, day)
+		}
+		r.RecallCount++
+		if now.After(r.LastRecalled) {
+			r.LastRecalled = now
+		}
+		if !r.Structural && memory.IsStructural(r.Text) {
+			r.Structural = true
+		}
+		ev := memory.Evaluate(memory.Input{Created: r.Since(), LastRecalled: r.LastRecalled, RecallCount: r.RecallCount, Structural: r.Structural}, now, memory.DefaultParams())
+		r.Tier, r.Score = string(ev.Tier), ev.Score
+		rows = append(rows, memory.TierRow{ID: r.ID, Text: r.Text, File: c.file, Tier: ev.Tier, Score: r3(ev.Score),
+			Recalls: r.RecallCount, Created: r.Created, Structural: r.Structural, Parts: ev})
 	}
+	return rows
+}
+
+// stateFiles turns new state-file bytes into file changes without backups
+// (they are logs and counters, and the journal still makes the set
+// atomic).
+func (st *curatedState) stateFiles(out map[string][]byte) []FileChange {
+	changes := audit(out, st.ws, st.files.before, st.lg)
+	for i := range changes {
+		changes[i].backup = false
+	}
+	return changes
 }
 
 // SupersedeResult is what Supersede changed.
@@ -276,24 +301,17 @@ func Supersede(ctx context.Context, dir, oldText, newText string, opts Options, 
 		return nil, errors.New("supersede needs the old text and the new text")
 	}
 	var res *SupersedeResult
-	err := locked(ctx, dir, opts, wait, func(p *planner) (err error) {
-		res, err = p.supersedeText(oldText, newText)
+	err := locked(ctx, dir, opts, wait, func(st *curatedState) (err error) {
+		res, err = st.supersedeText(oldText, newText)
 		return err
 	})
 	return res, err
 }
 
-func (p *planner) supersedeText(oldText, newText string) (*SupersedeResult, error) {
-	var err error
-	var lines []memory.Line
-	byKey := map[string]*curated{}
-	for _, c := range p.mem.curated {
-		if c.e == nil || c.pointer || c.table {
-			continue
-		}
-		lines = append(lines, memory.Line{Path: c.file, StartLine: c.e.Line, EndLine: c.e.EndLine, Text: c.text})
-		byKey[fmt.Sprintf("%s:%d", c.file, c.e.Line)] = c
-	}
+// supersedable finds the one entry oldText names (lines and byKey from
+// curatedLines), and says why when it is none, several, or one that may
+// not be superseded.
+func supersedable(oldText string, lines []memory.Line, byKey map[string]*curated) (*curated, error) {
 	found := memory.MatchRecall(oldText, lines, 0)
 	if len(found) == 0 {
 		return nil, &NoMatchError{Text: oldText}
@@ -307,58 +325,73 @@ func (p *planner) supersedeText(oldText, newText string) (*SupersedeResult, erro
 		}
 		return nil, e
 	}
-	old := byKey[fmt.Sprintf("%s:%d", found[0].Path, found[0].StartLine)]
+	old := byKey[lineKey(found[0].Path, found[0].StartLine)]
 	if strings.Contains(strings.ToLower(old.text), "(superseded ") {
 		return nil, fmt.Errorf("%s:%d is already superseded; supersede its successor to extend the chain", old.file, old.e.Line)
 	}
 	if old.pinned() {
 		return nil, fmt.Errorf("%s:%d holds a secret, and a line holding one is never rewritten (its value would be lost); move the secret to a password manager, edit the line by hand, then supersede it", old.file, old.e.Line)
 	}
-	if old.meta == nil && p.meta != nil {
-		p.track(old)
-	}
-	res := &SupersedeResult{Old: old.text, OldFile: old.file, OldLine: old.e.Line, Recovered: p.recovered}
+	return old, nil
+}
 
+// successor is the candidate a supersede writes for newText on day,
+// typed like the entry it replaces (old), redacted and dated.
+func successor(newText string, old *curated, day time.Time) *candidate {
 	fact := redact(strings.TrimSpace(newText)) // a new secret never reaches curated memory
 	if !reISODate.MatchString(fact) {
-		fact = withDate(fact, p.day)
+		fact = withDate(fact, day)
 	}
-	c := &candidate{fact: fact, date: p.day, words: contentWords(newText), nums: numbers(fact), typ: old.typ}
+	c := &candidate{fact: fact, date: day, words: contentWords(newText), nums: numbers(fact), typ: old.typ}
 	if c.typ == "" {
 		c.typ = classify(newText, "", nil, memory.IsStructural(newText))
 	}
 	c.subject, c.value, _ = memory.SubjectValue(newText)
-	c.evidence = []evidence{{Date: p.day}}
+	c.evidence = []evidence{{Date: day}}
+	return c
+}
+
+func (st *curatedState) supersedeText(oldText, newText string) (*SupersedeResult, error) {
+	lines, byKey := curatedLines(st.mem.curated, func(c *curated) bool { return !c.table })
+	old, err := supersedable(oldText, lines, byKey)
+	if err != nil {
+		return nil, err
+	}
+	if old.meta == nil && st.meta != nil {
+		track(st.meta, old, st.day)
+	}
+	res := &SupersedeResult{Old: old.text, OldFile: old.file, OldLine: old.e.Line, Recovered: st.recovered}
+	c := successor(newText, old, st.day)
 
 	// The successor may exist already.
 	if nm := memory.MatchRecall(newText, lines, 1); len(nm) > 0 && nm[0].How != "overlap" {
-		if n := byKey[fmt.Sprintf("%s:%d", nm[0].Path, nm[0].StartLine)]; n != nil && n != old {
+		if n := byKey[lineKey(nm[0].Path, nm[0].StartLine)]; n != nil && n != old {
 			res.Existing, res.New, res.NewFile = true, redact(n.text), n.file
-			if n.meta == nil && p.meta != nil {
-				p.track(n)
+			if n.meta == nil && st.meta != nil {
+				track(st.meta, n, st.day)
 			}
 			c.fact = n.text
-			p.mem.fresh[c] = []*curated{n}
+			st.mem.fresh[c] = []*curated{n}
 		}
 	}
 	if !res.Existing {
-		res.New = fact
+		res.New = c.fact
 		pl := &placement{c: c}
-		if old.file == p.mem.memDoc.path {
-			pl.doc, pl.replaceU, pl.index, pl.tag = p.mem.memDoc, old.u, true, old.e.TypeTag != ""
+		if old.file == st.mem.memDoc.path {
+			pl.doc, pl.replaceU, pl.index, pl.tag = st.mem.memDoc, old.u, true, old.e.TypeTag != ""
 		} else {
 			pl.doc, pl.afterU = old.u.doc, old.u
 		}
 		res.NewFile = pl.doc.path
-		pl.cur = p.freshCurated(c, pl.doc.path, pl)
-		p.mem.placements = append(p.mem.placements, pl)
+		pl.cur = st.mem.freshCurated(c, pl.doc.path, pl)
+		st.mem.placements = append(st.mem.placements, pl)
 	}
-	p.supersede(old, c)
-	p.materialize()
-	p.metaForPlacements()
+	supersede(old, c, st.mem.memDoc.path, archive{files: st.files, day: st.day})
+	materialize(st.mem.placements)
+	metaForPlacements(st.meta, st.mem, st.now)
 	if old.meta != nil {
 		res.OldID = old.meta.ID
-		for _, f := range p.mem.fresh[c] {
+		for _, f := range st.mem.fresh[c] {
 			if f.meta != nil {
 				res.NewID = f.meta.ID
 				old.meta.SupersededBy = f.meta.ID
@@ -366,20 +399,14 @@ func (p *planner) supersedeText(oldText, newText string) (*SupersedeResult, erro
 			}
 		}
 	}
-	out := map[string][]byte{}
-	for path, d := range p.docs {
-		if d.changed() {
-			out[path] = d.render()
-		}
+	out := st.files.rendered()
+	if st.meta != nil {
+		out[metaPath] = st.meta.Bytes()
 	}
-	if p.meta != nil {
-		out[metaPath] = p.meta.Bytes()
-	}
-	p.audit(out)
-	if res.Backup, err = p.commitFiles(); err != nil {
+	res.Files = audit(out, st.ws, st.files.before, st.lg)
+	if res.Backup, err = st.commit(res.Files); err != nil {
 		return nil, err
 	}
-	res.Files = p.plan.Files
 	return res, nil
 }
 
@@ -405,27 +432,27 @@ type DecayResult struct {
 // that reach the archived tier are moved by the next dream.
 func Decay(ctx context.Context, dir string, opts Options, wait time.Duration) (*DecayResult, error) {
 	var res *DecayResult
-	err := locked(ctx, dir, opts, wait, func(p *planner) (err error) {
-		res, err = p.decay()
+	err := locked(ctx, dir, opts, wait, func(st *curatedState) (err error) {
+		res, err = st.decay()
 		return err
 	})
 	return res, err
 }
 
-func (p *planner) decay() (*DecayResult, error) {
-	res := &DecayResult{Tiers: map[memory.Tier]int{}, File: metaPath, Recovered: p.recovered}
-	if p.meta == nil {
+func (st *curatedState) decay() (*DecayResult, error) {
+	res := &DecayResult{Tiers: map[memory.Tier]int{}, File: metaPath, Recovered: st.recovered}
+	if st.meta == nil {
 		return nil, fmt.Errorf("%s cannot be read; fix it, or remove it and let a dream start it again", metaPath)
 	}
 	// The tiers as the file has them (prepare already recomputed them in
 	// memory).
 	before := map[string]string{}
-	if orig, err := memory.ParseMetaDoc(p.before[metaPath].data); err == nil {
+	if orig, err := memory.ParseMetaDoc(st.files.before[metaPath].data); err == nil {
 		for _, r := range orig.Entries {
 			before[r.ID] = r.Tier
 		}
 	}
-	res.Rows = p.meta.Recompute(p.now, memory.DefaultParams())
+	res.Rows = st.meta.Recompute(st.now, memory.DefaultParams())
 	for i, r := range res.Rows {
 		res.Rows[i].Was = memory.Tier(before[r.ID])
 		res.Tiers[r.Tier]++
@@ -433,19 +460,19 @@ func (p *planner) decay() (*DecayResult, error) {
 			res.Changed++
 		}
 	}
-	for _, c := range p.mem.curated {
+	for _, c := range st.mem.curated {
 		if c.meta == nil && !c.pointer && !c.preamble {
 			res.Untracked++
 		}
 	}
-	if len(p.meta.Entries) == 0 {
+	if len(st.meta.Entries) == 0 {
 		return res, nil
 	}
-	p.meta.Set("lastDecayAt", p.now.Format(time.RFC3339))
-	p.stateFiles(map[string][]byte{metaPath: p.meta.Bytes()})
-	if _, err := p.commitFiles(); err != nil {
+	st.meta.Set("lastDecayAt", st.now.Format(time.RFC3339))
+	changes := st.stateFiles(map[string][]byte{metaPath: st.meta.Bytes()})
+	if _, err := st.commit(changes); err != nil {
 		return nil, err
 	}
-	res.Written = len(p.plan.Files) > 0
+	res.Written = len(changes) > 0
 	return res, nil
 }

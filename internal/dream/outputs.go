@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/dreamwiki/dreamwiki/internal/memory"
+	"github.com/dreamwiki/dreamwiki/internal/workspace"
 )
 
 // State files a dream updates besides the Markdown.
@@ -19,46 +20,36 @@ const (
 	dreamLogPath  = "memory/dream-log.md"
 )
 
-// loadMeta reads memory-meta.json for editing. A file that cannot be read
-// is reported and left alone: decay then runs on the entries' own dates.
-func (p *planner) loadMeta() {
-	f := p.ws.FileByPath(metaPath)
+// readMeta reads memory-meta.json for editing; a workspace without one
+// gets a new document. A file that cannot be read is reported and left
+// alone (nil): decay then runs on the entries' own dates.
+func readMeta(ws *workspace.Workspace, files *fileSet, lg *ledger) *memory.MetaDoc {
+	f := ws.FileByPath(metaPath)
 	if f == nil {
-		p.meta = memory.NewMetaDoc()
-		return
+		return memory.NewMetaDoc()
 	}
-	raw := p.rawOf(metaPath, f.Content)
+	raw := files.raw(metaPath, f.Content)
 	doc, err := memory.ParseMetaDoc(raw)
 	if err != nil {
-		p.warn(metaPath, "memory-meta.json cannot be read (%v); decay used the entries' own dates and the file is left alone", err)
-		return
+		lg.warn(metaPath, "memory-meta.json cannot be read (%v); decay used the entries' own dates and the file is left alone", err)
+		return nil
 	}
-	p.meta = doc
-	p.before[metaPath] = fileState{hash: f.Hash, data: raw}
+	files.before[metaPath] = fileState{hash: f.Hash, data: raw}
+	return doc
 }
 
-// rawOf is a file's bytes on disk, or its content when there is no disk.
-func (p *planner) rawOf(path, content string) []byte {
-	if p.root != "" {
-		if b, err := readWorkspaceFile(p.root, path); err == nil {
-			return b
-		}
-	}
-	return []byte(content)
-}
-
-// metaForPlacements gives every new line its memory-meta.json record and
-// links supersession chains both ways (DESIGN 5.4).
-func (p *planner) metaForPlacements() {
-	if p.meta == nil {
+// metaForPlacements gives every new line its memory-meta.json record,
+// scored at now, and links supersession chains both ways (DESIGN 5.4).
+func metaForPlacements(meta *memory.MetaDoc, mem *curatedMemory, now time.Time) {
+	if meta == nil {
 		return
 	}
-	for _, pl := range p.mem.placements {
+	for _, pl := range mem.placements {
 		if pl.dropped || pl.cur == nil {
 			continue
 		}
 		c := pl.c
-		r := p.meta.Add(c.entryText())
+		r := meta.Add(c.entryText())
 		r.Created = c.evidence[0].Date
 		r.Type = c.typ
 		r.File = pl.doc.path
@@ -71,16 +62,16 @@ func (p *planner) metaForPlacements() {
 			r.Section = pl.afterU.sec.heading
 		}
 		r.Structural = pl.cur.structural
-		res := memory.Evaluate(memory.Input{Created: r.Created, Structural: r.Structural}, p.now, memory.DefaultParams())
+		res := memory.Evaluate(memory.Input{Created: r.Created, Structural: r.Structural}, now, memory.DefaultParams())
 		r.Tier, r.Score = string(res.Tier), res.Score
 		pl.cur.meta = r
 	}
-	for _, o := range p.mem.curated {
+	for _, o := range mem.curated {
 		if o.supersededBy == nil || o.meta == nil {
 			continue
 		}
 		var next *memory.MetaRecord
-		for _, f := range p.mem.fresh[o.supersededBy] {
+		for _, f := range mem.fresh[o.supersededBy] {
 			if f.meta != nil && (next == nil || f.file == o.file) {
 				next = f.meta
 			}
@@ -93,88 +84,109 @@ func (p *planner) metaForPlacements() {
 	}
 }
 
-// stateOutputs renders memory-meta.json, the recall store, the events and
-// the heartbeat.
-func (p *planner) stateOutputs(out map[string][]byte) {
-	if p.meta != nil {
-		if p.ws.FileByPath(metaPath) != nil || len(p.meta.Entries) > 0 {
-			p.meta.Set("lastDecayAt", p.now.Format(time.RFC3339))
-			out[metaPath] = p.meta.Bytes()
-		}
-	}
-	// Promoted ranges are marked in the recall store, and announced in the
-	// events log when the workspace keeps one.
-	var promoted []*candidate
-	for _, pl := range p.mem.placements {
+// indexed are the candidates this run gave a MEMORY.md line: they are
+// marked promoted in the recall store and announced in the events log.
+func indexed(mem *curatedMemory) []*candidate {
+	var out []*candidate
+	for _, pl := range mem.placements {
 		if pl.index && !pl.dropped {
-			promoted = append(promoted, pl.c)
+			out = append(out, pl.c)
 		}
 	}
-	if p.rec.store != nil && len(promoted) > 0 {
-		marked := false
-		for _, c := range promoted {
-			for _, ev := range c.evidence {
-				for _, a := range p.rec.forRange(ev.Path, ev.Line, ev.EndLine) {
-					if a.key != "" && p.rec.store.Get(a.key) != nil {
-						p.rec.store.MarkPromoted(a.key, p.now)
-						marked = true
-					}
+	return out
+}
+
+// metaOutput is memory-meta.json's new bytes, nil when it cannot be read,
+// or when there is none and no entry to record.
+func metaOutput(ws *workspace.Workspace, meta *memory.MetaDoc, now time.Time) []byte {
+	if meta == nil || ws.FileByPath(metaPath) == nil && len(meta.Entries) == 0 {
+		return nil
+	}
+	meta.Set("lastDecayAt", now.Format(time.RFC3339))
+	return meta.Bytes()
+}
+
+// recallOutput marks the promoted candidates' ranges in the recall store;
+// nil when there is no store or no range of it was promoted.
+func recallOutput(rec recalls, promoted []*candidate, now time.Time) []byte {
+	if rec.store == nil || len(promoted) == 0 {
+		return nil
+	}
+	marked := false
+	for _, c := range promoted {
+		for _, ev := range c.evidence {
+			for _, a := range rec.forRange(ev.Path, ev.Line, ev.EndLine) {
+				if a.key != "" && rec.store.Get(a.key) != nil {
+					rec.store.MarkPromoted(a.key, now)
+					marked = true
 				}
 			}
 		}
-		if marked {
-			out[recallPath] = p.rec.store.Bytes()
+	}
+	if !marked {
+		return nil
+	}
+	return rec.store.Bytes()
+}
+
+// eventsOutput appends a promotion record for each promoted candidate and
+// a dream record to the events log, when the workspace keeps one and the
+// dream read or promoted anything. Records take the shape the log already
+// uses (its time key, the keys all its records carry); a kind of record
+// the log could not hold is left out, and nil means none was added.
+func eventsOutput(files *fileSet, promoted []*candidate, sel *selection, index string, c Counts, now time.Time) []byte {
+	f := files.ws.FileByPath(eventsPath)
+	if f == nil || len(promoted) == 0 && len(sel.inputs) == 0 {
+		return nil
+	}
+	raw := files.read(f)
+	b := slices.Clone(raw)
+	if len(b) > 0 && b[len(b)-1] != '\n' {
+		b = append(b, '\n')
+	}
+	log := memory.ReadEventLog(raw)
+	added := false
+	add := func(typ string, fields map[string]any) {
+		if rec, ok := log.Record(typ, now, fields); ok {
+			b, added = append(b, rec...), true
 		}
 	}
-	if f := p.ws.FileByPath(eventsPath); f != nil && (len(promoted) > 0 || len(p.sel.inputs) > 0) {
-		raw := p.rawOf(eventsPath, f.Content)
-		p.before[eventsPath] = fileState{hash: f.Hash, data: raw}
-		b := slices.Clone(raw)
-		if len(b) > 0 && b[len(b)-1] != '\n' {
-			b = append(b, '\n')
-		}
-		// Records take the shape the log already uses (its time key, the
-		// keys all its records carry); a kind of record the log could not
-		// hold is left out.
-		log := memory.ReadEventLog(raw)
-		added := false
-		add := func(typ string, fields map[string]any) {
-			if rec, ok := log.Record(typ, p.now, fields); ok {
-				b, added = append(b, rec...), true
-			}
-		}
-		for _, c := range promoted {
-			ev := c.evidence[0]
-			add("memory.promotion.applied", map[string]any{
-				"path": ev.Path, "startLine": ev.Line, "endLine": ev.EndLine, "target": p.mem.memDoc.path, "engine": "dreamwiki"})
-		}
-		add("memory.dream.completed", map[string]any{
-			"engine": "dreamwiki", "consolidatedThrough": dateOr(p.sel.through, ""), "promoted": p.counts.Promoted,
-			"merged": p.counts.Merged, "superseded": p.counts.Superseded, "archived": p.counts.Archived})
-		if added {
-			out[eventsPath] = b
-		}
+	for _, c := range promoted {
+		ev := c.evidence[0]
+		add("memory.promotion.applied", map[string]any{
+			"path": ev.Path, "startLine": ev.Line, "endLine": ev.EndLine, "target": index, "engine": "dreamwiki"})
 	}
+	add("memory.dream.completed", map[string]any{
+		"engine": "dreamwiki", "consolidatedThrough": dateOr(sel.through, ""), "promoted": c.Promoted,
+		"merged": c.Merged, "superseded": c.Superseded, "archived": c.Archived})
+	if !added {
+		return nil
+	}
+	return b
+}
+
+// heartbeatOutput sets lastDreamAt and lastDreamResult in
+// heartbeat-state.json, keeping its other keys; a file that is not a JSON
+// object is reported and left alone (nil).
+func heartbeatOutput(files *fileSet, summary string, now time.Time, lg *ledger) []byte {
 	var src []byte
-	if f := p.ws.FileByPath(heartbeatPath); f != nil {
-		src = p.rawOf(heartbeatPath, f.Content)
-		p.before[heartbeatPath] = fileState{hash: f.Hash, data: src}
+	if f := files.ws.FileByPath(heartbeatPath); f != nil {
+		src = files.read(f)
 	}
 	hb, err := memory.UpdateObject(src,
-		memory.Field{Key: "lastDreamAt", Value: p.now.Format(time.RFC3339)},
-		memory.Field{Key: "lastDreamResult", Value: p.summary()})
+		memory.Field{Key: "lastDreamAt", Value: now.Format(time.RFC3339)},
+		memory.Field{Key: "lastDreamResult", Value: summary})
 	if err != nil {
-		p.warn(heartbeatPath, "heartbeat-state.json is not a JSON object (%v); it is left alone", err)
-	} else {
-		out[heartbeatPath] = hb
+		lg.warn(heartbeatPath, "heartbeat-state.json is not a JSON object (%v); it is left alone", err)
+		return nil
 	}
+	return hb
 }
 
 // summary is the one-line result the heartbeat and the CLI show.
-func (p *planner) summary() string {
-	m := p.plan.Memory
+func summary(c Counts, m MemorySize) string {
 	s := fmt.Sprintf("promoted %d (%d into MEMORY.md), merged %d, superseded %d, archived %d",
-		p.counts.Promoted, p.counts.Indexed, p.counts.Merged, p.counts.Superseded, p.counts.Archived)
+		c.Promoted, c.Indexed, c.Merged, c.Superseded, c.Archived)
 	if m.Before.Chars != m.After.Chars {
 		s += fmt.Sprintf("; MEMORY.md %s → %s chars", thousands(m.Before.Chars), thousands(m.After.Chars))
 	}
@@ -182,63 +194,106 @@ func (p *planner) summary() string {
 }
 
 // dreamLogEntry appends the run's entry to memory/dream-log.md (Markdown,
-// never JSON): the watermark, inputs with their hashes, counts, MEMORY.md
-// sizes, duration, and what was skipped and why.
-func (p *planner) dreamLogEntry() {
-	if len(p.sel.inputs) == 0 && p.sel.through.IsZero() {
-		return // nothing has ever been consolidated: no watermark to record
+// never JSON), opened in files: nothing when nothing has ever been
+// consolidated (there is no watermark to record).
+func dreamLogEntry(files *fileSet, entry []string) {
+	if entry == nil {
+		return
 	}
 	var d *mdDoc
-	if f := p.ws.FileByPath(dreamLogPath); f != nil {
-		raw := p.rawOf(dreamLogPath, f.Content)
-		d = newPlainDoc(dreamLogPath, f.Content, raw)
-		p.before[dreamLogPath] = fileState{hash: f.Hash, data: raw}
+	if f := files.ws.FileByPath(dreamLogPath); f != nil {
+		d = newPlainDoc(dreamLogPath, f.Content, files.read(f))
 	} else {
 		d = newEmptyDoc(dreamLogPath)
 		d.lines = []string{"# Dream log", "", "Audit trail of dream runs (Sense → Consolidate → Settle). Newest at the bottom; backups are in .backup/memory-dreams/."}
 		d.sections[0].end = len(d.lines)
 	}
-	p.docs[dreamLogPath] = d
+	files.docs[dreamLogPath] = d
+	d.tail = append(d.tail, newBlock(entry...))
+}
 
-	c := p.counts
-	m := p.plan.Memory
+// dreamLog is what a dream log entry reports: the batch, the counts,
+// MEMORY.md's sizes, how long the dream took and everything the ledger
+// holds.
+type dreamLog struct {
+	started time.Time
+	clock   func() time.Time // read when the entry is written, for its duration
+	sel     *selection
+	dream   workspace.DreamConfig
+	counts  Counts
+	memory  MemorySize
+	archive string // this month's archive file
+	actions []Action
+	secrets []SecretFinding
+	skipped []Skip
+}
+
+// lines are the run's dream log entry: the watermark, inputs with their
+// hashes, counts, MEMORY.md sizes, duration, and what was skipped and why.
+// nil means there is nothing to record: nothing has ever been
+// consolidated.
+func (r dreamLog) lines() []string {
+	sel := r.sel
+	if len(sel.inputs) == 0 && sel.through.IsZero() {
+		return nil
+	}
+	c, m := r.counts, r.memory
 	var L []string
 	add := func(format string, args ...any) { L = append(L, fmt.Sprintf(format, args...)) }
-	add("## %s — dream", p.now.Format("2006-01-02 15:04"))
+	add("## %s — dream", r.started.Format("2006-01-02 15:04"))
 	add("")
-	add("- **Consolidated through**: %s", dateOr(p.sel.through, "—"))
-	if n := len(p.sel.inputs); n > 0 {
+	add("- **Consolidated through**: %s", dateOr(sel.through, "—"))
+	if n := len(sel.inputs); n > 0 {
 		var size int64
-		for _, in := range p.sel.inputs {
+		for _, in := range sel.inputs {
 			size += in.File.Size
 		}
-		add("- **Logs**: %d (%s … %s), %s", n, p.sel.inputs[0].Date.Format(time.DateOnly), p.sel.inputs[n-1].Date.Format(time.DateOnly), kib(size))
+		add("- **Logs**: %d (%s … %s), %s", n, sel.inputs[0].Date.Format(time.DateOnly), sel.inputs[n-1].Date.Format(time.DateOnly), kib(size))
 	} else {
-		add("- **Logs**: 0 (nothing new since %s)", dateOr(p.sel.watermark, "the start"))
+		add("- **Logs**: 0 (nothing new since %s)", dateOr(sel.watermark, "the start"))
 	}
 	add("- **Promoted**: %d (%d into MEMORY.md)", c.Promoted, c.Indexed)
 	add("- **Merged**: %d", c.Merged)
 	add("- **Superseded**: %d", c.Superseded)
 	add("- **Archived**: %d", c.Archived)
 	add("- **MEMORY.md**: %s → %s chars (%d → %d lines), target %s", thousands(m.Before.Chars), thousands(m.After.Chars), m.Before.Lines, m.After.Lines, m.Budget.String())
-	add("- **Duration**: %.2f s", p.opts.now().Sub(p.started).Seconds())
-	if len(p.sel.inputs) > 0 {
+	add("- **Duration**: %.2f s", r.clock().Sub(r.started).Seconds())
+	if len(sel.inputs) > 0 {
 		add("- **Inputs**:")
-		for _, in := range p.sel.inputs {
+		for _, in := range sel.inputs {
 			add("  - %s (%s, sha256 %s)", in.File.Path, kib(in.File.Size), shortHash(in.File.Hash))
 		}
 	}
+	if notes := r.notes(); len(notes) > 0 {
+		L = append(L, "")
+		for _, n := range notes {
+			if strings.HasPrefix(n, "  - ") {
+				L = append(L, n) // a sub-item of the note above
+			} else {
+				L = append(L, "- "+n)
+			}
+		}
+	}
+	return L
+}
+
+// notes are the entry's remarks: the batch, what went where, and what was
+// skipped (counted by reason, with the first few places of each, so every
+// skipped line can be found; the plan, --dry-run and --json, has all).
+// A note starting "  - " is a sub-item of the one above.
+func (r dreamLog) notes() []string {
+	sel, c := r.sel, r.counts
 	var notes []string
 	note := func(format string, args ...any) { notes = append(notes, fmt.Sprintf(format, args...)) }
-	if p.sel.oversized != "" {
-		note("Batch: %s.", p.sel.oversized)
+	if sel.oversized != "" {
+		note("Batch: %s.", sel.oversized)
 	}
-	if n := len(p.sel.deferred); n > 0 {
+	if n := len(sel.deferred); n > 0 {
 		note("Deferred %d logs (%s … %s) to the next dream: batch limit of %d logs / %s.", n,
-			p.sel.deferred[0].Date.Format(time.DateOnly), p.sel.deferred[n-1].Date.Format(time.DateOnly), p.cfg.Dream.MaxLogs, kib(int64(p.cfg.Dream.MaxBytes)))
+			sel.deferred[0].Date.Format(time.DateOnly), sel.deferred[n-1].Date.Format(time.DateOnly), r.dream.MaxLogs, kib(int64(r.dream.MaxBytes)))
 	}
 	byFile := map[string]int{}
-	for _, a := range p.plan.Actions {
+	for _, a := range r.actions {
 		if a.Kind == "promote" {
 			byFile[a.File]++
 		}
@@ -249,7 +304,7 @@ func (p *planner) dreamLogEntry() {
 			notes = append(notes, fmt.Sprintf("  - %d to %s", byFile[f], f))
 		}
 	}
-	for _, a := range p.plan.Actions {
+	for _, a := range r.actions {
 		switch a.Kind {
 		case "supersede":
 			note("Superseded in %s: %q → %q.", a.File, shorten(a.Old, 70), shorten(stripDateSuffix(a.Text), 70))
@@ -261,49 +316,37 @@ func (p *planner) dreamLogEntry() {
 		note("Closed %d open items the logs say are done.", c.Closed)
 	}
 	if c.Archived > 0 {
-		note("Archived %d decayed entries to %s.", c.Archived, p.archivePath())
+		note("Archived %d decayed entries to %s.", c.Archived, r.archive)
 	}
 	if c.Sunk > 0 {
 		note("MEMORY.md over budget: %d entries moved into L2 files, with pointers.", c.Sunk)
 	}
-	for _, s := range p.plan.Secrets {
+	for _, s := range r.secrets {
 		note("Secret guard: %s:%d holds a secret (%s); redacted, never written to curated memory.", s.File, s.Line, s.Kind)
 	}
-	if len(p.plan.Skipped) > 0 {
-		// Counted by reason, with the first few places of each, so every
-		// skipped line can be found; the plan (--dry-run, --json) has all.
+	if len(r.skipped) > 0 {
 		reasons := map[string]int{}
 		where := map[string][]string{}
-		for _, s := range p.plan.Skipped {
-			r := s.Reason
-			if k := strings.IndexAny(r, "(:;"); k > 0 {
-				r = strings.TrimSpace(r[:k])
+		for _, s := range r.skipped {
+			why := s.Reason
+			if k := strings.IndexAny(why, "(:;"); k > 0 {
+				why = strings.TrimSpace(why[:k])
 			}
-			reasons[r]++
-			if len(where[r]) < 5 {
-				where[r] = append(where[r], fmt.Sprintf("%s:%d", s.File, s.Line))
+			reasons[why]++
+			if len(where[why]) < 5 {
+				where[why] = append(where[why], fmt.Sprintf("%s:%d", s.File, s.Line))
 			}
 		}
-		note("Skipped %d:", len(p.plan.Skipped))
-		for _, r := range sortedKeys(reasons) {
-			at := strings.Join(where[r], ", ")
-			if reasons[r] > len(where[r]) {
+		note("Skipped %d:", len(r.skipped))
+		for _, k := range sortedKeys(reasons) {
+			at := strings.Join(where[k], ", ")
+			if reasons[k] > len(where[k]) {
 				at += ", …"
 			}
-			notes = append(notes, fmt.Sprintf("  - %s ×%d: %s", r, reasons[r], at))
+			notes = append(notes, fmt.Sprintf("  - %s ×%d: %s", k, reasons[k], at))
 		}
 	}
-	if len(notes) > 0 {
-		L = append(L, "")
-		for _, n := range notes {
-			if strings.HasPrefix(n, "  - ") {
-				L = append(L, n) // a sub-item of the note above
-			} else {
-				L = append(L, "- "+n)
-			}
-		}
-	}
-	d.tail = append(d.tail, newBlock(L...))
+	return notes
 }
 
 func sortedKeys(m map[string]int) []string {

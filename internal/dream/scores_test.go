@@ -132,18 +132,18 @@ func TestDream_PromotionAsTheEngineUsesIt(t *testing.T) {
 	}
 	dir := workspaceFrom(t, promotionWorkspace)
 	ws := load(t, dir)
-	p := newPlanner(ws, Options{Now: at("2026-04-14T12:00:00Z")})
-	p.plan = &Plan{}
-	p.sel = selectLogs(ws, 32, 192*1024)
-	if err := p.loadCurated(); err != nil {
-		t.Fatal(err)
-	}
-	rec, err := readRecalls(ws, p.logs)
+	e := newEnv(ws, Options{Now: at("2026-04-14T12:00:00Z")})
+	sel := selectLogs(ws, 32, 192*1024)
+	mem, err := readCurated(ws, e.day, newFileSet(ws), newLedger())
 	if err != nil {
 		t.Fatal(err)
 	}
-	p.rec = rec
-	cands, _ := groupDuplicates(p.sense().cands)
+	rec, err := readRecalls(ws, e.logs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := scorer{rec: rec, now: e.now, cfg: promotionConfig(e.cfg.Dream)}
+	cands, _ := groupDuplicates(sense(ws, sel, e.logs, mem, p).cands)
 	byLine := map[int]*candidate{}
 	for _, c := range cands {
 		if c.path == "memory/2026-04-10.md" {

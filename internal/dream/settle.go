@@ -15,8 +15,8 @@ import (
 
 // materialize writes the new facts into their documents, now that every
 // candidate's final state (merged evidence, closing, superseding) is known.
-func (p *planner) materialize() {
-	for _, pl := range p.mem.placements {
+func materialize(placements []*placement) {
+	for _, pl := range placements {
 		b := newBlock(pl.c.lines(pl.tag)...)
 		pl.block = b
 		switch {
@@ -33,57 +33,57 @@ func (p *planner) materialize() {
 // archiveDecayed moves entries whose decay fell to the archived tier
 // (score < 0.1 and fewer than 2 recalls, never structural ones, DESIGN
 // 5.1) to memory/archive/YYYY-MM.md.
-func (p *planner) archiveDecayed() {
-	for _, c := range p.mem.curated {
+func archiveDecayed(entries []*curated, arch archive, lg *ledger) {
+	for _, c := range entries {
 		if c.fresh || c.u == nil || c.isGone() || c.table || c.pointer || c.preamble || c.structural || c.pinned() || c.meta == nil {
 			continue
 		}
 		if c.decay.Tier != memory.TierArchived || len(c.u.entries) != 1 {
 			continue
 		}
-		p.archiveLines(c, c.u.lines, fmt.Sprintf("decayed: score %s < 0.1, %d recalls", fmtScore(c.decay.Score), c.meta.RecallCount))
-		p.action(Action{Kind: "archive", File: c.file, Text: shorten(c.text, 160),
+		arch.add(c, c.u.lines, fmt.Sprintf("decayed: score %s < 0.1, %d recalls", fmtScore(c.decay.Score), c.meta.RecallCount))
+		lg.action(Action{Kind: "archive", File: c.file, Text: shorten(c.text, 160),
 			Reason: fmt.Sprintf("decayed out: score %s < 0.1 with %d recalls (< 2), created %s, not structural; moved to %s",
-				fmtScore(c.decay.Score), c.meta.RecallCount, dateOr(c.meta.Created, "unknown"), p.archivePath()),
+				fmtScore(c.decay.Score), c.meta.RecallCount, dateOr(c.meta.Created, "unknown"), arch.path()),
 			Scores: &Scores{Decay: decayScores(c.decay)}})
-		p.counts.Archived++
+		lg.counts.Archived++
 	}
 }
 
-// archivePath is this month's archive file.
-func (p *planner) archivePath() string { return "memory/archive/" + p.day.Format("2006-01") + ".md" }
+// archive is this month's archive file, opened in files when the first
+// entry goes there.
+type archive struct {
+	files *fileSet
+	day   time.Time
+}
 
-// archiveDoc opens (or starts) this month's archive file.
-func (p *planner) archiveDoc() *mdDoc {
-	path := p.archivePath()
-	if d := p.docs[path]; d != nil {
+// path is this month's archive file.
+func (a archive) path() string { return "memory/archive/" + a.day.Format("2006-01") + ".md" }
+
+// doc opens (or starts) this month's archive file.
+func (a archive) doc() *mdDoc {
+	path := a.path()
+	if d := a.files.docs[path]; d != nil {
 		return d
 	}
 	var d *mdDoc
-	if f := p.ws.FileByPath(path); f != nil {
-		raw := []byte(f.Content)
-		if p.root != "" {
-			if b, err := readWorkspaceFile(p.root, path); err == nil {
-				raw = b
-			}
-		}
-		d = newPlainDoc(path, f.Content, raw)
-		p.before[path] = fileState{hash: f.Hash, data: raw}
+	if f := a.files.ws.FileByPath(path); f != nil {
+		d = newPlainDoc(path, f.Content, a.files.read(f))
 	} else {
 		d = newEmptyDoc(path)
-		d.lines = []string{"# Archive — " + p.day.Format("January 2006")}
+		d.lines = []string{"# Archive — " + a.day.Format("January 2006")}
 		d.sections[0].end = 1
 	}
-	p.docs[path] = d
+	a.files.docs[path] = d
 	return d
 }
 
-// archiveLines moves an entry's lines (with a marker where superseded) to
-// the archive, under a heading for today, with a comment saying where it
-// came from and why.
-func (p *planner) archiveLines(c *curated, lines []string, why string) {
-	d := p.archiveDoc()
-	heading := "Archived " + p.day.Format(time.DateOnly)
+// add moves an entry's lines (with a marker where superseded) to the
+// archive, under a heading for today, with a comment saying where it came
+// from and why.
+func (a archive) add(c *curated, lines []string, why string) {
+	d := a.doc()
+	heading := "Archived " + a.day.Format(time.DateOnly)
 	sec := d.section(heading)
 	if sec == nil {
 		sec = d.addSection(heading, 2)
@@ -98,7 +98,7 @@ func (p *planner) archiveLines(c *curated, lines []string, why string) {
 	c.u.remove()
 	c.archived = true
 	if c.meta != nil {
-		c.meta.File = p.archivePath()
+		c.meta.File = a.path()
 		if why != "superseded" {
 			c.meta.Tier = string(memory.TierArchived)
 		}
@@ -164,17 +164,16 @@ func (b Budget) String() string {
 }
 
 // budget derives the target: TargetPct of the character headroom, and of
-// the line and byte limits when dreamwiki.toml or MEMORY.md's own size
-// header sets them (the tighter one wins).
-func (p *planner) budget() Budget {
-	b := p.cfg.Budget
+// the line and byte limits when dreamwiki.toml (b) or MEMORY.md's own size
+// header (m, nil without one) sets them (the tighter one wins).
+func budget(b workspace.BudgetConfig, m *workspace.MemoryIndex) Budget {
 	pct := b.TargetPct
 	if pct <= 0 || pct > 100 {
 		pct = 80
 	}
 	out := Budget{Chars: b.MaxChars * pct / 100}
 	lines, bytes := b.MaxLines, b.MaxBytes
-	if m := p.ws.Memory; m != nil && m.Limit != nil {
+	if m != nil && m.Limit != nil {
 		if m.Limit.MaxLines > 0 && (lines == 0 || m.Limit.MaxLines < lines) {
 			lines = m.Limit.MaxLines
 		}
@@ -196,16 +195,44 @@ func (p *planner) budget() Budget {
 // pointer line per L2 file they went to. Nothing is deleted. If that is not
 // enough, the new index lines of this run are left out (their facts are in
 // L2 already), and whatever still does not fit is reported.
-func (p *planner) fitBudget() {
-	target := p.budget()
-	p.plan.Memory.Budget = target
-	cur := sizeOf(p.mem.memDoc.render())
+func fitBudget(mem *curatedMemory, files *fileSet, target Budget, lg *ledger) {
+	cur := sizeOf(mem.memDoc.render())
 	if target.fits(cur) {
 		return
 	}
+	est := cur
+	for _, u := range sinkOrder(mem) {
+		if target.fits(est) {
+			cur = sizeOf(mem.memDoc.render())
+			if target.fits(cur) {
+				break
+			}
+			est = cur
+		}
+		removed := strings.Join(u.lines, "\n") + "\n"
+		added := sink(mem, files, u, lg)
+		est.Chars += utf8.RuneCountInString(added) - utf8.RuneCountInString(removed)
+		est.Bytes += len(added) - len(removed)
+		est.Lines += strings.Count(added, "\n") - strings.Count(removed, "\n")
+	}
+	cur = sizeOf(mem.memDoc.render())
+	if !target.fits(cur) {
+		cur = dropIndexLines(mem, target, lg)
+	}
+	if !target.fits(cur) {
+		lg.warn(mem.memDoc.path, "MEMORY.md is still over its budget (%s > %s) after moving every entry that can move to L2 files; what is left are index lines and lines holding a secret, which never move",
+			thousands(cur.Chars)+" chars", target.String())
+	}
+}
+
+// sinkOrder is the index's entries that may sink into L2 files, in the
+// order they go: lowest value first (not structural, lowest decay score,
+// longest), the preamble under the title last. Pointers and lines holding
+// a secret never move.
+func sinkOrder(mem *curatedMemory) []*unit {
 	var sinkable []*unit
-	for _, u := range p.mem.memDoc.units {
-		if u.gone || u.pinned || u.cur == nil || p.allPointers(u) {
+	for _, u := range mem.memDoc.units {
+		if u.gone || u.pinned || u.cur == nil || mem.allPointers(u) {
 			continue
 		}
 		sinkable = append(sinkable, u)
@@ -246,60 +273,47 @@ func (p *planner) fitBudget() {
 		}
 		return a.start - b.start
 	})
-	est := cur
-	for _, u := range sinkable {
-		if target.fits(est) {
-			cur = sizeOf(p.mem.memDoc.render())
-			if target.fits(cur) {
+	return sinkable
+}
+
+// dropIndexLines leaves out this run's new index lines, lowest promotion
+// score first, until the index fits its budget: only lines whose fact
+// also went to an L2 file, so nothing is lost. It returns the index's
+// size after.
+func dropIndexLines(mem *curatedMemory, target Budget, lg *ledger) Size {
+	var fresh []*placement
+	for _, pl := range mem.placements {
+		if pl.index && pl.block != nil && !pl.dropped {
+			fresh = append(fresh, pl)
+		}
+	}
+	slices.SortStableFunc(fresh, func(a, b *placement) int {
+		if a.score < b.score {
+			return -1
+		}
+		if a.score > b.score {
+			return 1
+		}
+		return 0
+	})
+	cur := sizeOf(mem.memDoc.render())
+	for _, pl := range fresh {
+		if mem.fitsL2(pl.c) {
+			pl.dropped, pl.block.dropped = true, true
+			lg.counts.Indexed--
+			if cur = sizeOf(mem.memDoc.render()); target.fits(cur) {
 				break
 			}
-			est = cur
-		}
-		removed := strings.Join(u.lines, "\n") + "\n"
-		added := p.sink(u)
-		est.Chars += utf8.RuneCountInString(added) - utf8.RuneCountInString(removed)
-		est.Bytes += len(added) - len(removed)
-		est.Lines += strings.Count(added, "\n") - strings.Count(removed, "\n")
-	}
-	cur = sizeOf(p.mem.memDoc.render())
-	if !target.fits(cur) {
-		// New index lines go last, lowest promotion score first.
-		var fresh []*placement
-		for _, pl := range p.mem.placements {
-			if pl.index && pl.block != nil && !pl.dropped {
-				fresh = append(fresh, pl)
-			}
-		}
-		slices.SortStableFunc(fresh, func(a, b *placement) int {
-			if a.score < b.score {
-				return -1
-			}
-			if a.score > b.score {
-				return 1
-			}
-			return 0
-		})
-		for _, pl := range fresh {
-			if p.fitsL2(pl.c) {
-				pl.dropped, pl.block.dropped = true, true
-				p.counts.Indexed--
-				if cur = sizeOf(p.mem.memDoc.render()); target.fits(cur) {
-					break
-				}
-			}
 		}
 	}
-	if !target.fits(cur) {
-		p.warn(p.mem.memDoc.path, "MEMORY.md is still over its budget (%s > %s) after moving every entry that can move to L2 files; what is left are index lines and lines holding a secret, which never move",
-			thousands(cur.Chars)+" chars", target.String())
-	}
+	return cur
 }
 
 // fitsL2 reports whether a fact also has a line in an L2 file, so leaving
 // its MEMORY.md line out loses nothing.
-func (p *planner) fitsL2(c *candidate) bool {
-	for _, cur := range p.mem.fresh[c] {
-		if cur.file != p.mem.memDoc.path && !cur.isGone() {
+func (m *curatedMemory) fitsL2(c *candidate) bool {
+	for _, cur := range m.fresh[c] {
+		if cur.file != m.memDoc.path && !cur.isGone() {
 			return true
 		}
 	}
@@ -307,9 +321,9 @@ func (p *planner) fitsL2(c *candidate) bool {
 }
 
 // allPointers reports a unit that is nothing but index lines.
-func (p *planner) allPointers(u *unit) bool {
+func (m *curatedMemory) allPointers(u *unit) bool {
 	for _, e := range u.entries {
-		if !p.isPointer(e) {
+		if !m.isPointer(e) {
 			return false
 		}
 	}
@@ -318,17 +332,17 @@ func (p *planner) allPointers(u *unit) bool {
 
 // sink moves a MEMORY.md entry into an L2 file and leaves a pointer to it
 // in its section. It returns the text the pointer line adds to MEMORY.md.
-func (p *planner) sink(u *unit) string {
-	tp, how := p.sinkTarget(u)
+func sink(mem *curatedMemory, files *fileSet, u *unit, lg *ledger) string {
+	tp, how := sinkTarget(mem, files, u, lg)
 	dup := true
 	for _, e := range u.entries {
-		if !p.topicHolds(tp, e.Text) {
+		if !mem.topicHolds(tp, e.Text) {
 			dup = false
 		}
 	}
 	if !dup {
 		b := newBlock(stripComments(u.lines)...)
-		if sec, after := p.sinkSection(tp, u); after != nil {
+		if sec, after := sinkSection(tp, u); after != nil {
 			after.after = append(after.after, b)
 		} else {
 			sec.inserts = append(sec.inserts, b)
@@ -338,7 +352,7 @@ func (p *planner) sink(u *unit) string {
 		}
 	}
 	u.remove()
-	for _, c := range p.mem.curated {
+	for _, c := range mem.curated {
 		if c.u == u {
 			c.sunk = true
 			if c.meta != nil {
@@ -346,12 +360,12 @@ func (p *planner) sink(u *unit) string {
 			}
 		}
 	}
-	p.counts.Sunk++
+	lg.counts.Sunk++
 	reason := "MEMORY.md over budget; moved " + how
 	if dup {
 		reason = "MEMORY.md over budget; " + tp.path + " already holds it, so the index line goes"
 	}
-	p.action(Action{Kind: "sink", File: tp.path, Text: shorten(u.cur.text, 160), Reason: reason})
+	lg.action(Action{Kind: "sink", File: tp.path, Text: shorten(u.cur.text, 160), Reason: reason})
 	// One pointer per section and L2 file.
 	for _, other := range u.sec.units {
 		if !other.gone && (strings.Contains(strings.Join(other.lines, "\n"), tp.path) || strings.Contains(strings.Join(other.lines, "\n"), "[["+tp.slug+"]]")) {
@@ -374,14 +388,14 @@ func (p *planner) sink(u *unit) string {
 
 // sinkTarget picks the L2 file a MEMORY.md entry moves to: the file it
 // points to, else the topic whose vocabulary it shares, else a file named
-// for its MEMORY.md section.
-func (p *planner) sinkTarget(u *unit) (*topic, string) {
+// for its MEMORY.md section (a new file, opened in files).
+func sinkTarget(mem *curatedMemory, files *fileSet, u *unit, lg *ledger) (*topic, string) {
 	for _, e := range u.entries {
 		for _, s := range e.Sources {
 			switch s.Kind {
 			case workspace.PointerSee, workspace.PointerWikilink, workspace.PointerLink, workspace.PointerPath:
-				if t := p.mem.resolveTopic(s.Path); t != "" {
-					return p.mem.topicByPath[t], "to " + t + ", which it points to"
+				if t := mem.resolveTopic(s.Path); t != "" {
+					return mem.topicByPath[t], "to " + t + ", which it points to"
 				}
 			}
 		}
@@ -389,7 +403,7 @@ func (p *planner) sinkTarget(u *unit) (*topic, string) {
 	// Vocabulary decides only among the files that were there before: a
 	// file this run started for a section's detail is no topic of its own.
 	pseudo := &candidate{raw: strings.Join(u.lines, "\n"), words: u.cur.words}
-	if tp, why := p.route(pseudo); tp != nil && !tp.isNew {
+	if tp, why := mem.route(pseudo); tp != nil && !tp.isNew {
 		return tp, "to " + tp.path + ": " + why
 	}
 	s := slug(u.sec.heading)
@@ -398,10 +412,10 @@ func (p *planner) sinkTarget(u *unit) (*topic, string) {
 	}
 	path := "memory/" + s + ".md"
 	for n := 2; ; n++ {
-		if tp := p.mem.topicByPath[path]; tp != nil {
+		if tp := mem.topicByPath[path]; tp != nil {
 			return tp, "to " + path + ", the file for its section"
 		}
-		if p.ws.FileByPath(path) == nil && p.docs[path] == nil && isTopicPath(path) {
+		if !files.taken(path) && isTopicPath(path) {
 			break
 		}
 		path = fmt.Sprintf("memory/%s-%d.md", s, n)
@@ -415,18 +429,18 @@ func (p *planner) sinkTarget(u *unit) (*topic, string) {
 	tp.doc = newEmptyDoc(path)
 	tp.doc.lines = []string{"# " + title}
 	tp.doc.sections[0].end = 1
-	p.docs[path] = tp.doc
-	p.mem.topics = append(p.mem.topics, tp)
-	p.mem.topicByPath[path] = tp
-	p.counts.NewTopics++
-	p.action(Action{Kind: "new-topic", File: path, Text: title, Reason: "detail sunk from MEMORY.md § " + u.sec.heading})
+	files.docs[path] = tp.doc
+	mem.topics = append(mem.topics, tp)
+	mem.topicByPath[path] = tp
+	lg.counts.NewTopics++
+	lg.action(Action{Kind: "new-topic", File: path, Text: title, Reason: "detail sunk from MEMORY.md § " + u.sec.heading})
 	return tp, "to " + path + ", a new file for its section"
 }
 
 // sinkSection is where a sunk entry goes in its L2 file: a section with
 // the MEMORY.md section's name, else where spot puts a fact of its type
 // and words (after is set when it goes right after that entry).
-func (p *planner) sinkSection(tp *topic, u *unit) (sec *mdSection, after *unit) {
+func sinkSection(tp *topic, u *unit) (sec *mdSection, after *unit) {
 	if u.sec.heading != "" && u.sec.level > 1 {
 		if s := tp.doc.section(u.sec.heading); s != nil {
 			if s.isNew {
@@ -449,12 +463,12 @@ func (p *planner) sinkSection(tp *topic, u *unit) (sec *mdSection, after *unit) 
 
 // topicHolds reports whether an L2 file already has an entry containing
 // the text (compared normalised).
-func (p *planner) topicHolds(tp *topic, text string) bool {
+func (m *curatedMemory) topicHolds(tp *topic, text string) bool {
 	n := normText(text)
 	if n == "" {
 		return false
 	}
-	for _, c := range p.mem.curated {
+	for _, c := range m.curated {
 		if c.file == tp.path && !c.isGone() && c.e != nil && strings.Contains(normText(c.text), n) {
 			return true
 		}
@@ -464,28 +478,29 @@ func (p *planner) topicHolds(tp *topic, text string) bool {
 
 var reLastDream = regexp.MustCompile(`((?i:last dream)\s*[:：]\s*|上次整理\s*[:：]\s*)\d{4}-\d{2}-\d{2}`)
 
-// updateHeader moves the "last dream" date of MEMORY.md's size header, when
-// MEMORY.md changes anyway (a dream that changes nothing else leaves the
-// file alone, so a repeated dream is a no-op).
-func (p *planner) updateHeader() {
-	if !p.mem.memDoc.exists {
-		if p.mem.memDoc.changed() {
-			t := p.budget()
-			p.mem.memDoc.lines = []string{"# MEMORY.md", "", fmt.Sprintf("> limit: %s chars | last dream: %s", thousands(t.Chars*100/max(p.cfg.Budget.TargetPct, 1)), p.day.Format(time.DateOnly))}
-			p.mem.memDoc.sections[0].end = len(p.mem.memDoc.lines)
+// updateHeader moves the "last dream" date of the index's size header to
+// day, when the index changes anyway (a dream that changes nothing else
+// leaves the file alone, so a repeated dream is a no-op). An index the
+// dream starts gets a header saying its limit (target at targetPct).
+// idx is the workspace's reading of the index (nil without one).
+func updateHeader(doc *mdDoc, idx *workspace.MemoryIndex, target Budget, targetPct int, day time.Time) {
+	if !doc.exists {
+		if doc.changed() {
+			doc.lines = []string{"# MEMORY.md", "", fmt.Sprintf("> limit: %s chars | last dream: %s", thousands(target.Chars*100/max(targetPct, 1)), day.Format(time.DateOnly))}
+			doc.sections[0].end = len(doc.lines)
 		}
 		return
 	}
-	if !p.mem.memDoc.changed() || p.ws.Memory == nil || p.ws.Memory.Limit == nil {
+	if !doc.changed() || idx == nil || idx.Limit == nil {
 		return
 	}
-	for l := p.ws.Memory.Limit.Line; l >= 1 && l <= len(p.mem.memDoc.lines); l++ {
-		line := p.mem.memDoc.lines[l-1]
-		if _, quote := mdline.Quote(strings.TrimSpace(line)); !quote && l > p.ws.Memory.Limit.Line {
+	for l := idx.Limit.Line; l >= 1 && l <= len(doc.lines); l++ {
+		line := doc.lines[l-1]
+		if _, quote := mdline.Quote(strings.TrimSpace(line)); !quote && l > idx.Limit.Line {
 			break
 		}
 		if reLastDream.MatchString(line) {
-			p.mem.memDoc.lineRepl[l] = reLastDream.ReplaceAllString(line, "${1}"+p.day.Format(time.DateOnly))
+			doc.lineRepl[l] = reLastDream.ReplaceAllString(line, "${1}"+day.Format(time.DateOnly))
 			break
 		}
 	}

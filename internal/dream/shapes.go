@@ -194,6 +194,16 @@ func opensWithStatus(s string) bool {
 // "63h"), and its words: letter runs of two or more (stop words left out),
 // names with digits ("nas-01", "ZD421") included, CJK text counting one
 // word per two characters.
+//
+// It splits s itself rather than with analysis.Words, which answers
+// another question (which terms two texts share): analysis cuts
+// compounds at their joiners and gives CJK as overlapping bigrams, so
+// "41.5 GB" would hold two numbers, "nas-01" a word and a number, and
+// "无新消息" three words where a reader sees one measurement, one name
+// and about two words. These counts decide whether a line reports
+// measurements or states something (isStatus), so the tokens here are
+// the blank- and comma-separated fields a reader sees; only the stop
+// words are shared (memory.StopWord is analysis's list plus log words).
 func numbersAndWords(s string) (nums, words int) {
 	cjk := 0
 	for _, f := range strings.FieldsFunc(s, func(r rune) bool {

@@ -85,7 +85,7 @@ func normLabel(s string) string {
 // of the previous month:"). Entries in closed structures (numbered lists,
 // tables, code, counted lists), holding a secret, already replaced, or
 // from a newer log are left alone.
-func (p *planner) replaced(c *candidate) []*curated {
+func (m *curatedMemory) replaced(c *candidate) []*curated {
 	if c.marker != "change" && c.marker != "decision" && c.marker != "correction" {
 		return nil
 	}
@@ -96,7 +96,7 @@ func (p *planner) replaced(c *candidate) []*curated {
 		return nil
 	}
 	var out []*curated
-	for _, o := range p.mem.curated {
+	for _, o := range m.curated {
 		if o.isGone() || o.superseded() || o.pointer || o.table || o.pinned() || o.cand == c || o.u != nil && o.u.doc.closedUnit(o.u) {
 			continue
 		}

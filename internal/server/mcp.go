@@ -19,16 +19,24 @@ import (
 // agents and pages read the same build, with the same privacy rules.
 var _ mcp.Source = (*Server)(nil)
 
-// Settle waits until the server has caught up with every file change the
-// watcher has seen: pages, site-wide files and the search index. The
-// state must hold twice in a row, since a batch passes from the watcher to
-// the rebuild loop between the two flags.
+// Settle waits until the server has caught up with every file written
+// before it was called: the watcher has gathered their events (a mark
+// dropped behind them has arrived: under load the kernel's events reach
+// the watcher tens of milliseconds after the write, and an agent that
+// writes a note and then searches must find it), and the pages, site-wide
+// files and search index are up to date. The state must hold twice in a
+// row, since a batch passes from the watcher to the rebuild loop between
+// the two flags. Where no mark arrives within markWait (a file system
+// that does not report it) the mark is not waited for.
 func (s *Server) Settle(ctx context.Context) error {
+	caughtUp, marked := s.watch.sync()
+	start := time.Now()
 	t := time.NewTicker(5 * time.Millisecond)
 	defer t.Stop()
 	quiet := 0
 	for quiet < 2 {
-		if !s.watch.gathering.Load() && s.Idle() {
+		seen := !marked || caughtUp() || time.Since(start) > markWait
+		if seen && !s.watch.gathering.Load() && s.Idle() {
 			quiet++
 		} else {
 			quiet = 0
@@ -41,6 +49,9 @@ func (s *Server) Settle(ctx context.Context) error {
 	}
 	return nil
 }
+
+// markWait bounds how long Settle waits for the watcher's mark.
+const markWait = 2 * time.Second
 
 // Workspace is the workspace as published.
 func (s *Server) Workspace() *workspace.Workspace { return s.snapshot().ws }

@@ -167,7 +167,7 @@ func New(ctx context.Context, opts Options) (*Server, error) {
 	b := newBatch()
 	sess, ch, err := build.Open(ctx, bopts, b)
 	if err != nil {
-		s.watch.fsw.Close()
+		s.watch.close()
 		return nil, err
 	}
 	s.session, s.first = sess, ch
@@ -175,13 +175,13 @@ func New(ctx context.Context, opts Options) (*Server, error) {
 	b = newBatch()
 	t0 := time.Now()
 	if err := sess.Finish(ctx, b); err != nil {
-		s.watch.fsw.Close()
+		s.watch.close()
 		return nil, err
 	}
 	s.store.commitFinish(b)
 	s.finishTook = time.Since(t0)
 	if s.index, err = memsearch.OpenIndex(""); err != nil {
-		s.watch.fsw.Close()
+		s.watch.close()
 		return nil, err
 	}
 	s.indexer = newIndexer(s)

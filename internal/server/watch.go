@@ -5,9 +5,11 @@ import (
 	"errors"
 	"io/fs"
 	"log/slog"
+	"os"
 	"path"
 	"path/filepath"
 	"sort"
+	"strconv"
 	"strings"
 	"sync/atomic"
 	"time"
@@ -41,6 +43,13 @@ type watcher struct {
 	out     chan change
 	// gathering is set while events wait to be sent as a batch.
 	gathering atomic.Bool
+	// marks is a folder outside the workspace, watched by the same
+	// watcher, where sync drops numbered files: the kernel queues one
+	// watcher's events in order, so once mark n is seen every event of a
+	// write made before it has been gathered. Empty when it could not be
+	// made (sync then cannot tell, and says so).
+	marks          string
+	marked, seenTo atomic.Int64
 }
 
 // newWatcher starts watching root and every folder below it that the
@@ -55,7 +64,53 @@ func newWatcher(root string, quiet time.Duration, log *slog.Logger) (*watcher, e
 		fsw.Close()
 		return nil, err
 	}
+	if dir, err := os.MkdirTemp("", "dreamwiki-watch-"); err == nil {
+		if fsw.Add(dir) == nil {
+			w.marks = dir
+		} else {
+			os.Remove(dir)
+		}
+	}
 	return w, nil
+}
+
+// close stops watching and removes the marks folder.
+func (w *watcher) close() {
+	w.fsw.Close()
+	if w.marks != "" {
+		os.RemoveAll(w.marks)
+	}
+}
+
+// sync drops a mark and reports a function that says whether the watcher
+// has caught up with it, that is with every file written before sync was
+// called. Without a marks folder it reports false: the caller falls back
+// on waiting for quiet.
+func (w *watcher) sync() (caughtUp func() bool, ok bool) {
+	if w.marks == "" {
+		return nil, false
+	}
+	n := w.marked.Add(1)
+	if err := os.WriteFile(filepath.Join(w.marks, strconv.FormatInt(n, 10)), nil, 0o600); err != nil {
+		return nil, false
+	}
+	return func() bool { return w.seenTo.Load() >= n }, true
+}
+
+// mark handles an event in the marks folder; it reports whether ev was one.
+func (w *watcher) mark(ev fsnotify.Event) bool {
+	if w.marks == "" || filepath.Dir(ev.Name) != w.marks {
+		return false
+	}
+	if ev.Op.Has(fsnotify.Create) {
+		if n, err := strconv.ParseInt(filepath.Base(ev.Name), 10, 64); err == nil {
+			os.Remove(ev.Name)
+			if n > w.seenTo.Load() {
+				w.seenTo.Store(n)
+			}
+		}
+	}
+	return true
 }
 
 // addTree watches the folder rel (workspace path, "" for the root) and the
@@ -107,7 +162,7 @@ func (w *watcher) rel(p string) (string, bool) {
 
 // run turns events into batches until ctx is done, then stops watching.
 func (w *watcher) run(ctx context.Context) {
-	defer w.fsw.Close()
+	defer w.close()
 	pending := map[string]bool{}
 	reset := false
 	var first time.Time
@@ -134,7 +189,7 @@ func (w *watcher) run(ctx context.Context) {
 			if !ok {
 				return
 			}
-			if !w.event(ev, pending) {
+			if w.mark(ev) || !w.event(ev, pending) {
 				continue
 			}
 			w.gathering.Store(true)

@@ -21,6 +21,7 @@ import (
 //	workspace:alpha    browser's index has it, one workspace's chunks
 //	                   carry none, so it matches nothing here); -type:x
 //	                   excludes
+//	kind:"daily log"   a quoted value may hold spaces
 type parsedQuery struct {
 	words   []queryWord
 	filters []fieldClause
@@ -73,6 +74,11 @@ func parseQuery(s string) parsedQuery {
 			}
 			continue
 		}
+		if field, value, next, ok := quotedFilter(rs, i); ok {
+			pq.filters = append(pq.filters, fieldClause{field: field, value: value, not: not})
+			i = next
+			continue
+		}
 		j := i
 		for j < len(rs) && !unicode.IsSpace(rs[j]) {
 			j++
@@ -92,4 +98,28 @@ func parseQuery(s string) parsedQuery {
 		pq.words = append(pq.words, queryWord{text: tok, must: must, not: not})
 	}
 	return pq
+}
+
+// quotedFilter reads a filter whose value is quoted, field:"two words",
+// at rs[i]: the value runs to the closing quote (or the end, as an
+// unclosed phrase does). It reports the index after it. A value that is
+// empty is not a filter.
+func quotedFilter(rs []rune, i int) (field, value string, next int, ok bool) {
+	j := i
+	for j < len(rs) && rs[j] != ':' && !unicode.IsSpace(rs[j]) {
+		j++
+	}
+	field = strings.ToLower(string(rs[i:j]))
+	if j+1 >= len(rs) || rs[j] != ':' || rs[j+1] != '"' || !queryFields[field] {
+		return "", "", 0, false
+	}
+	k := j + 2
+	for k < len(rs) && rs[k] != '"' {
+		k++
+	}
+	value = strings.TrimSpace(string(rs[j+2 : k]))
+	if value == "" {
+		return "", "", 0, false
+	}
+	return field, value, k + 1, true
 }

@@ -1,0 +1,214 @@
+package dream
+
+import (
+	"context"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/dreamwiki/dreamwiki/internal/workspace"
+)
+
+// Each phase of a dream is a function of values (api.go, PlanWorkspace),
+// so it can be run alone on a small workspace. These tests do that.
+
+// phases is a workspace read up to the point where candidates are decided
+// about: what PlanWorkspace's sense and collect phases produce.
+type phases struct {
+	ws    *workspace.Workspace
+	e     env
+	files *fileSet
+	lg    *ledger
+	mem   *curatedMemory
+	sel   *selection
+	score scorer
+	cands []*candidate
+}
+
+func collectPhases(t *testing.T, src, now string) *phases {
+	t.Helper()
+	ws := load(t, workspaceFrom(t, src))
+	p := &phases{ws: ws, e: newEnv(ws, Options{Now: at(now)}), files: newFileSet(ws), lg: newLedger()}
+	var err error
+	if p.mem, err = readCurated(ws, p.e.day, p.files, p.lg); err != nil {
+		t.Fatal(err)
+	}
+	d := p.e.cfg.Dream
+	p.sel = selectLogs(ws, d.MaxLogs, d.MaxBytes)
+	p.score = scorer{rec: recallData(ws, p.e.logs, p.files, p.lg), now: p.e.now, cfg: promotionConfig(d)}
+	p.cands, _ = groupDuplicates(sense(ws, p.sel, p.e.logs, p.mem, p.score).cands)
+	return p
+}
+
+// decide runs the consolidate phase and writes its placements into the
+// documents.
+func (p *phases) decide() {
+	arch := archive{files: p.files, day: p.e.day}
+	decider{mem: p.mem, score: p.score, arch: arch, lg: p.lg, now: p.e.now, logs: len(p.sel.inputs)}.decide(context.Background(), p.cands)
+	materialize(p.mem.placements)
+}
+
+func TestDecide_AFactAlreadyInMemoryIsNotPlacedTwice(t *testing.T) {
+	p := collectPhases(t, `
+-- MEMORY.md --
+# MEMORY.md
+
+## Infrastructure
+- The NAS backs up nightly to Backblaze B2 at 02:00.
+-- memory/2026-04-02.md --
+# 2026-04-02
+
+- Decision: the NAS backs up nightly to Backblaze B2 at 02:00.
+`, "2026-04-05T07:00:00Z")
+	if len(p.cands) != 1 {
+		t.Fatalf("candidates = %d, want the one line of the log", len(p.cands))
+	}
+	p.decide()
+	if len(p.mem.placements) != 0 {
+		t.Errorf("the fact was placed again: %+v", p.mem.placements[0].c.fact)
+	}
+	if c := p.lg.counts; c.Merged != 1 || c.Promoted != 0 || c.Indexed != 0 {
+		t.Errorf("counts = %+v, want one merge and nothing promoted", c)
+	}
+	mem := string(p.mem.memDoc.render())
+	if n := strings.Count(mem, "Backblaze B2"); n != 1 {
+		t.Errorf("MEMORY.md names the fact %d times, want once:\n%s", n, mem)
+	}
+	// The log's line is kept as the entry's evidence.
+	if !strings.Contains(mem, "memory/2026-04-02.md#L3-L3") {
+		t.Errorf("MEMORY.md lacks the new evidence:\n%s", mem)
+	}
+}
+
+func TestDecide_AFactTheLogsRepeatIsWrittenOnce(t *testing.T) {
+	p := collectPhases(t, `
+-- MEMORY.md --
+# MEMORY.md
+
+## Infrastructure
+- Home lab details: see memory/homelab.md
+-- memory/homelab.md --
+# Home lab
+
+## Hosts
+- The NUC runs Home Assistant.
+-- memory/2026-04-02.md --
+# 2026-04-02
+
+- Decision: the home lab NUC hosts the Zigbee2MQTT bridge from now on.
+-- memory/2026-04-03.md --
+# 2026-04-03
+
+- Decision: the home lab NUC hosts the Zigbee2MQTT bridge from now on.
+`, "2026-04-05T07:00:00Z")
+	// The sense phase folds the repeat into one candidate with both
+	// lines as its evidence.
+	if len(p.cands) != 1 {
+		t.Fatalf("candidates = %d, want the repeat folded into one", len(p.cands))
+	}
+	if ev := evidenceStrings(p.cands[0].evidence); len(ev) != 2 {
+		t.Errorf("evidence = %v, want both lines", ev)
+	}
+	p.decide()
+	written := 0
+	for _, d := range p.files.docs {
+		written += strings.Count(string(d.render()), "Zigbee2MQTT bridge")
+	}
+	if written != 1 {
+		t.Errorf("the fact is written %d times, want once", written)
+	}
+}
+
+func TestAudit_ADailyLogIsNeverATarget(t *testing.T) {
+	ws := load(t, workspaceFrom(t, `
+-- memory/2026-04-14.md --
+# 2026-04-14
+
+- The NUC runs Home Assistant.
+`))
+	lg := newLedger()
+	out := map[string][]byte{
+		"memory/2026-04-14.md":         []byte("# 2026-04-14\n\n- rewritten\n"),
+		"memory/2026-04-14 standup.md": []byte("- a new log\n"),
+		"memory/daily/2026-04-15.md":   []byte("- a new log\n"),
+		"memory/dreaming/deep/x.md":    []byte("- phase output\n"),
+		"notes/elsewhere.md":           []byte("- outside memory/\n"),
+		"memory/homelab.md":            []byte("# Home lab\n"),
+	}
+	changes := audit(out, ws, map[string]fileState{}, lg)
+	if len(changes) != 1 || changes[0].Path != "memory/homelab.md" {
+		t.Errorf("changes = %+v, want memory/homelab.md alone", changes)
+	}
+	refused := map[string]bool{}
+	for _, d := range lg.diags {
+		refused[d.File] = true
+	}
+	for path := range out {
+		if path != "memory/homelab.md" && !refused[path] {
+			t.Errorf("%s was dropped without an error saying so (%+v)", path, lg.diags)
+		}
+	}
+}
+
+func TestGate_ForceSkipsTheGatesThatFailAndSaysSo(t *testing.T) {
+	now := time.Date(2026, 4, 5, 7, 0, 0, 0, time.UTC)
+	sel := &selection{lastDream: now.Add(-24 * time.Hour)} // a day ago, no new logs
+	d := workspace.DefaultConfig().Dream
+	gs, ready := gate(sel, now, d, false)
+	if ready || len(gs) != 2 || gs[0].Passed || gs[1].Passed || gs[0].Forced {
+		t.Errorf("without force: ready %v, gates %+v", ready, gs)
+	}
+	gs, ready = gate(sel, now, d, true)
+	if !ready || !gs[0].Forced || !gs[1].Forced || gs[0].Passed {
+		t.Errorf("with force: ready %v, gates %+v", ready, gs)
+	}
+}
+
+func TestFitBudget_DetailMovesToATopicFileBehindAPointer(t *testing.T) {
+	p := collectPhases(t, `
+-- MEMORY.md --
+# MEMORY.md
+
+## Hosts
+- nas-01 is the Synology DS920+ in the hall cupboard, on the UPS with the router.
+- The NUC in the study runs Home Assistant, Zigbee2MQTT and the Mosquitto broker.
+- The printer is a Brother HL-L2350DW on the guest network, reserved at 10.0.0.31.
+`, "2026-04-05T07:00:00Z")
+	before := sizeOf(p.mem.memDoc.render())
+	target := Budget{Chars: before.Chars - 60}
+	fitBudget(p.mem, p.files, target, p.lg)
+
+	after := sizeOf(p.mem.memDoc.render())
+	if !target.fits(after) {
+		t.Errorf("MEMORY.md is %d chars, over its budget of %d", after.Chars, target.Chars)
+	}
+	if p.lg.counts.Sunk == 0 || p.lg.counts.NewTopics != 1 {
+		t.Fatalf("counts = %+v, want entries sunk into one new topic file", p.lg.counts)
+	}
+	mem, hosts := string(p.mem.memDoc.render()), p.files.docs["memory/hosts.md"]
+	if hosts == nil || !strings.Contains(mem, "see memory/hosts.md") {
+		t.Fatalf("no pointer to memory/hosts.md in MEMORY.md:\n%s", mem)
+	}
+	// Nothing is lost: every fact is in MEMORY.md or in the topic file.
+	both := mem + string(hosts.render())
+	for _, fact := range []string{"Synology DS920+", "Mosquitto broker", "Brother HL-L2350DW"} {
+		if !strings.Contains(both, fact) {
+			t.Errorf("%q is gone from curated memory:\n%s", fact, both)
+		}
+	}
+}
+
+func TestDreamLog_NothingEverConsolidatedWritesNoEntry(t *testing.T) {
+	now := time.Date(2026, 4, 5, 7, 0, 0, 0, time.UTC)
+	r := dreamLog{started: now, clock: func() time.Time { return now }, sel: &selection{}}
+	if got := r.lines(); got != nil {
+		t.Errorf("an entry with no watermark to record: %q", got)
+	}
+	r.sel = &selection{watermark: now.AddDate(0, 0, -5), through: now.AddDate(0, 0, -5)}
+	got := strings.Join(r.lines(), "\n")
+	for _, want := range []string{"## 2026-04-05 07:00 — dream", "- **Consolidated through**: 2026-03-31", "- **Logs**: 0 (nothing new since 2026-03-31)"} {
+		if !strings.Contains(got, want) {
+			t.Errorf("entry lacks %q:\n%s", want, got)
+		}
+	}
+}
