@@ -149,6 +149,12 @@ func (a *analyzer) anchorsAndNotes() {
 		}
 		need[ev.Path][b.End] = Anchor{Line: b.End, ID: ev.Block}
 	}
+	var (
+		file     string
+		fileSeen bool
+		src      *source
+		fileNeed map[int]Anchor
+	)
 	for _, c := range a.claims {
 		for i := range c.Evidence {
 			ev := &c.Evidence[i]
@@ -160,16 +166,25 @@ func (a *analyzer) anchorsAndNotes() {
 			}
 		}
 		// The entry's own block, for the link back from the claim note.
-		if src := a.sourceOf(c.File); src != nil {
+		// A file's claims come one after another: its source and anchors
+		// are looked up when the file changes, not for each claim.
+		if c.File != file || !fileSeen {
+			file, fileSeen, src, fileNeed = c.File, true, a.sourceOf(c.File), need[c.File]
+		}
+		if src != nil {
 			if i := src.blockAt(c.EndLine); i >= 0 && src.blocks[i].Anchorable {
 				b := src.blocks[i]
 				c.Block = b.ID
 				if c.Block == "" {
 					c.Block = "e" + itoa(b.Start)
-					if need[c.File] == nil {
-						need[c.File] = map[int]Anchor{}
+					if fileNeed == nil {
+						fileNeed = need[c.File] // evidence in the file may have made it since
 					}
-					need[c.File][b.End] = Anchor{Line: b.End, ID: c.Block}
+					if fileNeed == nil {
+						fileNeed = map[int]Anchor{}
+						need[c.File] = fileNeed
+					}
+					fileNeed[b.End] = Anchor{Line: b.End, ID: c.Block}
 				}
 			}
 		}
