@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"html/template"
 	"math"
+	"slices"
 	"strings"
 	"time"
 )
@@ -18,7 +19,7 @@ type bar struct {
 	Value int
 	// Class colours the bar ("fill-hot"); "" uses the accent.
 	Class string
-	// URL makes the bar's label a link.
+	// URL makes the bar's row a link (to the search for what it counts).
 	URL string
 }
 
@@ -30,8 +31,14 @@ func barChart(id, title string, bars []bar) template.HTML {
 		maxV = max(maxV, b.Value)
 	}
 	h := rowH*len(bars) + 4
+	// A picture's parts are hidden from assistive technology: a chart
+	// whose rows are links is a group of them instead.
+	role := "img"
+	if slices.ContainsFunc(bars, func(x bar) bool { return x.URL != "" }) {
+		role = "group"
+	}
 	var b strings.Builder
-	fmt.Fprintf(&b, `<svg class="chart" viewBox="0 0 %d %d" role="img" aria-labelledby="%s-t"><title id="%s-t">%s</title>`, width, h, id, id, esc(title))
+	fmt.Fprintf(&b, `<svg class="chart" viewBox="0 0 %d %d" role="%s" aria-labelledby="%s-t"><title id="%s-t">%s</title>`, width, h, role, id, id, esc(title))
 	for i, x := range bars {
 		y := i*rowH + 2
 		w := float64(width-labelW-44) * float64(x.Value) / float64(maxV)
@@ -39,12 +46,19 @@ func barChart(id, title string, bars []bar) template.HTML {
 		if x.Class != "" {
 			class = "bar " + x.Class
 		}
+		if x.URL != "" {
+			// The row (label, bar and number) is one link to the list it counts.
+			fmt.Fprintf(&b, `<a href="%s" aria-label="%s">`, esc(x.URL), esc(fmt.Sprintf("%s: %d", x.Label, x.Value)))
+		}
 		fmt.Fprintf(&b, `<text x="%d" y="%d" text-anchor="end">%s</text>`, labelW-8, y+19, esc(x.Label))
 		fmt.Fprintf(&b, `<rect class="track" x="%d" y="%d" width="%d" height="16" rx="3"/>`, labelW, y+6, width-labelW-44)
 		if x.Value > 0 {
 			fmt.Fprintf(&b, `<rect class="%s" x="%d" y="%d" width="%.1f" height="16" rx="3"/>`, class, labelW, y+6, math.Max(w, 2))
 		}
 		fmt.Fprintf(&b, `<text class="value" x="%d" y="%d">%d</text>`, width-38, y+19, x.Value)
+		if x.URL != "" {
+			b.WriteString(`</a>`)
+		}
 	}
 	b.WriteString(`</svg>`)
 	rows := make([][2]string, len(bars))

@@ -4,10 +4,12 @@ import (
 	"fmt"
 	"html/template"
 	"maps"
+	"net/url"
 	"slices"
 	"sort"
 	"strings"
 	"time"
+	"unicode"
 
 	"github.com/dreamwiki/dreamwiki/internal/provenance"
 	"github.com/dreamwiki/dreamwiki/vault"
@@ -95,9 +97,9 @@ func (s *site) renderDashboard(r *reads) error {
 			buckets[min(max(i, 0), 9)]++
 		}
 		b.WriteString(`<section class="panel" aria-labelledby="p-tier"><h2 id="p-tier">Claims by tier</h2>`)
-		b.WriteString(string(barChart("c-tier", "Claims by tier", ordered(tiers, tierOrder, "fill-"))))
+		b.WriteString(string(barChart("c-tier", "Claims by tier", s.searchBars(page, ordered(tiers, tierOrder, "fill-"), "kind:claim tier:"))))
 		b.WriteString(`</section><section class="panel" aria-labelledby="p-type"><h2 id="p-type">Claims by type</h2>`)
-		b.WriteString(string(barChart("c-type", "Claims by memory type", ordered(types, typeOrder, "fill-"))))
+		b.WriteString(string(barChart("c-type", "Claims by memory type", s.searchBars(page, ordered(types, typeOrder, "fill-"), "kind:claim type:"))))
 		b.WriteString(`</section><section class="panel" aria-labelledby="p-decay"><h2 id="p-decay">Decay scores</h2>`)
 		labels := make([]string, 10)
 		for i := range labels {
@@ -120,7 +122,7 @@ func (s *site) renderDashboard(r *reads) error {
 	}
 	sort.SliceStable(kb, func(i, j int) bool { return kb[i].Value > kb[j].Value })
 	b.WriteString(`<section class="panel" aria-labelledby="p-kinds"><h2 id="p-kinds">Notes by kind</h2>`)
-	b.WriteString(string(barChart("c-kind", "Published notes by kind", kb)))
+	b.WriteString(string(barChart("c-kind", "Published notes by kind", s.searchBars(page, kb, "kind:"))))
 	b.WriteString(`</section>`)
 
 	// Daily-log activity.
@@ -144,6 +146,29 @@ func (s *site) renderDashboard(r *reads) error {
 	b.WriteString(`</div>`)
 	d.Body = template.HTML(b.String()) //nolint:gosec // escaped above
 	return s.render(page, "list.html", d, r)
+}
+
+// searchBars links each bar that counts something to the search for it:
+// filter and the bar's label, quoted when it holds a space ("Daily log"),
+// within the page's own workspace on a team site. Bars of nothing, and
+// the "unknown"/"unclassified" remainders no filter names, stay plain.
+func (s *site) searchBars(page string, bars []bar, filter string) []bar {
+	d := s.siteData(page)
+	scope := ""
+	if t := s.opts.Team; t != nil && t.Workspace != "" {
+		scope = " workspace:" + t.Workspace
+	}
+	for i, x := range bars {
+		if x.Value == 0 || x.Label == "unknown" || x.Label == "unclassified" {
+			continue
+		}
+		v := x.Label
+		if strings.ContainsFunc(v, unicode.IsSpace) {
+			v = `"` + v + `"`
+		}
+		bars[i].URL = d.SearchRoot + "search.html?q=" + url.QueryEscape(filter+v+scope)
+	}
+	return bars
 }
 
 // folderURL links a folder's page when the site has that folder.

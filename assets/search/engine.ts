@@ -553,6 +553,22 @@ export class Engine {
     return { hits: ranked, terms: Array.from(terms), prefixes: units.filter((u) => u.prefix).map((u) => u.term) };
   }
 
+  /**
+   * The documents q's kind, type and tier filters keep, freshest first
+   * (by decay, then document order), at most q.limit of them: what a
+   * query of filters alone lists (a dashboard bar's link). total counts
+   * them all; without such a filter there are none.
+   */
+  browse(q: Query): { hits: Hit[]; total: number } {
+    const keep = this.filter(q);
+    if (keep === null) return { hits: [], total: 0 };
+    const docs: number[] = [];
+    for (let d = 0; d < this.h.docs; d++) if (keep(d)) docs.push(d);
+    docs.sort((a, b) => this.decay[b] - this.decay[a] || a - b);
+    const limit = q.limit && q.limit > 0 ? q.limit : 10;
+    return { hits: docs.slice(0, limit).map((doc) => ({ doc, score: this.decay[doc] })), total: docs.length };
+  }
+
   /** The predicate of q's filters, null when it filters nothing (filter in Go). */
   private filter(q: Query): ((doc: number) => boolean) | null {
     const set = (values: string[] | undefined, vocab: string[]): Set<number> | null => {

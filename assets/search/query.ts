@@ -154,6 +154,12 @@ export interface Plan {
   unknown: string[];
   /** The words of the query in order, for putting exact matches first. */
   exact: string[];
+  /**
+   * Set when the kind, type and tier lists say all the filters do (each
+   * names a value the index has, none excludes): keep then drops
+   * nothing the engine keeps, so the engine's count is the answer's.
+   */
+  indexOnly: boolean;
 }
 
 /**
@@ -165,7 +171,7 @@ export interface Plan {
  * matter), so type:claim is kind:claim unless a memory type is called so.
  */
 export function planQuery(pq: ParsedQuery, v: Vocabulary): Plan {
-  const p: Plan = { text: "", kinds: [], types: [], tiers: [], keep: null, unknown: [], exact: [] };
+  const p: Plan = { text: "", kinds: [], types: [], tiers: [], keep: null, unknown: [], exact: [], indexOnly: true };
   const tests: ((f: Shown) => boolean)[] = [];
   const kindOf = (value: string): { value: string; label: string } | undefined =>
     v.kinds.find((k) => k.value === value || k.label.toLowerCase() === value);
@@ -215,6 +221,8 @@ export function planQuery(pq: ParsedQuery, v: Vocabulary): Plan {
         test = (f) => (f.w || "") === val;
         break;
     }
+    const byIndex = !c.not && (c.field === "kind" || c.field === "source" || c.field === "type" || c.field === "tier");
+    if (test === null || !byIndex) p.indexOnly = false;
     if (test === null) {
       // A value no document has: as in the CLI, a required one matches
       // nothing and an excluded one excludes nothing.
@@ -235,6 +243,8 @@ export function planQuery(pq: ParsedQuery, v: Vocabulary): Plan {
     if (w.not) tests.push((f) => !containsRun(termsOf(f), terms, w.phrase));
     else if (w.phrase || w.must) tests.push((f) => containsRun(termsOf(f), terms, w.phrase));
   }
+  // Two values of one list are a union to the engine, both to keep.
+  if (pq.words.length > 0 || p.kinds.length > 1 || p.types.length > 1 || p.tiers.length > 1) p.indexOnly = false;
   p.text = scored.join(" ");
   if (tests.length > 0) p.keep = (f) => tests.every((t) => t(f));
   return p;

@@ -353,24 +353,34 @@ class SearchBox {
     const plan = planQuery(parsed, { kinds: engine.kinds(), types: engine.types(), tiers: engine.tiers() });
     const pick = (fromQuery: string[], fromRow: Set<string>): string[] => (fromQuery.length > 0 ? fromQuery : Array.from(fromRow));
     const unknown = plan.unknown.length ? ` Nothing has ${plan.unknown.join(", ")}.` : "";
-    if (plan.text === "") {
-      this.clear();
-      this.say(parsed.filters.length > 0
-        ? `Add a word to search with ${clip(text)}.${unknown}${note}`
-        : `No searchable words in “${clip(text)}”.${note}`);
-      return;
-    }
+    const limit = this.page ? PAGE_RESULTS : DROPDOWN_RESULTS;
+    const kinds = pick(plan.kinds, this.filters.kinds);
+    const types = pick(plan.types, this.filters.types);
+    const tiers = pick(plan.tiers, this.filters.tiers);
+    // Filters only a fragment can answer (path:, -word, phrases) look at
+    // more candidates than are shown.
+    const wide = plan.keep ? Math.max(limit * 5, 100) : limit;
     let res: Result;
     let frags: Fragment[];
-    const limit = this.page ? PAGE_RESULTS : DROPDOWN_RESULTS;
+    // A query of filters alone (kind:"Daily log", a dashboard bar's
+    // link) lists what they keep, freshest first.
+    let listed = -1;
     try {
-      // Filters only a fragment can answer (path:, -word, phrases) look
-      // at more candidates than are shown.
-      res = await engine.search({
-        text: plan.text, limit: plan.keep ? Math.max(limit * 5, 100) : limit,
-        kinds: pick(plan.kinds, this.filters.kinds), types: pick(plan.types, this.filters.types), tiers: pick(plan.tiers, this.filters.tiers),
-      });
-      if (seq !== this.seq) return;
+      if (plan.text === "") {
+        const b = engine.browse({ text: "", kinds, types, tiers, limit: wide });
+        if (b.total === 0) {
+          this.clear();
+          this.say(parsed.filters.length === 0 ? `No searchable words in “${clip(text)}”.${note}`
+            : unknown !== "" ? `No results for “${clip(text)}”.${unknown}${note}`
+              : `Add a word to search with ${clip(text)}.${note}`);
+          return;
+        }
+        res = { hits: b.hits, terms: [], prefixes: [] };
+        listed = b.total;
+      } else {
+        res = await engine.search({ text: plan.text, limit: wide, kinds, types, tiers });
+        if (seq !== this.seq) return;
+      }
       frags = await Promise.all(res.hits.map((h) => engine.fragment(h.doc)));
     } catch (err) {
       if (seq === this.seq) this.unavailable(err);
@@ -381,7 +391,13 @@ class SearchBox {
     let pairs = res.hits.map((h, i) => ({ h, f: frags[i] })).filter((x) => keep === null || keep(x.f));
     pairs = exactFirst(pairs, (x) => x.f, plan.exact).slice(0, limit);
     res = { ...res, hits: pairs.map((x) => x.h) };
-    this.render(res, pairs.map((x) => x.f), text, unknown + note);
+    let status: string | undefined;
+    if (listed >= 0 && plan.indexOnly) {
+      status = listed > pairs.length
+        ? `${listed} notes have ${clip(text)}; the ${pairs.length} freshest are shown.`
+        : `${listed} ${listed === 1 ? "note has" : "notes have"} ${clip(text)}.`;
+    }
+    this.render(res, pairs.map((x) => x.f), text, unknown + note, status);
   }
 
   private unavailable(err: unknown): void {
@@ -390,7 +406,7 @@ class SearchBox {
     this.say(`Search is unavailable: ${why}. Every note is still reachable from the explorer and the memory index.`, true);
   }
 
-  private render(res: Result, frags: Fragment[], text: string, note: string): void {
+  private render(res: Result, frags: Fragment[], text: string, note: string, status?: string): void {
     this.clear();
     const terms = new Set(res.terms);
     if (res.hits.length === 0) {
@@ -399,7 +415,7 @@ class SearchBox {
         : `No results for “${clip(text)}”.${note}`);
       return;
     }
-    this.say(`${res.hits.length}${res.hits.length === (this.page ? PAGE_RESULTS : DROPDOWN_RESULTS) ? "+" : ""} results.${note}`);
+    this.say((status ?? `${res.hits.length}${res.hits.length === (this.page ? PAGE_RESULTS : DROPDOWN_RESULTS) ? "+" : ""} results.`) + note);
     frags.forEach((f, i) => {
       // The links are the options (an option may not hold a link), so
       // a result still opens in a new tab with a middle click.

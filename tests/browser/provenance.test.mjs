@@ -195,6 +195,29 @@ test('type:claim gateway returns only claims, and filters take one row', async (
   await page.close();
 });
 
+test('a dashboard bar opens the search for what it counts: kind:"Daily log", a tier of claims', async () => {
+  const { page, errors } = await open('dashboard.html');
+  const daily = page.locator('#c-kind-t').locator('xpath=..').getByRole('link', { name: /^Daily log: \d+$/ });
+  await daily.click();
+  await page.waitForFunction(() => /result|notes? ha|Nothing has/.test(document.querySelector('.search-status')?.textContent || ''));
+  assert.equal(await page.locator('#search-input').inputValue(), 'kind:"Daily log"');
+  const kindOf = (sel) => page.locator(sel).evaluateAll((els) => els.map((li) => li.querySelector('.sr-badge').textContent));
+  const kinds = await kindOf('.search-results li');
+  assert.ok(kinds.length >= 5, `${kinds.length} results`);
+  assert.deepEqual([...new Set(kinds)], ['Daily log']);
+  // It says how many there are, and shows the freshest first.
+  assert.match(await page.locator('.search-status').innerText(), /^\d+ notes have kind:"Daily log"; the \d+ freshest are shown\.$/);
+  await page.goBack();
+  const cold = page.getByRole('link', { name: /^cold: \d+$/ });
+  await cold.click();
+  await page.waitForFunction(() => /result|notes? ha|Nothing has/.test(document.querySelector('.search-status')?.textContent || ''));
+  const claims = await kindOf('.search-results li');
+  assert.ok(claims.length >= 5, `${claims.length} cold claims`);
+  assert.deepEqual([...new Set(claims)], ['Claim']);
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
 test('exact matches come first, and -word, phrases, tag: and path: filter', async () => {
   let r = await searchFor('gateway host');
   assert.match(r.rows[0].title, /^Gateway host is/);
