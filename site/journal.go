@@ -22,6 +22,9 @@ var sizeChange = regexp.MustCompile(`([\d,.]+)\s*(?:→|->)\s*([\d,.]+)\s*(?:cha
 type dreamCount struct {
 	What string
 	N    int
+	// Noun is set when What names things rather than what was done to
+	// them ("item"), so that one is said in the singular.
+	Noun string
 }
 
 // runCounts reads what a run did: the counts its log entry states, else
@@ -55,7 +58,7 @@ func runCounts(d *provenance.Dream) []dreamCount {
 		}
 	}
 	if d.Kind == "diary" && len(d.Items) > 0 {
-		out = append(out, dreamCount{What: "Items", N: len(d.Items)})
+		out = append(out, dreamCount{What: "Items", N: len(d.Items), Noun: "item"})
 	}
 	return out
 }
@@ -213,7 +216,10 @@ func (s *site) claimList(b *strings.Builder, page, what string, ids []string, r 
 func countsLine(cs []dreamCount) string {
 	var parts []string
 	for _, c := range cs {
-		if c.N > 0 {
+		switch {
+		case c.N > 0 && c.Noun != "":
+			parts = append(parts, plural(c.N, c.Noun))
+		case c.N > 0:
 			parts = append(parts, fmt.Sprintf("%d %s", c.N, strings.ToLower(c.What)))
 		}
 	}

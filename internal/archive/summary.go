@@ -4,8 +4,10 @@ import (
 	"bufio"
 	"container/heap"
 	"fmt"
+	"maps"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 
@@ -136,7 +138,7 @@ const (
 // abstract, when not nil, gets the topic's latest messages and returns a
 // section to put before the extractive ones ("" to leave it out).
 func summariseTopic(dir, groupTitle, name string, t *topicState, abstract func(recent []cite) string) (string, []cite, error) {
-	days := sortedKeys(t.Days)
+	days := slices.Sorted(maps.Keys(t.Days))
 	var best topK
 	var decided, recent []cite
 	seq := 0
@@ -236,7 +238,7 @@ func digest(title, channel, groupID string, topics []groupTopic) string {
 	var all []cite
 	for _, gt := range topics {
 		total += gt.t.Messages
-		days := sortedKeys(gt.t.Days)
+		days := slices.Sorted(maps.Keys(gt.t.Days))
 		if len(days) > 0 {
 			if first == "" || days[0] < first {
 				first = days[0]
@@ -254,7 +256,7 @@ func digest(title, channel, groupID string, topics []groupTopic) string {
 	fmt.Fprintf(&b, "%s group %s: %s in %d topics, %s → %s. Written by `dreamwiki archive` from the topic summaries.\n", channel, groupID, messages(total), len(topics), first, last)
 	b.WriteString("\n## Topics\n\n")
 	for _, gt := range topics {
-		days := sortedKeys(gt.t.Days)
+		days := slices.Sorted(maps.Keys(gt.t.Days))
 		fmt.Fprintf(&b, "- [%s](summaries/topic-%s.md) — %s, last %s\n", mdEscape(gt.name), gt.t.Topic, messages(gt.t.Messages), days[len(days)-1])
 	}
 	b.WriteString("\n## Who's here\n\n")
@@ -289,7 +291,7 @@ func index(title, channel, groupID string, topics []groupTopic) string {
 		for p, n := range gt.t.Participants {
 			people[p] += n
 		}
-		if d := sortedKeys(gt.t.Days); len(d) > 0 && d[len(d)-1] > last {
+		if d := slices.Sorted(maps.Keys(gt.t.Days)); len(d) > 0 && d[len(d)-1] > last {
 			last = d[len(d)-1]
 		}
 	}
@@ -297,27 +299,18 @@ func index(title, channel, groupID string, topics []groupTopic) string {
 	fmt.Fprintf(&b, "%s group %s. Participants: %s. Archived through %s.\n\n", channel, groupID, strings.Join(byCount(people), ", "), last)
 	b.WriteString("| topic id | name | messages | first | last | summary |\n|---|---|---|---|---|---|\n")
 	for _, gt := range topics {
-		days := sortedKeys(gt.t.Days)
+		days := slices.Sorted(maps.Keys(gt.t.Days))
 		fmt.Fprintf(&b, "| %s | %s | %d | %s | %s | [topic-%s](summaries/topic-%s.md) |\n", gt.t.Topic, mdEscape(gt.name), gt.t.Messages, days[0], days[len(days)-1], gt.t.Topic, gt.t.Topic)
 	}
 	b.WriteString("\n## Raw transcripts\n\n")
 	for _, gt := range topics {
 		var links []string
-		for _, d := range sortedKeys(gt.t.Days) {
+		for _, d := range slices.Sorted(maps.Keys(gt.t.Days)) {
 			links = append(links, fmt.Sprintf("[%s](%s)", d, rawPath(gt.t.Topic, d)))
 		}
 		fmt.Fprintf(&b, "- %s: %s\n", mdEscape(gt.name), strings.Join(links, ", "))
 	}
 	return b.String()
-}
-
-func sortedKeys(m map[string]int) []string {
-	out := make([]string, 0, len(m))
-	for k := range m {
-		out = append(out, k)
-	}
-	sort.Strings(out)
-	return out
 }
 
 // byCount orders names by count, most first, then by name.

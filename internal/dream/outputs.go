@@ -2,8 +2,8 @@ package dream
 
 import (
 	"fmt"
+	"maps"
 	"slices"
-	"sort"
 	"strings"
 	"time"
 
@@ -300,7 +300,7 @@ func (r dreamLog) notes() []string {
 	}
 	if len(byFile) > 0 {
 		note("Promoted:")
-		for _, f := range sortedKeys(byFile) {
+		for _, f := range slices.Sorted(maps.Keys(byFile)) {
 			notes = append(notes, fmt.Sprintf("  - %d to %s", byFile[f], f))
 		}
 	}
@@ -338,7 +338,7 @@ func (r dreamLog) notes() []string {
 			}
 		}
 		note("Skipped %d:", len(r.skipped))
-		for _, k := range sortedKeys(reasons) {
+		for _, k := range slices.Sorted(maps.Keys(reasons)) {
 			at := strings.Join(where[k], ", ")
 			if reasons[k] > len(where[k]) {
 				at += ", …"
@@ -347,13 +347,4 @@ func (r dreamLog) notes() []string {
 		}
 	}
 	return notes
-}
-
-func sortedKeys(m map[string]int) []string {
-	ks := make([]string, 0, len(m))
-	for k := range m {
-		ks = append(ks, k)
-	}
-	sort.Strings(ks)
-	return ks
 }

@@ -11,7 +11,6 @@ import (
 	"net"
 	"net/http"
 	"path/filepath"
-	"sort"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -648,14 +647,4 @@ func (s *Server) Rebuild(ctx context.Context, paths []string) error {
 	case <-ctx.Done():
 		return ctx.Err()
 	}
-}
-
-// sortedKeys returns the keys of a set, sorted.
-func sortedKeys(m map[string]bool) []string {
-	out := make([]string, 0, len(m))
-	for k := range m {
-		out = append(out, k)
-	}
-	sort.Strings(out)
-	return out
 }
