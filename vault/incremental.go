@@ -775,30 +775,39 @@ func (a *Assembly) Inputs() ([]Input, []*Asset) { return a.inputs, a.assets }
 // Assemble(ws, res) returns.
 func (a *Assembly) Next(ws *workspace.Workspace, res *provenance.Result) *Assembly {
 	n := &Assembly{ws: ws, res: res}
-	if a != nil {
+	// The same file paths locate every note where they did, and put each
+	// file's input where it was: the index of the files is a's.
+	samePaths := a != nil && samePathsAs(a.ws, ws)
+	switch {
+	case samePaths:
+		n.inputs = make([]Input, 0, len(a.inputs)+16)
+		n.files, n.claims = a.files, make(map[*provenance.Claim]int, len(a.claims))
+	case a != nil:
 		n.inputs = make([]Input, 0, len(a.inputs)+16)
 		n.files, n.claims = make(map[string]int, len(a.files)), make(map[*provenance.Claim]int, len(a.claims))
-	} else {
+	default:
 		n.files, n.claims = map[string]int{}, map[*provenance.Claim]int{}
 	}
+	sameResult := a != nil && res == a.res
 	switch {
-	case a != nil && res == a.res:
+	case sameResult:
 		// An edit rendered before provenance runs again: the same result
 		// makes the same edits.
 		n.edits = a.edits
 	case res != nil:
 		n.edits = lineEdits(res)
 	}
-	// The same file paths locate every note where they did.
-	samePaths := a != nil && samePathsAs(a.ws, ws)
-	dates := fileDates(ws)
-	for _, f := range ws.Files {
-		if a != nil {
-			if i, ok := a.files[f.Path]; ok && a.ws.FileByPath(f.Path) == f && sameEdits(a.edits[f.Path], n.edits[f.Path]) {
+	var dates map[string]string // made on first use: most files' inputs are kept
+	for k, f := range ws.Files {
+		if kept, i := a.fileInput(k, f, samePaths, len(n.inputs)); kept && (sameResult || sameEdits(a.edits[f.Path], n.edits[f.Path])) {
+			if !samePaths {
 				n.files[f.Path] = len(n.inputs)
-				n.inputs = append(n.inputs, a.inputs[i])
-				continue
 			}
+			n.inputs = append(n.inputs, a.inputs[i])
+			continue
+		}
+		if dates == nil {
+			dates = fileDates(ws)
 		}
 		in, ok := fileInput(ws, f, dates[f.Path])
 		if !ok {
@@ -807,7 +816,9 @@ func (a *Assembly) Next(ws *workspace.Workspace, res *provenance.Result) *Assemb
 		if es := n.edits[in.Source]; es != nil && isMarkdown(in.Source) {
 			in.Text = applyEdits(in.Text, es)
 		}
-		n.files[f.Path] = len(n.inputs)
+		if !samePaths {
+			n.files[f.Path] = len(n.inputs)
+		}
 		n.inputs = append(n.inputs, in)
 	}
 	n.assets = workspaceAssets(ws)
@@ -846,6 +857,21 @@ func (a *Assembly) Next(ws *workspace.Workspace, res *provenance.Result) *Assemb
 		n.inputs = append(n.inputs, reportInputs(res, locate, private)...)
 	}
 	return n
+}
+
+// fileInput reports whether a made an input of f, the k-th file of the
+// next workspace, and its index in a.inputs. With the same paths (the
+// file's input is then at next, where the next Assembly's inputs are),
+// f is compared with a's k-th file, without looking its path up.
+func (a *Assembly) fileInput(k int, f *workspace.File, samePaths bool, next int) (bool, int) {
+	switch {
+	case a == nil:
+		return false, 0
+	case samePaths:
+		return a.ws.Files[k] == f && f.Kind != workspace.KindData, next
+	}
+	i, ok := a.files[f.Path]
+	return ok && a.ws.FileByPath(f.Path) == f, i
 }
 
 // claimAt is the index of c's input in a, when a made one.

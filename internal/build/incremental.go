@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"slices"
 	"sort"
+	"sync"
 	"time"
 
 	"github.com/dreamwiki/dreamwiki/internal/diag"
@@ -35,6 +36,8 @@ type Session struct {
 	prov *provenance.Result
 	// cache keeps what provenance worked out for the next run.
 	cache *provenance.Cache
+	// jobs tells when the last ProvenanceJob that started has ended.
+	jobs *jobs
 	// history is the memory at earlier points, read when the session
 	// loads: edits change the present, not the past (a dream run from
 	// serve mode reloads).
@@ -96,11 +99,11 @@ func (s *Session) load(ctx context.Context, w output.Writer) (*Change, error) {
 	if s.prov != nil {
 		prior = s.prov.Prior()
 	}
-	cache := s.cache
+	cache, running := s.cache, s.jobs
 	if cache == nil {
-		cache = &provenance.Cache{}
+		cache, running = &provenance.Cache{}, &jobs{}
 	}
-	*s = Session{opts: s.opts, eng: markdown.New(), ws: ws, cache: cache} // pending too
+	*s = Session{opts: s.opts, eng: markdown.New(), ws: ws, cache: cache, jobs: running} // pending too
 	t0 := time.Now()
 	s.prov = analyzeCached(s.opts, ws, prior, cache)
 	took := time.Since(t0)
@@ -196,6 +199,11 @@ func (s *Session) Update(ctx context.Context, paths []string, w output.Writer) (
 	s.broken = true // until this update is through
 	if structural || curated(ws, files) || !configEqual(s.ws.Config, ws.Config) {
 		t0 := time.Now()
+		// A provenance run over an earlier edit still going (a
+		// ProvenanceJob) is waited for: it leaves in the cache what this
+		// run would otherwise work out again beside it, on the same
+		// cores. At 10,000 notes that is a daily log's corpus, seconds.
+		s.jobs.wait()
 		s.prov = analyzeCached(s.opts, ws, s.prov.Prior(), s.cache)
 		s.pending = false
 		ch.Provenance, ch.ProvenanceTook = true, time.Since(t0)
@@ -261,10 +269,38 @@ func (s *Session) Pending() bool { return s.pending }
 // goroutine while the session goes on updating. Its result is for
 // ApplyProvenance.
 func (s *Session) ProvenanceJob() func() *ProvenanceResult {
-	ws, prior, opts, cache, asm := s.ws, s.prov.Prior(), s.opts, s.cache, s.asm
+	ws, prior, opts, cache, asm, jobs := s.ws, s.prov.Prior(), s.opts, s.cache, s.asm, s.jobs
 	return func() *ProvenanceResult {
+		defer jobs.started()()
 		prov := analyzeCached(opts, ws, prior, cache)
 		return &ProvenanceResult{ws: ws, prov: prov, asm: asm.Next(ws, prov)}
+	}
+}
+
+// jobs tells when the provenance run a ProvenanceJob started last ends:
+// a job runs in another goroutine while the session goes on.
+type jobs struct {
+	mu   sync.Mutex
+	done chan struct{}
+}
+
+// started marks a job as running; the job calls the function it returns
+// when it ends.
+func (j *jobs) started() func() {
+	done := make(chan struct{})
+	j.mu.Lock()
+	j.done = done
+	j.mu.Unlock()
+	return func() { close(done) }
+}
+
+// wait returns once the job that started last has ended.
+func (j *jobs) wait() {
+	j.mu.Lock()
+	done := j.done
+	j.mu.Unlock()
+	if done != nil {
+		<-done
 	}
 }
 

@@ -330,3 +330,31 @@ func TestSession_StaleProvenanceIsNotApplied(t *testing.T) {
 		t.Fatalf("the site differs from a build:\n%s", d)
 	}
 }
+
+// TestSession_TopicEditWhileProvenanceRuns edits a topic file while the
+// provenance run over a daily log's edit goes on in another goroutine, as
+// serve mode runs it: the topic file's update waits for that run and
+// uses what it left in the cache, the run's result is then stale, and
+// the site is a build's of the final workspace.
+func TestSession_TopicEditWhileProvenanceRuns(t *testing.T) {
+	dir := demoDir(t)
+	ctx := context.Background()
+	s, sv, _ := openServed(t, dir)
+	prior := s.prov.Prior()
+	edit(t, dir, "memory/2026-10-21.md", "\n- ", "\n- Sam confirmed the move on a call. \n- ")
+	sv.update(t, s, []string{"memory/2026-10-21.md"})
+	job := s.ProvenanceJob()
+	running := make(chan *ProvenanceResult, 1)
+	go func() { running <- job() }()
+	edit(t, dir, "memory/gateway.md", "\n## ", "\n## Notes from the move\n\nThe rack is in the hall closet.\n\n## ")
+	if ch := sv.update(t, s, []string{"memory/gateway.md"}); !ch.Provenance || ch.Pending {
+		t.Fatalf("a topic file's edit: provenance %v, pending %v; want provenance run with it", ch.Provenance, ch.Pending)
+	}
+	if _, applied, err := s.ApplyProvenance(ctx, <-running, output.NewMemory()); err != nil || applied {
+		t.Fatalf("the run over the earlier workspace was applied (%v)", err)
+	}
+	sv.settle(t, s)
+	if d := siteDiff(sv, freshBuild(t, Options{Workspace: dir}, prior, s.history)); d != "" {
+		t.Fatalf("the site differs from a build:\n%s", d)
+	}
+}

@@ -305,17 +305,24 @@ func (a *analyzer) matchMeta() {
 func (a *analyzer) assignIDs() {
 	taken := make(map[string]bool, len(a.claims))
 	if len(a.opts.Previous) > 0 {
-		cur := make([]identity, len(a.claims))
-		for i, c := range a.claims {
-			cur[i] = a.claimIdentity(c, c.MetaID)
-		}
-		match, ok := a.matchFromLast(cur)
+		ident := func(i int) identity { return a.claimIdentity(a.claims[i], a.claims[i].MetaID) }
+		match, ok := a.matchFromLast(ident)
 		if !ok {
-			match = matchIdentities(cur, a.memo.priorIdentities(a.opts.Previous), IdentityThreshold)
+			cur := make([]identity, len(a.claims))
+			for i := range a.claims {
+				cur[i] = ident(i)
+			}
+			match = make([]int, len(a.claims))
+			for i := range match {
+				match[i] = -1
+			}
+			for i, j := range matchIdentities(cur, a.memo.priorIdentities(a.opts.Previous), IdentityThreshold) {
+				match[i] = j
+			}
 		}
 		for i, c := range a.claims {
-			j, ok := match[i]
-			if !ok {
+			j := match[i]
+			if j < 0 {
 				continue
 			}
 			p := &a.opts.Previous[j]
@@ -758,7 +765,11 @@ func (a *analyzer) score() {
 		if c.Origin == OriginArchive {
 			c.Tier = memory.TierArchived
 		}
-		c.MemoryType, c.TypeFrom = a.memoryType(c)
+		if facts != nil {
+			c.MemoryType, c.TypeFrom = a.memoryType(c, facts[i].types)
+		} else {
+			c.MemoryType, c.TypeFrom = a.memoryType(c, entryTypes(c.Entry))
+		}
 		if facts != nil {
 			a.lifecycle(c, facts[i].lifecycle)
 		} else {
@@ -851,31 +862,50 @@ var sectionTypes = map[string]MemoryType{
 
 // memoryType reads the memory type from an explicit tag, the meta entry,
 // the section heading (innermost first), the Rule/Why/How shape, or the
-// topic file's title; else unclassified.
-func (a *analyzer) memoryType(c *Claim) (MemoryType, string) {
-	e := c.Entry
-	if e != nil {
-		if t, ok := parseType(e.TypeTag); ok {
-			return t, "tag"
-		}
+// topic file's title; else unclassified. t is what c's entry says of its
+// type (entryTypes).
+func (a *analyzer) memoryType(c *Claim, t typeFacts) (MemoryType, string) {
+	if t.tag != "" {
+		return t.tag, "tag"
 	}
 	if m := a.meta[c]; m != nil {
 		if t, ok := parseType(m.Type); ok {
 			return t, "meta"
 		}
 	}
-	if e != nil {
-		parts := strings.Split(e.Section, " / ")
-		for i := len(parts) - 1; i >= 0; i-- {
-			if t, ok := headingType(parts[i]); ok {
-				return t, "section"
-			}
-		}
-		if e.Shape == workspace.ShapeRuleWhy {
-			return TypeFeedback, "shape"
-		}
+	if t.entry != "" {
+		return t.entry, t.from
 	}
 	return TypeUnclassified, ""
+}
+
+// typeFacts are what an entry says of its memory type: its tag, and what
+// its section heading or shape gives ("section" or "shape" in from).
+type typeFacts struct {
+	tag, entry MemoryType
+	from       string
+}
+
+// entryTypes reads the memory type of an entry (nil: none) from the entry
+// alone; the Cache keeps it, so that an edit does not split every
+// claim's section heading again.
+func entryTypes(e *workspace.Entry) typeFacts {
+	var f typeFacts
+	if e == nil {
+		return f
+	}
+	f.tag, _ = parseType(e.TypeTag)
+	parts := strings.Split(e.Section, " / ")
+	for i := len(parts) - 1; i >= 0; i-- {
+		if t, ok := headingType(parts[i]); ok {
+			f.entry, f.from = t, "section"
+			return f
+		}
+	}
+	if e.Shape == workspace.ShapeRuleWhy {
+		f.entry, f.from = TypeFeedback, "shape"
+	}
+	return f
 }
 
 func parseType(s string) (MemoryType, bool) {

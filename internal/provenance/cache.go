@@ -144,14 +144,19 @@ type permKey struct {
 }
 
 // entryFactsKey is what entryFacts are read from: the claim's text, and
-// its entry's text as written and status.
-type entryFactsKey struct{ text, raw, status string }
+// its entry's text as written, status, type tag, section and shape (the
+// last three say its memory type).
+type entryFactsKey struct {
+	text, raw, status, tag, section string
+	shape                           workspace.EntryShape
+}
 
 // entryFacts are what the analysis reads from an entry alone: its text's
-// facts and its lifecycle markers.
+// facts, its lifecycle markers and what it says of its memory type.
 type entryFacts struct {
 	*textFacts
 	lifecycle memory.Status
+	types     typeFacts
 }
 
 type permFacts struct {
@@ -234,13 +239,14 @@ func (m *memo) facts(c *Claim) *entryFacts {
 	if c.Entry == nil {
 		return &entryFacts{textFacts: m.text(c.Text)}
 	}
-	k := entryFactsKey{c.Text, c.Entry.Raw, c.Entry.Status}
+	e := c.Entry
+	k := entryFactsKey{c.Text, e.Raw, e.Status, e.TypeTag, e.Section, e.Shape}
 	f := m.next.entries[k]
 	if f != nil {
 		return f
 	}
 	if f = m.old.entries[k]; f == nil {
-		f = &entryFacts{textFacts: m.text(c.Text), lifecycle: entryLifecycle(c.Entry)}
+		f = &entryFacts{textFacts: m.text(c.Text), lifecycle: entryLifecycle(c.Entry), types: entryTypes(c.Entry)}
 	}
 	m.next.entries[k] = f
 	return f
@@ -305,75 +311,84 @@ func (m *memo) lastClaims(prior []PriorClaim) []*Claim {
 	return last
 }
 
-// matchFromLast is matchIdentities(cur, the identities of the priors)
-// worked out from the last run, when the priors are its claims: the
-// claims whose entries are the last run's ("kept") keep their priors, and
-// only the others ("fresh", from edited files) are matched, against the
-// priors whose claims are gone.
+// matchFromLast is matchIdentities(the claims' identities, the
+// identities of the priors) worked out from the last run, when the
+// priors are its claims: the claims whose entries are the last run's
+// ("kept") keep their priors, and only the others ("fresh", from edited
+// files) are matched, against the priors whose claims are gone. ident
+// gives the identity of the claim at an index; only fresh claims' are
+// asked for, so that an edit does not look up every claim's.
 //
-// That is what the whole matching gives when no claim has a key (stage 1
-// does nothing), no fresh claim has a form as written equal to a kept
-// claim's text, no gone prior has that text, and kept claims of one text
-// come in the order of their priors. Each kept claim then takes its own
-// prior in the second stage (its text is its first form, and the only
-// other claims whose forms name that prior come before it and took their
-// own); fresh claims never meet a kept prior in any stage, and meet the
-// gone priors in the same order, with the same word limit. ok is false
-// when that does not hold, when the priors are not the last run's
-// claims, or when memory-meta.json gives claims keys.
-func (a *analyzer) matchFromLast(cur []identity) (match map[int]int, ok bool) {
+// That is what the whole matching gives when no claim has a key (there is
+// no memory-meta.json, so stage 1 does nothing), no fresh claim has a form
+// as written equal to a kept claim's text, no gone prior has that text,
+// and kept claims come in the order of their priors. Each kept claim then
+// takes its own prior in the second stage (its text is its first form,
+// and the only other claims whose forms name that prior come before it
+// and took their own); fresh claims never meet a kept prior in any stage,
+// and meet the gone priors in the same order, with the same word limit.
+// ok is false when that does not hold, or when the priors are not the
+// last run's claims. match holds, for each claim, the index of its prior
+// or -1.
+func (a *analyzer) matchFromLast(ident func(int) identity) (match []int, ok bool) {
 	last := a.memo.lastClaims(a.opts.Previous)
 	if last == nil || a.ws.Meta != nil {
 		return nil, false
 	}
-	at := make(map[*workspace.Entry]int, len(last))
-	for j, c := range last {
-		at[c.Entry] = j
-	}
-	match = make(map[int]int, len(cur))
-	kept := make([]bool, len(last))
-	keptText := make(map[string]int, len(last)) // a kept claim's text -> the last prior of it so far
-	var fresh []int                             // claims that are not the last run's
+	lastOf := a.memo.old.result.byEntry
+	match = make([]int, len(a.claims))
+	var fresh, gone []int // claims that are not the last run's; priors whose claims are not kept
+	next := 0             // the prior after the last kept claim's
 	for i, c := range a.claims {
-		if cur[i].key != "" {
-			return nil, false
-		}
-		j, ok := at[c.Entry]
-		if !ok || c.Entry == nil || kept[j] || c.Text != last[j].Text {
+		match[i] = -1
+		o := lastOf[c.Entry]
+		if o == nil || c.Entry == nil || c.Text != o.Text {
 			fresh = append(fresh, i)
 			continue
 		}
-		t := strings.TrimSpace(c.Text)
-		if t == "" {
-			return nil, false // the text is not its first form
+		j := next
+		for j < len(last) && last[j] != o {
+			j++
 		}
-		if k, seen := keptText[t]; seen && k > j {
-			return nil, false // same text, another order
+		if j == len(last) || strings.TrimSpace(c.Text) == "" {
+			return nil, false // another order, or the text is not its first form
 		}
-		keptText[t] = j
-		match[i], kept[j] = j, true
+		for ; next < j; next++ {
+			gone = append(gone, next)
+		}
+		match[i], next = j, j+1
 	}
-	var gone []int // priors whose claims are not kept
-	for j, k := range kept {
-		if !k {
-			gone = append(gone, j)
-		}
+	for ; next < len(last); next++ {
+		gone = append(gone, next)
+	}
+	// The texts no kept claim may have, looked for by length first: an
+	// edit has a few, the workspace thousands of kept claims.
+	clash := map[string]bool{}
+	lengths := map[int]bool{}
+	probe := func(t string) {
+		clash[t], lengths[len(t)] = true, true
 	}
 	newIDs := make([]identity, len(fresh))
 	for k, i := range fresh {
-		newIDs[k] = cur[i]
-		for _, r := range cur[i].raw {
-			if _, clash := keptText[r]; clash {
-				return nil, false
-			}
+		newIDs[k] = ident(i)
+		for _, r := range newIDs[k].raw {
+			probe(r)
 		}
 	}
 	goneIDs := make([]identity, len(gone))
 	for k, j := range gone {
 		p := a.opts.Previous[j]
 		goneIDs[k] = a.memo.identity(p.MetaID, p.Text, "", "")
-		if _, clash := keptText[strings.TrimSpace(p.Text)]; clash {
-			return nil, false
+		probe(strings.TrimSpace(p.Text))
+	}
+	if len(clash) > 0 {
+		for i, c := range a.claims {
+			if match[i] < 0 {
+				continue
+			}
+			if t := strings.TrimSpace(c.Text); lengths[len(t)] && clash[t] {
+				return nil, false
+			}
 		}
 	}
 	for k, j := range matchIdentitiesWithin(newIDs, goneIDs, IdentityThreshold, max(64, len(last)/20)) {

@@ -86,6 +86,12 @@ func testCacheGivesTheSameResult(t *testing.T, meta bool) {
 		{name: "remove the repeat", path: "memory/gateway.md", edit: func(s string) string {
 			return strings.Replace(s, "\n- [user] Very short answers by default; ask before anything irreversible. (source: 2026-09-15)\n", "", 1)
 		}},
+		{name: "an entry under a Feedback heading", path: "memory/gateway.md", edit: func(s string) string {
+			return s + "\n## Feedback\n\n- Keep gateway changes small and reversible, one at a time.\n"
+		}},
+		{name: "the same entry under a People heading (its type follows)", path: "memory/gateway.md", edit: func(s string) string {
+			return strings.Replace(s, "\n## Feedback\n", "\n## People\n", 1)
+		}},
 		{name: "edit a daily log", path: "memory/2026-10-21.md", edit: func(s string) string {
 			return strings.Replace(s, "\n- ", "\n- Sam confirmed the move on a call.\n- ", 1)
 		}},

@@ -36,9 +36,13 @@ func (a *analyzer) lint() {
 			a.claimFinding(c, "permission-lapsed", "ask again before acting on it; renew it with a new date or move it to the archive",
 				"permission %q lapsed on %s", clip(c.Title, 60), c.Permission.Expires.Format("2006-01-02"))
 		}
-		if n := utf8.RuneCountInString(entryRaw(c)); n >= maxEntryChars {
-			a.claimFinding(c, "entry-too-long", "move the detail into a topic file and keep one line here",
-				"entry is %d characters long; an entry is one fact, not a document", n)
+		// A string has no more runes than bytes: most entries are told
+		// short by their length alone.
+		if raw := entryRaw(c); len(raw) >= maxEntryChars {
+			if n := utf8.RuneCountInString(raw); n >= maxEntryChars {
+				a.claimFinding(c, "entry-too-long", "move the detail into a topic file and keep one line here",
+					"entry is %d characters long; an entry is one fact, not a document", n)
+			}
 		}
 		if curated {
 			key := fileNorm{c.File, a.norm(c)}
@@ -145,21 +149,36 @@ func (a *analyzer) anchorsAndNotes() {
 		}
 		need[ev.Path][b.End] = Anchor{Line: b.End, ID: ev.Block}
 	}
+	var (
+		file     string
+		fileSeen bool
+		src      *source
+		fileNeed map[int]Anchor
+	)
 	for _, c := range a.claims {
 		for i := range c.Evidence {
 			fix(&c.Evidence[i])
 		}
 		// The entry's own block, for the link back from the claim note.
-		if src := a.sourceOf(c.File); src != nil {
+		// A file's claims come one after another: its source and anchors
+		// are looked up when the file changes, not for each claim.
+		if c.File != file || !fileSeen {
+			file, fileSeen, src, fileNeed = c.File, true, a.sourceOf(c.File), need[c.File]
+		}
+		if src != nil {
 			if i := src.blockAt(c.EndLine); i >= 0 && src.blocks[i].Anchorable {
 				b := src.blocks[i]
 				c.Block = b.ID
 				if c.Block == "" {
 					c.Block = "e" + itoa(b.Start)
-					if need[c.File] == nil {
-						need[c.File] = map[int]Anchor{}
+					if fileNeed == nil {
+						fileNeed = need[c.File] // evidence in the file may have made it since
 					}
-					need[c.File][b.End] = Anchor{Line: b.End, ID: c.Block}
+					if fileNeed == nil {
+						fileNeed = map[int]Anchor{}
+						need[c.File] = fileNeed
+					}
+					fileNeed[b.End] = Anchor{Line: b.End, ID: c.Block}
 				}
 			}
 		}
