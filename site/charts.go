@@ -47,8 +47,10 @@ func barChart(id, title string, bars []bar) template.HTML {
 			class = "bar " + x.Class
 		}
 		if x.URL != "" {
-			// The row (label, bar and number) is one link to the list it counts.
-			fmt.Fprintf(&b, `<a href="%s" aria-label="%s">`, esc(x.URL), esc(fmt.Sprintf("%s: %d", x.Label, x.Value)))
+			// The row (label, bar and number) is one link to the list it
+			// counts, named by a title: an aria-label would not hold the
+			// row's visible text as it is read ("warm27").
+			fmt.Fprintf(&b, `<a href="%s"><title>%s</title>`, esc(x.URL), esc(fmt.Sprintf("%s: %d", x.Label, x.Value)))
 		}
 		fmt.Fprintf(&b, `<text x="%d" y="%d" text-anchor="end">%s</text>`, labelW-8, y+19, esc(x.Label))
 		fmt.Fprintf(&b, `<rect class="track" x="%d" y="%d" width="%d" height="16" rx="3"/>`, labelW, y+6, width-labelW-44)
