@@ -2,6 +2,7 @@ package site
 
 import (
 	"reflect"
+	"slices"
 	"sort"
 	"strings"
 
@@ -228,5 +229,26 @@ func (s *site) patchMemory(old *site, added, removed []*vault.Note, replaced map
 	}
 	s.mem, m.resourced = m, sources
 	m.gather(s.notes, func(src string) bool { return sources[src] })
+	if m.result == old.mem.result && !claimsAmong(added, removed, replaced) {
+		// The same claim notes in the same order: an edit rendered before
+		// provenance runs again, of a file that is not a claim.
+		m.claims, m.lapsed = old.mem.claims, old.mem.lapsed
+		return
+	}
 	s.readClaims(memo)
+}
+
+// claimsAmong reports whether any of the notes an update added, removed
+// or replaced is a claim's.
+func claimsAmong(added, removed []*vault.Note, replaced map[*vault.Note]*vault.Note) bool {
+	claim := func(n *vault.Note) bool { return n.Claim != nil }
+	if slices.ContainsFunc(added, claim) || slices.ContainsFunc(removed, claim) {
+		return true
+	}
+	for n, prev := range replaced {
+		if claim(n) || claim(prev) {
+			return true
+		}
+	}
+	return false
 }
