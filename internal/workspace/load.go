@@ -74,13 +74,21 @@ func (l *loader) load() *Workspace {
 // the files the walk found and the role of each. Reread keeps it, so an
 // edit to a known file needs no new walk.
 type scan struct {
-	config  Config
-	diags   diag.List // from the configuration and the walk
-	cands   []candidate
-	roles   []role
-	newest  time.Time
-	ignored []string
-	vaults  []string
+	config Config
+	// found are the configuration's and the walk's findings, diags those
+	// and the classification's.
+	found, diags diag.List
+	cands        []candidate
+	roles        []role
+	newest       time.Time
+	ignored      []string
+	vaults       []string
+	// rules are what the walk left out and why, and private the valid
+	// private globs: what a change list is checked against (patchScan).
+	rules   *walker
+	private []string
+	// links is set when the walk met a symbolic link.
+	links bool
 }
 
 // scan reads the configuration, walks the workspace and classifies what
@@ -122,8 +130,17 @@ func (l *loader) scan() *scan {
 	sort.Slice(w.cands, func(i, j int) bool { return w.cands[i].path < w.cands[j].path })
 	sort.Strings(w.ignored)
 	sort.Strings(w.vaults)
-	roles, newest := l.classify(w.cands, w.vaults, private, &diags)
-	return &scan{config: ws.Config, diags: diags, cands: w.cands, roles: roles, newest: newest, ignored: w.ignored, vaults: w.vaults}
+	sc := &scan{config: ws.Config, found: diags, cands: w.cands, ignored: w.ignored, vaults: w.vaults,
+		rules: &walker{skip: skip, globs: globs}, private: private, links: w.links}
+	l.classifyScan(sc)
+	return sc
+}
+
+// classifyScan gives the candidates of sc their roles, and sc its newest
+// daily log date and its findings.
+func (l *loader) classifyScan(sc *scan) {
+	sc.diags = append(diag.List(nil), sc.found...)
+	sc.roles, sc.newest = l.classify(sc.cands, sc.vaults, sc.private, &sc.diags)
 }
 
 // assemble builds the workspace from a scan and the parse of each of its

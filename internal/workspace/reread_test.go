@@ -82,6 +82,25 @@ func TestReread_EqualsLoad(t *testing.T) {
 				t.Fatal(err)
 			}
 		}, []string{"notes/ideas.md", "notes/plans.md"}},
+		{"new files in new folders, listed one by one", func(t *testing.T, dir string) {
+			write("memory/2027-01-06.md", "- Later.\n")(t, dir)
+			write("notes/deep/er/c.md", "# C\n")(t, dir)
+			write("notes/deep/pic.png", "png")(t, dir)
+			write("notes/deep/build.yaml", "a: 1\n")(t, dir)
+		}, []string{"memory/2027-01-06.md", "notes/deep/er/c.md", "notes/deep/pic.png", "notes/deep/build.yaml"}},
+		{"files the walk never reaches", func(t *testing.T, dir string) {
+			write(".backup/memory-dreams/20270106-0700/MEMORY.md.bak", "old\n")(t, dir)
+			write("node_modules/x/README.md", "# x\n")(t, dir)
+			write("notes/.hidden/a.md", "# a\n")(t, dir)
+		}, []string{".backup/memory-dreams/20270106-0700/MEMORY.md.bak", "node_modules/x/README.md", "notes/.hidden/a.md"}},
+		{"remove a folder's last files and an ignored file", func(t *testing.T, dir string) {
+			for _, p := range []string{"notes/deep/er/c.md", "notes/deep/pic.png", "notes/deep/build.yaml"} {
+				if err := os.Remove(filepath.Join(dir, p)); err != nil {
+					t.Fatal(err)
+				}
+			}
+		}, []string{"notes/deep/er/c.md", "notes/deep/pic.png", "notes/deep/build.yaml"}},
+		{"a nested Obsidian vault", write("notes/vault/.obsidian/app.json", "{}\n"), []string{"notes/vault/.obsidian/app.json"}},
 		{"a symbolic link to a note", func(t *testing.T, dir string) {
 			if err := os.Symlink("../memory/gateway.md", filepath.Join(dir, "notes/gw.md")); err != nil {
 				t.Skip("no symbolic links here:", err)
@@ -101,16 +120,22 @@ func TestReread_EqualsLoad(t *testing.T) {
 	for _, s := range steps {
 		t.Run(s.name, func(t *testing.T) {
 			s.edit(t, dir)
-			got, err := ws.Reread(s.paths)
-			if err != nil {
-				t.Fatal(err)
-			}
 			want := mustLoad(t, dir, Options{})
-			if !reflect.DeepEqual(got, want) {
-				t.Fatalf("Reread differs from Load:\n got files %v\nwant files %v\n got diags %v\nwant diags %v",
-					paths(got.Files), paths(want.Files), got.Diagnostics, want.Diagnostics)
+			// Each step's paths are every file it changed, as
+			// RereadChanged needs, or name a folder (then it walks).
+			for name, reread := range map[string]func(*Workspace, []string) (*Workspace, error){
+				"Reread": (*Workspace).Reread, "RereadChanged": (*Workspace).RereadChanged,
+			} {
+				got, err := reread(ws, s.paths)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if !reflect.DeepEqual(got, want) {
+					t.Fatalf("%s differs from Load:\n got files %v\nwant files %v\n got diags %v\nwant diags %v",
+						name, paths(got.Files), paths(want.Files), got.Diagnostics, want.Diagnostics)
+				}
 			}
-			ws = got
+			ws = want
 		})
 	}
 }

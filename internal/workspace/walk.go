@@ -45,6 +45,8 @@ type walker struct {
 	vaults  []string // nested Obsidian vaults (folders holding .obsidian/)
 	ignored []string
 	diags   diag.List
+	// links is set once a symbolic link is met.
+	links bool
 }
 
 // walk lists dir (workspace path "" for the root), whose contents live at
@@ -89,6 +91,7 @@ func (w *walker) walk(dir, source string, stack []string) {
 
 		isDir := typ.IsDir()
 		if typ&fs.ModeSymlink != 0 {
+			w.links = true
 			target, resolved, err := w.resolveLink(src)
 			switch {
 			case errors.Is(err, errOutside):
