@@ -289,7 +289,7 @@ func (a *analyzer) matchMeta() {
 	for j, m := range a.ws.Meta.Entries {
 		prev[j] = a.memo.identity("", m.Text, "", "")
 	}
-	for i, j := range matchIdentities(cur, prev, IdentityThreshold) {
+	for i, j := range matchIdentities(cur, newIdentityIndex(prev), IdentityThreshold) {
 		c, m := a.claims[i], a.ws.Meta.Entries[j]
 		a.meta[c] = m
 		if m.ID != "" {
@@ -316,7 +316,7 @@ func (a *analyzer) assignIDs() {
 			for i := range match {
 				match[i] = -1
 			}
-			for i, j := range matchIdentities(cur, a.memo.priorIdentities(a.opts.Previous), IdentityThreshold) {
+			for i, j := range matchIdentities(cur, a.memo.priorIndex(a.opts.Previous), IdentityThreshold) {
 				match[i] = j
 			}
 		}
