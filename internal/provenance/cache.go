@@ -66,8 +66,8 @@ type cacheState struct {
 	// priorIndex is the index of the priors the run matched its claims
 	// against.
 	priorIndex *priorIndexEntry
-	perms  map[permKey]permFacts
-	slugs  map[string]bool
+	perms      map[permKey]permFacts
+	slugs      map[string]bool
 	// claimable says of each entry whether it states a fact (claimable).
 	claimable map[*workspace.Entry]bool
 }
