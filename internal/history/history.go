@@ -63,6 +63,11 @@ type Options struct {
 	// Hide reports the workspace paths never to show, whatever they held
 	// then: the files private now (workspace.Workspace.Unpublished).
 	Hide func(p string) bool
+	// Contents are texts the caller has read already (the workspace's
+	// files as they are now): a commit's file with the content hash of one
+	// of them is taken from it, not read from the repository again (most
+	// files of a past commit, the daily logs, are as they are now).
+	Contents []string
 }
 
 // Describe says in one line where the snapshot came from.
@@ -146,6 +151,10 @@ func Open(root string, fsys fs.FS, opts Options) (*Past, error) {
 		return nil, err
 	}
 	p.repo = repo
+	for _, c := range opts.Contents {
+		h := plumbing.ComputeHash(plumbing.BlobObject, []byte(c))
+		p.blobs[h] = &layerFile{size: int64(len(c)), read: func() ([]byte, error) { return []byte(c), nil }, hash: h}
+	}
 	return p, nil
 }
 
