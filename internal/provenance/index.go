@@ -1,11 +1,11 @@
 package provenance
 
 import (
+	"cmp"
 	"math"
 	"slices"
 	"sort"
 	"strings"
-	"sync"
 	"time"
 
 	"github.com/dreamwiki/dreamwiki/internal/analysis"
@@ -86,9 +86,6 @@ type corpus struct {
 	// commonDF is the document frequency above which a term's postings are
 	// not walked (its weight still counts when a block is scored).
 	commonDF int
-
-	reverseOnce sync.Once
-	reverse     []string // term id -> term, built on first use
 }
 
 // termAll works out the terms of every piece (see pieceTerms).
@@ -203,6 +200,11 @@ type query struct {
 
 func (c *corpus) query(terms []string) query {
 	var q query
+	type known struct {
+		id   int32
+		leaf bool
+	}
+	ks := make([]known, 0, len(terms))
 	for _, t := range terms {
 		leaf := isLeafTerm(t)
 		if leaf {
@@ -226,17 +228,19 @@ func (c *corpus) query(terms []string) query {
 			}
 			continue
 		}
-		q.ids = append(q.ids, id)
+		ks = append(ks, known{id, leaf})
 	}
-	slices.Sort(q.ids)
-	names := c.termNames(q.ids)
-	walk := make([]bool, len(q.ids))
-	for i, id := range q.ids {
-		w := c.idf[id]
-		q.weights = append(q.weights, w)
-		q.leaf = append(q.leaf, isLeafTerm(names[i]))
+	// One id is one term, so equal ids are equal entries.
+	slices.SortFunc(ks, func(a, b known) int { return cmp.Compare(a.id, b.id) })
+	q.ids = make([]int32, len(ks))
+	q.weights = make([]float64, len(ks))
+	q.leaf = make([]bool, len(ks))
+	walk := make([]bool, len(ks))
+	for i, k := range ks {
+		w := c.idf[k.id]
+		q.ids[i], q.weights[i], q.leaf[i] = k.id, w, k.leaf
 		q.total += w
-		walk[i] = len(c.postings[id]) <= c.commonDF
+		walk[i] = len(c.postings[k.id]) <= c.commonDF
 	}
 	// A claim made only of common words still needs candidates: walk its
 	// two rarest terms, unless even those are in a tenth of all blocks —
@@ -281,25 +285,6 @@ func isLeafTerm(t string) bool {
 // dates that, alone, say nothing.
 func isShortNumber(t string) bool {
 	return len(t) <= 2 && strings.Trim(t, "0123456789") == ""
-}
-
-// termNames returns the strings of ids (reverse lookup, only for the few
-// terms of one query).
-func (c *corpus) termNames(ids []int32) []string {
-	out := make([]string, len(ids))
-	if len(ids) == 0 {
-		return out
-	}
-	c.reverseOnce.Do(func() {
-		c.reverse = make([]string, len(c.idf))
-		for t, id := range c.ids {
-			c.reverse[id] = t
-		}
-	})
-	for i, id := range ids {
-		out[i] = c.reverse[id]
-	}
-	return out
 }
 
 // score is how well block u supports a query.
@@ -378,8 +363,10 @@ func isISODate(t string) bool {
 type scratch struct {
 	acc     []float64
 	touched []int32
-	// found holds what candidates returns, until it is called again.
-	found []score
+	// found holds what candidates returns, until it is called again;
+	// matches what matchText collects.
+	found   []score
+	matches []textMatch
 }
 
 // candidates returns the blocks whose containment can reach minContain,
@@ -411,7 +398,7 @@ func (c *corpus) candidates(q *query, minContain float64, sc *scratch) []score {
 		}
 		sc.acc[ui] = 0
 	}
-	sort.Slice(out, func(a, b int) bool { return out[a].unit < out[b].unit })
+	slices.SortFunc(out, func(a, b score) int { return cmp.Compare(a.unit, b.unit) })
 	sc.found = out
 	return out
 }
