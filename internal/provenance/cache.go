@@ -527,6 +527,27 @@ func (m *memo) corpus(files []corpusFile, recall *workspace.RecallStore, events 
 	return e
 }
 
+// corpusBefore returns the corpus the last run built when its files are
+// the first of files, with the same recall store and events: the
+// workspace has gained files at the end of the list since (the next daily
+// logs, as from one point of the memory's history to the next), and the
+// corpus is extended by them. Without one it returns an empty entry.
+func (m *memo) corpusBefore(files []corpusFile, recall *workspace.RecallStore, events []workspace.Event) *corpusEntry {
+	if m == nil {
+		return &corpusEntry{}
+	}
+	e := m.old.corpus
+	if e == nil || e.recall != recall || !sameEvents(e.events, events) || len(e.files) >= len(files) {
+		return &corpusEntry{}
+	}
+	for i, f := range e.files {
+		if files[i] != f {
+			return &corpusEntry{}
+		}
+	}
+	return e
+}
+
 // corpusTerms is how many distinct terms the last run's corpus had, 0
 // when there was none: about as many as the next will have.
 func (m *memo) corpusTerms() int {

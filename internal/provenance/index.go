@@ -2,6 +2,7 @@ package provenance
 
 import (
 	"cmp"
+	"maps"
 	"math"
 	"slices"
 	"sort"
@@ -107,79 +108,95 @@ func (s *source) normAll() {
 // (termAll); it numbers their units. distinct is about how many distinct
 // terms they have, 0 when that is not known.
 func newCorpus(srcs []*source, distinct int) *corpus {
-	type job struct {
-		src   *source
-		piece int
-	}
-	var jobs []job
-	var terms [][]string
 	all := 0
 	for _, s := range srcs {
-		s.units = make([]int32, len(s.pieces))
 		for i := range s.pieces {
-			s.units[i] = -1
-			jobs = append(jobs, job{s, i})
-			terms = append(terms, s.terms[i])
 			all += len(s.terms[i])
 		}
 	}
-
 	// Sized for the distinct terms, far fewer than all of them: making a
 	// map larger than it needs was most of indexing a corpus again.
 	size := min(all, 1<<14)
 	if distinct > 0 {
 		size = distinct + distinct/8
 	}
-	c := &corpus{ids: make(map[string]int32, size), units: make([]unit, 0, len(jobs))}
+	return (&corpus{ids: make(map[string]int32, size)}).extend(srcs)
+}
+
+// extend returns the corpus of c's blocks followed by those of srcs
+// (their terms worked out), numbered as newCorpus numbers them all: c's
+// terms and units keep their ids, the new ones come after, and each
+// posting list stays in unit order. A daily log added to the corpus is
+// indexed alone, not the corpus again, and gives exactly what indexing
+// it all would. c is not changed (its ids are copied before new ones are
+// added, c's own when c has no units yet).
+func (c *corpus) extend(srcs []*source) *corpus {
+	n := &corpus{ids: c.ids, units: slices.Grow(slices.Clone(c.units), len(srcs)*4)}
+	if len(c.units) > 0 {
+		n.ids = maps.Clone(c.ids)
+	}
 	// Two passes: ids and document frequencies, then postings allocated
 	// at their final size.
-	var df []int32
-	for i, j := range jobs {
-		if len(terms[i]) == 0 {
-			continue
-		}
-		u := unit{src: j.src, piece: j.piece, terms: make([]int32, len(terms[i]))}
-		for k, t := range terms[i] {
-			id, ok := c.ids[t]
-			if !ok {
-				id = int32(len(df))
-				c.ids[t] = id
-				df = append(df, 0)
+	df := make([]int32, len(c.postings))
+	for id, p := range c.postings {
+		df[id] = int32(len(p))
+	}
+	old := len(n.units)
+	for _, s := range srcs {
+		s.units = make([]int32, len(s.pieces))
+		for i := range s.pieces {
+			terms := s.terms[i]
+			s.units[i] = -1
+			if len(terms) == 0 {
+				continue
 			}
-			df[id]++
-			u.terms[k] = id
+			u := unit{src: s, piece: i, terms: make([]int32, len(terms))}
+			for k, t := range terms {
+				id, ok := n.ids[t]
+				if !ok {
+					id = int32(len(df))
+					n.ids[t] = id
+					df = append(df, 0)
+				}
+				df[id]++
+				u.terms[k] = id
+			}
+			slices.Sort(u.terms)
+			s.units[i] = int32(len(n.units))
+			n.units = append(n.units, u)
 		}
-		slices.Sort(u.terms)
-		j.src.units[j.piece] = int32(len(c.units))
-		c.units = append(c.units, u)
 	}
-	c.postings = make([][]int32, len(df))
+	n.postings = make([][]int32, len(df))
+	copy(n.postings, c.postings)
 	for id, d := range df {
-		c.postings[id] = make([]int32, 0, d)
-	}
-	for ui := range c.units {
-		for _, id := range c.units[ui].terms {
-			c.postings[id] = append(c.postings[id], int32(ui))
+		if id >= len(c.postings) || int(d) > len(c.postings[id]) {
+			n.postings[id] = append(make([]int32, 0, d), n.postings[id]...)
 		}
 	}
-	n := float64(len(c.units))
-	c.idf = make([]float64, len(df))
-	for id, d := range df {
-		c.idf[id] = math.Log(1 + n/float64(d))
+	for ui := old; ui < len(n.units); ui++ {
+		for _, id := range n.units[ui].terms {
+			n.postings[id] = append(n.postings[id], int32(ui))
+		}
 	}
-	c.unknownIDF = math.Log(1 + max(n, 1))
-	for i := range c.units {
-		u := &c.units[i]
+	units := float64(len(n.units))
+	n.idf = make([]float64, len(df))
+	for id, d := range df {
+		n.idf[id] = math.Log(1 + units/float64(d))
+	}
+	n.unknownIDF = math.Log(1 + max(units, 1))
+	for i := range n.units {
+		u := &n.units[i]
+		u.weight = 0
 		for _, t := range u.terms {
-			u.weight += c.idf[t]
+			u.weight += n.idf[t]
 		}
 	}
 	// A term in more than a fiftieth of the blocks, or in more than
 	// maxWalk blocks however large the corpus, is common: its postings are
 	// not walked. The cap keeps the work per claim bounded, so matching
 	// grows with claims + blocks, never with claims x blocks.
-	c.commonDF = min(max(64, len(c.units)/50), maxWalk)
-	return c
+	n.commonDF = min(max(64, len(n.units)/50), maxWalk)
+	return n
 }
 
 // query is a claim's terms as corpus ids and weights.
