@@ -204,8 +204,9 @@ func (sc *scan) listed(p string) bool {
 
 // reuse reads the workspace of the scan sc, the files that are new or
 // changed since the read st, or whose parse depends on what changed (the
-// newest daily log date dates undated entries of MEMORY.md, topic files
-// and the archive); the others keep their parse.
+// newest daily log date is what partial dates in MEMORY.md, topic files
+// and the archive are resolved against, when a file has them); the others
+// keep their parse.
 func (l *loader) reuse(st *loadState, sc *scan, changed map[string]bool) *Workspace {
 	prev := make(map[string]int, len(st.scan.cands))
 	for i, c := range st.scan.cands {
@@ -218,7 +219,7 @@ func (l *loader) reuse(st *loadState, sc *scan, changed map[string]bool) *Worksp
 		j, ok := prev[c.path]
 		reuse := ok && !all && !changed[c.path] && !changed[c.source] &&
 			st.scan.cands[j] == c && st.scan.roles[j] == sc.roles[i] &&
-			(sc.newest.Equal(st.scan.newest) || !datedByNewest(sc.roles[i].kind))
+			(sc.newest.Equal(st.scan.newest) || !st.results[j].byNewest)
 		if reuse {
 			results[i] = st.results[j]
 			continue
@@ -234,12 +235,6 @@ func (l *loader) reuse(st *loadState, sc *scan, changed map[string]bool) *Worksp
 		results[todo[k]] = r
 	}
 	return l.assemble(sc, results)
-}
-
-// datedByNewest reports the kinds whose parse reads the newest daily log
-// date (see parseFile).
-func datedByNewest(k Kind) bool {
-	return k == KindMemory || k == KindTopic || k == KindArchive
 }
 
 // sortedHas reports whether the sorted list ss holds s.

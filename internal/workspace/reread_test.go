@@ -171,6 +171,50 @@ func TestReread_ReadsOnlyWhatChanged(t *testing.T) {
 	}
 }
 
+// TestReread_ANewerLogRedatesOnlyPartialDates checks that a newer daily
+// log parses again the files whose partial dates ("(04-12)") it dates,
+// and no other: a topic file with full dates only keeps its parse.
+func TestReread_ANewerLogRedatesOnlyPartialDates(t *testing.T) {
+	dir := writeTree(t, rereadBase+`-- memory/hosts.md --
+# Hosts
+
+- The NAS was bought on 2026-03-02.
+-- memory/backups.md --
+# Backups
+
+- Moved to the NAS (12-30)
+`)
+	ws := mustLoad(t, dir, Options{})
+	if err := os.WriteFile(filepath.Join(dir, "memory/2027-01-05.md"), []byte("- January.\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	got, err := ws.RereadChanged([]string{"memory/2027-01-05.md"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	topic := func(w *Workspace, p string) *TopicFile {
+		for _, tf := range w.Topics {
+			if tf.File.Path == p {
+				return tf
+			}
+		}
+		t.Fatalf("no topic file %s", p)
+		return nil
+	}
+	if topic(got, "memory/hosts.md") != topic(ws, "memory/hosts.md") {
+		t.Error("memory/hosts.md, whose dates are full, was parsed again")
+	}
+	if topic(got, "memory/backups.md") == topic(ws, "memory/backups.md") {
+		t.Error("memory/backups.md, whose (12-30) the new log dates, kept its parse")
+	}
+	if d := topic(got, "memory/backups.md").Sections[0].Entries[0].Date; d.Year() != 2026 {
+		t.Errorf("(12-30) dated %v, want 2026-12-30 (the December before the newest log)", d)
+	}
+	if !reflect.DeepEqual(got, mustLoad(t, dir, Options{})) {
+		t.Error("RereadChanged differs from Load")
+	}
+}
+
 // TestReread_InMemory works on workspaces read by LoadFS too.
 func TestReread_InMemory(t *testing.T) {
 	fsys := mapFS(rereadBase)
