@@ -183,7 +183,7 @@ func (p *Past) At(at time.Time) (*Snapshot, error) {
 // TakeFS reads the workspace fsys as it stood at the time at from its
 // dream backups and its dates (see the package documentation).
 func TakeFS(fsys fs.FS, at time.Time, opts Options) (*Snapshot, error) {
-	l := newLayer(fsys, opts.Hide)
+	l := newLayer(fsys, opts.Hide, 0)
 	s := &Snapshot{Source: SourceDates, At: at, FS: l, layer: l}
 	runs, err := backupRuns(fsys, at)
 	if err != nil {
@@ -302,7 +302,7 @@ func (p *Past) fromGit(at time.Time) (*Snapshot, error) {
 	if err != nil {
 		return nil, fmt.Errorf("reading commit %s: %w", shortHash(c.Hash.String()), err)
 	}
-	l := newLayer(nil, p.opts.Hide)
+	l := newLayer(nil, p.opts.Hide, len(files))
 	mod := c.Committer.When.UTC()
 	for _, f := range files {
 		l.put(f.path, &layerFile{size: f.f.size, mod: mod, read: f.f.read, hash: f.f.hash})

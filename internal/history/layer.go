@@ -23,8 +23,12 @@ type layerFS struct {
 	files map[string]*layerFile
 	gone  map[string]bool
 	hide  func(string) bool
-	// dirs are the folders the own files sit in, each with its children.
+	// dirs are the folders the own files sit in (and sat in, for a file
+	// removed), each with its children: made on first use (folders), as
+	// most snapshots of a history are only opened file by file.
 	dirs map[string]map[string]bool
+	// removed are the own files removed before dirs was made.
+	removed []string
 	// edited is set on a layer Snapshot.Edit made, whose files carry
 	// no content hash.
 	edited bool
@@ -55,15 +59,22 @@ func (f *layerFile) sizeOf() int64 {
 	return int64(len(data))
 }
 
-func newLayer(base fs.FS, hide func(string) bool) *layerFS {
-	return &layerFS{base: base, files: map[string]*layerFile{}, gone: map[string]bool{}, hide: hide,
-		dirs: map[string]map[string]bool{".": {}}}
+// newLayer makes an empty layer over base, sized for n own files.
+func newLayer(base fs.FS, hide func(string) bool, n int) *layerFS {
+	return &layerFS{base: base, files: make(map[string]*layerFile, n), gone: map[string]bool{}, hide: hide}
 }
 
 // put sets the file at p, replacing the base's.
 func (l *layerFS) put(p string, f *layerFile) {
 	l.files[p] = f
 	delete(l.gone, p)
+	if l.dirs != nil {
+		l.addDirs(p)
+	}
+}
+
+// addDirs lists p in its folder, and each folder in its own.
+func (l *layerFS) addDirs(p string) {
 	for child := p; child != "."; {
 		dir := path.Dir(child)
 		if l.dirs[dir] == nil {
@@ -74,15 +85,33 @@ func (l *layerFS) put(p string, f *layerFile) {
 	}
 }
 
+// folders returns dirs, making it on first use.
+func (l *layerFS) folders() map[string]map[string]bool {
+	if l.dirs == nil {
+		l.dirs = map[string]map[string]bool{".": {}}
+		for p := range l.files {
+			l.addDirs(p)
+		}
+		for _, p := range l.removed {
+			l.addDirs(p)
+		}
+		l.removed = nil
+	}
+	return l.dirs
+}
+
 // remove hides the base's file at p.
 func (l *layerFS) remove(p string) {
+	if _, own := l.files[p]; own && l.dirs == nil {
+		l.removed = append(l.removed, p)
+	}
 	delete(l.files, p)
 	l.gone[p] = true
 }
 
 // clone copies the layer so that edits to the copy leave l as it is.
 func (l *layerFS) clone() *layerFS {
-	c := newLayer(l.base, l.hide)
+	c := newLayer(l.base, l.hide, len(l.files))
 	for p, f := range l.files {
 		c.put(p, f)
 	}
@@ -114,7 +143,7 @@ func (l *layerFS) Open(name string) (fs.File, error) {
 	if l.base != nil {
 		f, err := l.base.Open(name)
 		if err != nil {
-			if _, own := l.dirs[name]; !own {
+			if _, own := l.folders()[name]; !own {
 				return nil, err
 			}
 		} else if st, err = f.Stat(); err != nil || !st.IsDir() {
@@ -124,7 +153,7 @@ func (l *layerFS) Open(name string) (fs.File, error) {
 		}
 	}
 	if st == nil {
-		if _, own := l.dirs[name]; !own {
+		if _, own := l.folders()[name]; !own {
 			return nil, &fs.PathError{Op: "open", Path: name, Err: fs.ErrNotExist}
 		}
 		st = fileInfo{name: path.Base(name), dir: true}
@@ -142,7 +171,7 @@ func (l *layerFS) ReadDir(name string) ([]fs.DirEntry, error) {
 		return nil, &fs.PathError{Op: "readdir", Path: name, Err: fs.ErrNotExist}
 	}
 	byName := map[string]fs.DirEntry{}
-	own, isOwn := l.dirs[name]
+	own, isOwn := l.folders()[name]
 	if l.base != nil {
 		entries, err := fs.ReadDir(l.base, name)
 		if err != nil && !isOwn {
@@ -183,7 +212,7 @@ func (l *layerFS) ReadLink(name string) (string, error) {
 
 func (l *layerFS) Lstat(name string) (fs.FileInfo, error) {
 	if rl, ok := l.base.(fs.ReadLinkFS); ok && !l.hidden(name) && l.files[name] == nil {
-		if _, own := l.dirs[name]; !own {
+		if _, own := l.folders()[name]; !own {
 			return rl.Lstat(name)
 		}
 	}
