@@ -138,3 +138,37 @@ func TestTakeFS_ABackupThatIsASymbolicLinkIsNotRead(t *testing.T) {
 		t.Errorf("MEMORY.md = %q from %s, want the workspace's own from the dates", got, s.Source)
 	}
 }
+
+// TestPast_ContentsServeOnlyTheFilesTheyAre checks that the contents a
+// caller already read (the workspace now) stand in for a commit's files
+// by content hash only: a file changed since reads as it was, one that
+// did not reads the same.
+func TestPast_ContentsServeOnlyTheFilesTheyAre(t *testing.T) {
+	ws := t.TempDir()
+	writeFile(t, filepath.Join(ws, "MEMORY.md"), "- The gateway is the Pi.\n")
+	writeFile(t, filepath.Join(ws, "memory/2026-03-01.md"), "- moved it\n")
+	if _, err := historytest.Commit(ws, noon, "first"); err != nil {
+		t.Fatal(err)
+	}
+	writeFile(t, filepath.Join(ws, "MEMORY.md"), "- The gateway is the NUC.\n")
+	if _, err := historytest.Commit(ws, noon.Add(48*time.Hour), "second"); err != nil {
+		t.Fatal(err)
+	}
+	disk, err := OnDisk(ws)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, err := Open(ws, disk, Options{Contents: []string{"- The gateway is the NUC.\n", "- moved it\n"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := p.At(EndOfDay(noon))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for path, want := range map[string]string{"MEMORY.md": "- The gateway is the Pi.\n", "memory/2026-03-01.md": "- moved it\n"} {
+		if got, err := fs.ReadFile(s.FS, path); err != nil || string(got) != want {
+			t.Errorf("%s as of the first commit: %q %v, want %q", path, got, err, want)
+		}
+	}
+}
