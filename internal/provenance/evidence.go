@@ -340,7 +340,13 @@ func (a *analyzer) pointerTargets(c *Claim, p workspace.SourcePointer, byDate ma
 		}
 		return ps, len(ps) > 0
 	}
-	for _, cand := range []string{p.Path, path.Join(path.Dir(c.File), p.Path)} {
+	// As written, else relative to the claim's file (joined only then: it
+	// is rarely needed, and every claim's pointers are resolved).
+	for i := range 2 {
+		cand := p.Path
+		if i == 1 {
+			cand = path.Join(path.Dir(c.File), p.Path)
+		}
 		if f := a.ws.FileByPath(cand); f != nil {
 			return []string{f.Path}, true
 		}
