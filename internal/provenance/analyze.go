@@ -85,7 +85,6 @@ func Analyze(ws *workspace.Workspace, opts Options) *Result {
 		metaByID:     map[string]*memory.MetaRecord{},
 		sources:      map[string]*source{},
 		recallOf:     map[*Claim]*recallStats{},
-		byDate:       map[time.Time][]string{},
 		itemClaim:    map[*workspace.DreamItem]*Claim{},
 		itemEvidence: map[*workspace.DreamItem][]Evidence{},
 		memo:         opts.Cache.start(),

@@ -68,6 +68,7 @@ func hasLineEvidence(c *Claim) bool {
 // (in the order written), then matching over the corpus. A claim whose
 // evidence the cache holds (see Cache) takes it from there.
 func (a *analyzer) collectEvidence() {
+	a.byDate = make(map[time.Time][]string, len(a.ws.Daily))
 	for _, d := range a.ws.Daily {
 		a.byDate[d.Date] = append(a.byDate[d.Date], d.File.Path)
 	}
