@@ -752,6 +752,12 @@ type Assembly struct {
 	inputs []Input
 	assets []*Asset
 	edits  map[string]map[int]*lineEdit
+	// base is the read of the workspace whose line numbers edits are in:
+	// the one res was made of. shifted holds, for each file edited since
+	// (rendered before provenance runs again), the edits moved to its
+	// lines now.
+	base    *workspace.Workspace
+	shifted map[string]map[int]*lineEdit
 	// files are the indexes in inputs of each file's input, by workspace
 	// path; claims those of each claim's.
 	files  map[string]int
@@ -789,17 +795,19 @@ func (a *Assembly) Next(ws *workspace.Workspace, res *provenance.Result) *Assemb
 		n.files, n.claims = map[string]int{}, map[*provenance.Claim]int{}
 	}
 	sameResult := a != nil && res == a.res
+	n.base = ws
 	switch {
 	case sameResult:
 		// An edit rendered before provenance runs again: the same result
-		// makes the same edits.
-		n.edits = a.edits
+		// makes the same edits, at the lines of the files it read.
+		n.edits, n.base = a.edits, a.base
+		n.shifted = maps.Clone(a.shifted)
 	case res != nil:
 		n.edits = lineEdits(res)
 	}
 	var dates map[string]string // made on first use: most files' inputs are kept
 	for k, f := range ws.Files {
-		if kept, i := a.fileInput(k, f, samePaths, len(n.inputs)); kept && (sameResult || sameEdits(a.edits[f.Path], n.edits[f.Path])) {
+		if kept, i := a.fileInput(k, f, samePaths, len(n.inputs)); kept && (sameResult || sameEdits(a.applied(f.Path), n.edits[f.Path])) {
 			if !samePaths {
 				n.files[f.Path] = len(n.inputs)
 			}
@@ -813,7 +821,7 @@ func (a *Assembly) Next(ws *workspace.Workspace, res *provenance.Result) *Assemb
 		if !ok {
 			continue
 		}
-		if es := n.edits[in.Source]; es != nil && isMarkdown(in.Source) {
+		if es := n.fileEdits(f); es != nil && isMarkdown(in.Source) {
 			in.Text = applyEdits(in.Text, es)
 		}
 		if !samePaths {
@@ -872,6 +880,66 @@ func (a *Assembly) fileInput(k int, f *workspace.File, samePaths bool, next int)
 	}
 	i, ok := a.files[f.Path]
 	return ok && a.ws.FileByPath(f.Path) == f, i
+}
+
+// applied are the edits a's input of the file at path p was made with.
+func (a *Assembly) applied(p string) map[int]*lineEdit {
+	if es, ok := a.shifted[p]; ok {
+		return es
+	}
+	return a.edits[p]
+}
+
+// fileEdits are the edits to make to f's text. A file edited since the
+// result was made keeps the edits of the lines it still has, moved to
+// where they are now, and loses those of lines that changed: until
+// provenance runs again, a claim link or block id is never put on a line
+// it was not made for.
+func (a *Assembly) fileEdits(f *workspace.File) map[int]*lineEdit {
+	es := a.edits[f.Path]
+	if a.base == a.ws {
+		return es
+	}
+	delete(a.shifted, f.Path)
+	old := a.base.FileByPath(f.Path)
+	if old == nil || old.Content == f.Content {
+		return es
+	}
+	moved := shiftEdits(es, old.Content, f.Content)
+	if a.shifted == nil {
+		a.shifted = map[string]map[int]*lineEdit{}
+	}
+	a.shifted[f.Path] = moved
+	return moved
+}
+
+// shiftEdits moves edits made for the lines of old to the same lines in
+// cur: lines before the first changed line keep their numbers, lines
+// after the last one move by the change in length, and edits of the
+// lines between are dropped.
+func shiftEdits(edits map[int]*lineEdit, old, cur string) map[int]*lineEdit {
+	if len(edits) == 0 {
+		return edits
+	}
+	a, b := strings.Split(old, "\n"), strings.Split(cur, "\n")
+	head := 0
+	for head < len(a) && head < len(b) && a[head] == b[head] {
+		head++
+	}
+	tail := 0
+	for tail < len(a)-head && tail < len(b)-head && a[len(a)-1-tail] == b[len(b)-1-tail] {
+		tail++
+	}
+	out := make(map[int]*lineEdit, len(edits))
+	for ln, e := range edits {
+		switch {
+		case ln <= head:
+			out[ln] = e
+		case ln > len(a)-tail:
+			out[ln+len(b)-len(a)] = e
+		}
+	}
+	return out
 }
 
 // claimAt is the index of c's input in a, when a made one.

@@ -16,7 +16,10 @@
 //     the note's page on a websocket. Then -daily edits of daily logs,
 //     which provenance reads (claims' evidence), and -topic edits of L2
 //     topic files, each adding an entry (a new claim), alternated with
-//     the daily-log edits so both are measured side by side.
+//     the daily-log edits so both are measured side by side. A topic
+//     edit's page is reloaded before provenance runs, as a daily log's
+//     is; the time until the page shows the new entry's claim is
+//     reported too.
 //  2. memory: the heap (after GC) and RSS once the first edit settled,
 //     then again after -mem-edits more edits, settled.
 //  3. load: -clients websockets open while -rate page GETs per second
@@ -160,7 +163,7 @@ func run(o benchOptions) error {
 		return err
 	}
 	defer w.Close()
-	b := &bench{s: s, base: base, dir: dir, ws: w, rng: rng, verbose: o.verbose}
+	b := &bench{s: s, base: base, dir: dir, ws: w, rng: rng, run: time.Now().Unix(), verbose: o.verbose}
 	// Only files with a page of their own can be timed (private ones have
 	// none).
 	pages, err := b.pages()
@@ -197,7 +200,7 @@ func run(o benchOptions) error {
 		}
 		// Daily-log and topic-file edits take turns, so that both are
 		// timed under the same conditions of a noisy machine.
-		var daily, topic []time.Duration
+		var daily, topic, claimed []time.Duration
 		for i := 0; i < max(o.daily, o.topic); i++ {
 			if i < o.daily && len(dailies) > 0 {
 				time.Sleep(o.gapMax)
@@ -209,18 +212,19 @@ func run(o benchOptions) error {
 			}
 			if i < o.topic && len(topics) > 0 {
 				time.Sleep(o.gapMax)
-				d, err := b.edit(topics[rng.Intn(len(topics))])
+				d, c, err := b.editClaimed(topics[rng.Intn(len(topics))])
 				if err != nil {
 					return err
 				}
-				topic = append(topic, d)
+				topic, claimed = append(topic, d), append(claimed, c)
 			}
 		}
 		if len(daily) > 0 {
 			report("edit → reload message, daily logs (provenance runs again)", daily)
 		}
 		if len(topic) > 0 {
-			report("edit → reload message, topic files (a new claim each)", topic)
+			report("edit → reload message, topic files (a new entry each)", topic)
+			report("edit → the new entry's claim shown (provenance ran)", claimed)
 		}
 		if o.cpuprofile != "" {
 			pprof.StopCPUProfile()
@@ -294,6 +298,7 @@ type bench struct {
 	ws      *websocket.Conn
 	rng     *rand.Rand
 	n       int
+	run     int64 // when the run started, in seconds
 	verbose bool
 }
 
@@ -301,49 +306,95 @@ type bench struct {
 // message for its page arrives and the page it names shows the line (a
 // message that is about an earlier change does not stop the clock).
 func (b *bench) edit(rel string) (time.Duration, error) {
+	d, _, err := b.editUntil(rel, false)
+	return d, err
+}
+
+// editClaimed is edit for a file whose entries become claims: it also
+// times, from the same write, the reload after which the page shows the
+// new entry with its claim (provenance runs after the first reload).
+func (b *bench) editClaimed(rel string) (shown, claimed time.Duration, err error) {
+	return b.editUntil(rel, true)
+}
+
+func (b *bench) editUntil(rel string, claim bool) (shown, claimed time.Duration, err error) {
 	b.n++
 	page := pageOf(rel)
 	f, err := os.OpenFile(filepath.Join(b.dir, filepath.FromSlash(rel)), os.O_APPEND|os.O_WRONLY, 0)
 	if err != nil {
-		return 0, err
+		return 0, 0, err
 	}
 	t0 := time.Now()
-	marker := fmt.Sprintf("Bench edit %d at", b.n)
+	// The run's start makes the marker unique across runs on one
+	// workspace: an earlier run's line must not stop the clock.
+	marker := fmt.Sprintf("Bench edit %d.%d at", b.run, b.n)
 	_, err = fmt.Fprintf(f, "\n- %s %s.\n", marker, t0.Format(time.RFC3339Nano))
 	if cerr := f.Close(); err == nil {
 		err = cerr
 	}
 	if err != nil {
-		return 0, err
+		return 0, 0, err
 	}
 	_ = b.ws.SetReadDeadline(time.Now().Add(5 * time.Minute))
 	for {
 		var m server.Message
 		if err := b.ws.ReadJSON(&m); err != nil {
-			return 0, fmt.Errorf("waiting for the reload of %s: %w", page, err)
-		}
-		if m.Type == "reload" && slices.Contains(m.Paths, page) && b.shows(page, marker) {
-			d := time.Since(t0)
-			if b.verbose {
-				fmt.Printf("  %-40s %s\n", rel, d.Round(100*time.Microsecond))
-			}
-			return d, nil
+			return 0, 0, fmt.Errorf("waiting for the reload of %s: %w", page, err)
 		}
 		if m.Type == "error" {
-			return 0, fmt.Errorf("the build broke: %+v", m.Problems)
+			return 0, 0, fmt.Errorf("the build broke: %+v", m.Problems)
+		}
+		if m.Type != "reload" || !slices.Contains(m.Paths, page) {
+			continue
+		}
+		body := b.get(page)
+		if shown == 0 && strings.Contains(body, marker) {
+			shown = time.Since(t0)
+			if b.verbose {
+				fmt.Printf("  %-40s %s\n", rel, shown.Round(100*time.Microsecond))
+			}
+		}
+		if shown > 0 && (!claim || linksClaim(body, marker)) {
+			if claim {
+				claimed = time.Since(t0)
+			}
+			return shown, claimed, nil
 		}
 	}
 }
 
-// shows reports whether the served page holds text.
-func (b *bench) shows(page, text string) bool {
+// linksClaim reports whether the list item of the page that holds text
+// links to a claim page.
+func linksClaim(body, text string) bool {
+	for rest := body; ; {
+		i := strings.Index(rest, text)
+		if i < 0 {
+			return false
+		}
+		open := strings.LastIndex(rest[:i], "<li")
+		if open >= 0 && !strings.Contains(rest[open:i], "</li>") {
+			item := rest[open:]
+			if j := strings.Index(item, "</li>"); j >= 0 {
+				item = item[:j]
+			}
+			return strings.Contains(item, "/claims/")
+		}
+		rest = rest[i+len(text):]
+	}
+}
+
+// get returns the served page ("" when it cannot be read).
+func (b *bench) get(page string) string {
 	res, err := http.Get(b.base + "/" + page)
 	if err != nil {
-		return false
+		return ""
 	}
 	defer res.Body.Close()
 	body, err := io.ReadAll(res.Body)
-	return err == nil && strings.Contains(string(body), text)
+	if err != nil {
+		return ""
+	}
+	return string(body)
 }
 
 // withPages keeps the files whose page the site has.

@@ -52,8 +52,9 @@ type Session struct {
 	// broken is set when an update failed halfway: the next one starts
 	// afresh.
 	broken bool
-	// pending is set while provenance has yet to run over rendered edits.
-	pending bool
+	// pending is set while provenance has yet to run over rendered edits;
+	// pendingClaims when they include a file whose entries become claims.
+	pending, pendingClaims bool
 }
 
 // Change says what a Session update did.
@@ -170,16 +171,18 @@ func (s *Session) render(ctx context.Context, d vault.Delta, w output.Writer, ch
 // of the site into w (everything when ch.Site.Full). Finish writes the
 // pages that only list what changed, and the deferred files, afterwards.
 //
-// When a curated file that claims come from (MEMORY.md, a topic file, the
-// archive) changed, or files were added or removed, or the configuration
-// changed, provenance runs before anything is rendered: those pages show
-// their claims. When other files were only edited, their pages are
-// rendered at once, with the claim links and evidence anchors of the last
-// provenance run: exact for the files provenance does not read, a moment
-// out of date for evidence it does (a daily log's block ids). If
+// When files were added or removed, or the configuration changed,
+// provenance runs before anything is rendered: links and pointers
+// resolve to other notes then. When files were only edited, their pages
+// are rendered at once, with the claim links and block ids the last
+// provenance run gave the lines they still have (see vault.Assembly):
+// exact for the files provenance does not read, a moment out of date for
+// those it does (a topic file's new entry has no claim yet). If
 // provenance reads an edited file, the session is then Pending:
 // ProvenanceJob runs provenance (in another goroutine, if the caller
-// likes) and ApplyProvenance renders what it changed.
+// likes) and ApplyProvenance renders what it changed: at 10,000 notes a
+// topic-file edit reaches its page in a daily log's time, and its claims
+// follow.
 func (s *Session) Update(ctx context.Context, paths []string, w output.Writer) (*Change, error) {
 	start := time.Now()
 	if s.broken || s.opts.Demo {
@@ -197,7 +200,7 @@ func (s *Session) Update(ctx context.Context, paths []string, w output.Writer) (
 	files, structural := changedFiles(s.ws, ws)
 	ch := &Change{Files: files}
 	s.broken = true // until this update is through
-	if structural || curated(ws, files) || !configEqual(s.ws.Config, ws.Config) {
+	if structural || !configEqual(s.ws.Config, ws.Config) {
 		t0 := time.Now()
 		// A provenance run over an earlier edit still going (a
 		// ProvenanceJob) is waited for: it leaves in the cache what this
@@ -205,13 +208,14 @@ func (s *Session) Update(ctx context.Context, paths []string, w output.Writer) (
 		// cores. At 10,000 notes that is a daily log's corpus, seconds.
 		s.jobs.wait()
 		s.prov = analyzeCached(s.opts, ws, s.prov.Prior(), s.cache)
-		s.pending = false
+		s.pending, s.pendingClaims = false, false
 		ch.Provenance, ch.ProvenanceTook = true, time.Since(t0)
 		if err := ctx.Err(); err != nil {
 			return nil, err
 		}
 	} else if s.provenanceReads(ws, files) {
 		s.pending = true
+		s.pendingClaims = s.pendingClaims || curated(ws, files)
 	}
 	// The past hides what is private now: when that changed, it is read
 	// again (History); otherwise it stands until the next dream reloads.
@@ -235,17 +239,6 @@ func (s *Session) Update(ctx context.Context, paths []string, w output.Writer) (
 	return ch, nil
 }
 
-// curated reports whether any of the changed files is one whose entries
-// become claims.
-func curated(ws *workspace.Workspace, paths []string) bool {
-	for _, p := range paths {
-		if f := ws.FileByPath(p); f != nil && claimOrigin(f.Kind) {
-			return true
-		}
-	}
-	return false
-}
-
 // ProvenanceResult is a provenance run over a workspace and the vault
 // inputs assembled from it (see ProvenanceJob).
 type ProvenanceResult struct {
@@ -262,6 +255,22 @@ func (s *Session) assets() []*vault.Asset { _, as := s.asm.Inputs(); return as }
 // Pending reports whether provenance has yet to run over edits already
 // rendered.
 func (s *Session) Pending() bool { return s.pending }
+
+// PendingClaims reports whether the edits provenance has yet to run over
+// include a file whose entries become claims (MEMORY.md, a topic file,
+// the archive): until it runs, a new entry shows without its claim.
+func (s *Session) PendingClaims() bool { return s.pendingClaims }
+
+// curated reports whether any of the changed files is one whose entries
+// become claims.
+func curated(ws *workspace.Workspace, paths []string) bool {
+	for _, p := range paths {
+		if f := ws.FileByPath(p); f != nil && (f.Kind == workspace.KindMemory || f.Kind == workspace.KindTopic || f.Kind == workspace.KindArchive) {
+			return true
+		}
+	}
+	return false
+}
 
 // ProvenanceJob returns the provenance run the session waits for, as a
 // function that reads only values that never change (the workspace as
@@ -321,7 +330,7 @@ func (s *Session) ApplyProvenance(ctx context.Context, r *ProvenanceResult, w ou
 	if err := s.render(ctx, d, w, ch); err != nil {
 		return nil, false, err
 	}
-	s.pending, s.broken = false, false
+	s.pending, s.pendingClaims, s.broken = false, false, false
 	ch.Duration = time.Since(start)
 	return ch, true, nil
 }
@@ -432,11 +441,6 @@ func citedFiles(r *provenance.Result) map[string]bool {
 		out[p] = true
 	}
 	return out
-}
-
-// claimOrigin reports the kinds of files whose entries become claims.
-func claimOrigin(k workspace.Kind) bool {
-	return k == workspace.KindMemory || k == workspace.KindTopic || k == workspace.KindArchive
 }
 
 // Reload reads the whole workspace again and renders everything into w

@@ -331,30 +331,65 @@ func TestSession_StaleProvenanceIsNotApplied(t *testing.T) {
 	}
 }
 
-// TestSession_TopicEditWhileProvenanceRuns edits a topic file while the
-// provenance run over a daily log's edit goes on in another goroutine, as
-// serve mode runs it: the topic file's update waits for that run and
-// uses what it left in the cache, the run's result is then stale, and
+// TestSession_TopicEditRendersAtOnce edits a topic file, inserting an
+// entry between others, while the provenance run over a daily log's edit
+// goes on in another goroutine, as serve mode runs it. The topic file's
+// page is rendered at once: the lines it still has keep their claim links,
+// moved to where they are now, and the new entry has none yet (never a
+// link meant for another line). The run over the daily log is then
+// stale, and once provenance runs again the new entry has its claim and
 // the site is a build's of the final workspace.
-func TestSession_TopicEditWhileProvenanceRuns(t *testing.T) {
+func TestSession_TopicEditRendersAtOnce(t *testing.T) {
 	dir := demoDir(t)
 	ctx := context.Background()
 	s, sv, _ := openServed(t, dir)
 	prior := s.prov.Prior()
+	const topic, note = "memory/gateway.md", "topics/gateway.md"
+	linked := claimLinks(t, s, note)
 	edit(t, dir, "memory/2026-10-21.md", "\n- ", "\n- Sam confirmed the move on a call. \n- ")
 	sv.update(t, s, []string{"memory/2026-10-21.md"})
 	job := s.ProvenanceJob()
 	running := make(chan *ProvenanceResult, 1)
 	go func() { running <- job() }()
-	edit(t, dir, "memory/gateway.md", "\n## ", "\n## Notes from the move\n\nThe rack is in the hall closet.\n\n## ")
-	if ch := sv.update(t, s, []string{"memory/gateway.md"}); !ch.Provenance || ch.Pending {
-		t.Fatalf("a topic file's edit: provenance %v, pending %v; want provenance run with it", ch.Provenance, ch.Pending)
+	const added = "The rack is in the hall closet."
+	edit(t, dir, topic, "\n## ", "\n## Notes from the move\n\n- "+added+"\n\n## ")
+	if ch := sv.update(t, s, []string{topic}); ch.Provenance || !ch.Pending {
+		t.Fatalf("a topic file's edit: provenance %v, pending %v; want it rendered first, provenance after", ch.Provenance, ch.Pending)
+	}
+	now := claimLinks(t, s, note)
+	if len(now) != len(linked) {
+		t.Errorf("before provenance the edited file has %d claim links, want the %d it had", len(now), len(linked))
+	}
+	for line, link := range now {
+		if linked[line] != link {
+			t.Errorf("before provenance %q links %s; it linked %q", line, link, linked[line])
+		}
 	}
 	if _, applied, err := s.ApplyProvenance(ctx, <-running, output.NewMemory()); err != nil || applied {
 		t.Fatalf("the run over the earlier workspace was applied (%v)", err)
 	}
 	sv.settle(t, s)
+	if _, ok := claimLinks(t, s, note)["- "+added]; !ok {
+		t.Errorf("after provenance the new entry has no claim link")
+	}
 	if d := siteDiff(sv, freshBuild(t, Options{Workspace: dir}, prior, s.history)); d != "" {
 		t.Fatalf("the site differs from a build:\n%s", d)
 	}
+}
+
+// claimLinks maps each line of the vault note at p that links a claim
+// note, without its links, to the links.
+func claimLinks(t *testing.T, s *Session, p string) map[string]string {
+	t.Helper()
+	n := s.Vault().Note(p)
+	if n == nil {
+		t.Fatalf("no vault note %s", p)
+	}
+	out := map[string]string{}
+	for _, line := range strings.Split(string(s.Vault().Markdown(n)), "\n") {
+		if i := strings.Index(line, " [[claims/"); i >= 0 {
+			out[line[:i]] = line[i:]
+		}
+	}
+	return out
 }

@@ -278,14 +278,16 @@ func (s *Server) setBound(addr string) {
 
 // loop is the rebuild loop: the one goroutine that drives the session.
 // Each batch of changes is applied at once and its pages go live. The
-// work that follows a change and no open page waits for (provenance over
-// edited evidence, then the site-wide files) runs in the background once
-// changes pause: for at least FinishAfter, and for at least as long as
-// that work took the last time, so that while a person keeps editing a
-// large workspace the background never competes with the rebuilds they
-// are waiting for. Provenance runs in a goroutine of its own (it reads
-// only values that never change) and is applied if still current; the
-// site-wide files give way to the next change.
+// work that follows a change runs in the background once changes pause:
+// provenance, at once over an edit of the files claims come from (a
+// topic file's new entry shows its claim once it ran), after a pause as
+// long as its last run took over edited evidence; then the site-wide
+// files, after at least FinishAfter and as long as they took the last
+// time. So while a person
+// keeps editing a large workspace the background never competes with
+// the rebuilds they are waiting for. Provenance runs in a goroutine of
+// its own (it reads only values that never change) and is applied if
+// still current; the site-wide files give way to the next change.
 func (s *Server) loop(ctx context.Context) {
 	idle := time.NewTimer(time.Hour)
 	idle.Stop()
@@ -295,7 +297,10 @@ func (s *Server) loop(ctx context.Context) {
 	var finishBatch *batch
 	var finishStart time.Time
 	// How long the background steps took last, to wait as long for quiet.
-	provTook, finishTook := s.first.ProvenanceTook, s.finishTook
+	// The first build's provenance ran over everything, with nothing
+	// cached: no guess of a run over an edit, which the first one times.
+	var provTook time.Duration
+	finishTook := s.finishTook
 	stopFinish := func() {
 		if finishing != nil {
 			cancelFinish()
@@ -318,8 +323,10 @@ func (s *Server) loop(ctx context.Context) {
 		switch {
 		case prov != nil:
 			return // its result re-arms the timer
+		case s.session.PendingClaims():
+			q = s.opts.Debounce // a page shows a new entry without its claim
 		case s.session.Pending():
-			q = max(q, provTook)
+			q = max(s.opts.Debounce, provTook)
 		default:
 			q = max(q, finishTook)
 		}
@@ -370,11 +377,9 @@ func (s *Server) loop(ctx context.Context) {
 			provTook = time.Since(provStart)
 			stopFinish()
 			_ = s.applyProvenance(ctx, r, provStart)
-			if s.session.Pending() {
-				wait() // stale: run again once changes pause
-			} else {
-				idle.Reset(s.opts.FinishAfter) // claims are in: the files follow soon
-			}
+			// Stale, it runs again once changes pause; otherwise the
+			// site-wide files follow.
+			wait()
 		case <-idle.C:
 			if prov != nil || finishing != nil {
 				continue
