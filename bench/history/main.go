@@ -69,9 +69,9 @@
 // daily log changes the corpus's size and so every term's idf, hence
 // every claim's containment, cover and confidence (which decide what
 // evidence a claim has and which it cites), so 100 points x about 180
-// claims are matched again, about 10 us each: about 0.2 s; (3) MEMORY.md parsed at
-// every point, the topic file at every dream, claims, ids and scores
-// built per point; (4) the garbage of all of it (12-15%). Only a change
+// claims are matched again, about 10 us each: about 0.2 s; (3) MEMORY.md
+// parsed at every point, the topic file at every dream, claims, ids and
+// scores built per point; (4) the garbage of all of it (12-15%). Only a change
 // of what is computed removes that: (a) keep each point's result across
 // builds (a commit never changes: an on-disk cache keyed by commit,
 // options and dreamwiki version, claims matched to the build's ids when
