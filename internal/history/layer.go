@@ -29,6 +29,10 @@ type layerFS struct {
 	dirs map[string]map[string]bool
 	// removed are the own files removed before dirs was made.
 	removed []string
+	// unread are the folders of a commit no reader opens, by path: each
+	// is listed in its folder, and its own layer is read from git when
+	// something in it is first opened or listed.
+	unread map[string]*unreadDir
 	// edited is set on a layer Snapshot.Edit made, whose files carry
 	// no content hash.
 	edited bool
@@ -44,6 +48,22 @@ type layerFile struct {
 	read func() ([]byte, error)
 	// hash is a git blob's content hash, zero for other files.
 	hash plumbing.Hash
+}
+
+// unreadDir is a folder of a commit not read yet.
+type unreadDir struct {
+	hash plumbing.Hash
+	load func() (*layerFS, error)
+}
+
+// in returns the unread folder that holds name and name's path in it.
+func (l *layerFS) in(name string) (u *unreadDir, rel string, ok bool) {
+	for d, u := range l.unread {
+		if rel, ok := strings.CutPrefix(name, d+"/"); ok {
+			return u, rel, true
+		}
+	}
+	return nil, "", false
 }
 
 // sizeOf is the file's size, read from its content when it is not known
@@ -95,6 +115,9 @@ func (l *layerFS) folders() map[string]map[string]bool {
 		for _, p := range l.removed {
 			l.addDirs(p)
 		}
+		for d := range l.unread {
+			l.addDirs(d)
+		}
 		l.removed = nil
 	}
 	return l.dirs
@@ -118,6 +141,7 @@ func (l *layerFS) clone() *layerFS {
 	for p := range l.gone {
 		c.gone[p] = true
 	}
+	c.unread = l.unread // never changed once made
 	return c
 }
 
@@ -131,6 +155,16 @@ func (l *layerFS) Open(name string) (fs.File, error) {
 	}
 	if l.hidden(name) {
 		return nil, &fs.PathError{Op: "open", Path: name, Err: fs.ErrNotExist}
+	}
+	if u, rel, ok := l.in(name); ok {
+		sub, err := u.load()
+		if err != nil {
+			return nil, &fs.PathError{Op: "open", Path: name, Err: err}
+		}
+		return sub.Open(rel)
+	}
+	if l.unread[name] != nil {
+		return &openDir{info: fileInfo{name: path.Base(name), dir: true}, l: l, name: name}, nil
 	}
 	if f := l.files[name]; f != nil {
 		data, err := f.read()
@@ -169,6 +203,17 @@ func (l *layerFS) ReadDir(name string) ([]fs.DirEntry, error) {
 	}
 	if l.hidden(name) {
 		return nil, &fs.PathError{Op: "readdir", Path: name, Err: fs.ErrNotExist}
+	}
+	u, rel, in := l.in(name)
+	if u == nil && l.unread[name] != nil {
+		u, rel, in = l.unread[name], ".", true
+	}
+	if in {
+		sub, err := u.load()
+		if err != nil {
+			return nil, &fs.PathError{Op: "readdir", Path: name, Err: err}
+		}
+		return sub.ReadDir(rel)
 	}
 	byName := map[string]fs.DirEntry{}
 	own, isOwn := l.folders()[name]
