@@ -68,22 +68,22 @@
 // point must do again while its output is to stay exact: (1) git: the 365
 // commits of the log, 200 trees (400 before the backups were left unread)
 // and 195 changed blobs, each a loose object inflated by go-git behind a
-// chain of lstat calls (80-120 us an object on this machine): about 0.07
-// s; (2) evidence: every new daily log changes the corpus's size and so
-// every term's idf, hence every claim's containment, cover and confidence
-// (which decide what evidence a claim has and which it cites), so 100
-// points x about 180 claims are matched again, about 10 us each: about 0.2
-// s; (3) MEMORY.md parsed at every point, the topic file at every dream,
-// claims, ids and scores built per point; (4) the garbage of all of it
-// (12-15%). Only a change of what is computed removes that: (a) keep each
-// point's result across builds (a commit never changes: an on-disk cache
-// keyed by commit, options and dreamwiki version, claims matched to the
-// build's ids when loaded), so that a build analyses only the points with
-// new commits; or (b) score a point's evidence with today's corpus
-// statistics, so that an unchanged entry keeps its evidence from one point
-// to the next (the history's evidence would then be judged as today's
-// corpus judges it, not as that day's did); or (c) fewer points (the last
-// N dreams).
+// chain of lstat calls (80-120 us an object on this machine): about
+// 0.07 s; (2) evidence: every new daily log changes the corpus's size and
+// so every term's idf, hence every claim's containment, cover and
+// confidence (which decide what evidence a claim has and which it cites),
+// so 100 points x about 180 claims are matched again, about 10 us each:
+// about 0.2 s; (3) MEMORY.md parsed at every point, the topic file at
+// every dream, claims, ids and scores built per point; (4) the garbage of
+// all of it (12-15%). Only a change of what is computed removes that: (a)
+// keep each point's result across builds (a commit never changes: an
+// on-disk cache keyed by commit, options and dreamwiki version, claims
+// matched to the build's ids when loaded), so that a build analyses only
+// the points with new commits; or (b) score a point's evidence with
+// today's corpus statistics, so that an unchanged entry keeps its evidence
+// from one point to the next (the history's evidence would then be judged
+// as today's corpus judges it, not as that day's did); or (c) fewer points
+// (the last N dreams).
 //
 // "Without history" is the same binary with build.History returning nil.
 //
