@@ -49,9 +49,9 @@
 // files that are as they are now come from the build's own reading, not
 // inflated from git (history.Options.Contents); folders no reader opens
 // (the dreams' backups) are read only when opened, and a snapshot lists
-// its folders only when asked; the priors' identity index is made once
-// for all points; a corpus is extended by the new daily logs, numbered
-// as indexing them all would (corpus.extend), not indexed again; matching
+// its folders only when asked; the priors' identity index is made once for
+// all points; a corpus is extended by the new daily logs, numbered as
+// indexing them all would (corpus.extend), not indexed again; matching
 // makes the evidence of only the blocks it keeps. History alone
 // (BenchmarkHistory, 6 alternating runs of 4, load 3-4): CPU per run min
 // 0.75 s, median 0.82 s before; 0.50 s, 0.54 s after (-34%). Whole builds
@@ -59,12 +59,14 @@
 // each side's "without history" built from its own code, the two equal
 // within noise, 0.62 vs 0.63 s over 10 more runs): main 0.69 s without
 // history, 1.64 s with it; this round 0.59 s without, 1.29 s with. The
-// history's extra user time went from about 1.0 s to about 0.65 s, the
-// build with it about 2x the build without (from 2.5x). Output sizes are
-// unchanged: site 9,213,607 bytes without history, 10,359,795 with.
+// history's extra user time went from 0.95 s to 0.70 s, the build with it
+// from 2.4 to 2.2 times the build without (whole builds swing by 0.2 s
+// from run to run here; BenchmarkHistory is the steadier figure). Output
+// sizes are unchanged: site 9,213,607 bytes without history, 10,359,795
+// with.
 //
 // The 25% target (at most about 0.15 s of extra user time here) is still
-// not met: the extra is about 0.65 s. What stands in its way is work each
+// not met: the extra is about 0.7 s. What stands in its way is work each
 // point must do again while its output is to stay exact: (1) git: the 365
 // commits of the log, 200 trees (400 before the backups were left unread)
 // and 195 changed blobs, each a loose object inflated by go-git behind a
