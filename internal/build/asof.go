@@ -52,6 +52,9 @@ func snapshotAt(ctx context.Context, opts Options, at time.Time, prior []provena
 // paths now hides (those private now stay private in every past).
 func openPast(opts Options, now *workspace.Workspace) (*history.Past, error) {
 	hopts := history.Options{Hide: now.Unpublished}
+	for _, f := range now.Files {
+		hopts.Contents = append(hopts.Contents, f.Content)
+	}
 	if opts.Demo {
 		return history.Open("", demo.FS(), hopts)
 	}

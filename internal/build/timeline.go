@@ -171,7 +171,7 @@ func (t *reader) read(at time.Time, later map[string]bool) (*history.Snapshot, *
 	var ws *workspace.Workspace
 	if paths, ok := snap.ChangedSince(t.lastSnap); ok && t.at != nil {
 		t.at.snap = snap
-		ws, err = t.lastWS.Reread(paths)
+		ws, err = t.lastWS.RereadChanged(paths)
 	} else {
 		t.at = &snapshotFS{snap: snap}
 		ws, err = workspace.LoadFS(t.at, wopts)

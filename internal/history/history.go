@@ -63,6 +63,11 @@ type Options struct {
 	// Hide reports the workspace paths never to show, whatever they held
 	// then: the files private now (workspace.Workspace.Unpublished).
 	Hide func(p string) bool
+	// Contents are texts the caller has read already (the workspace's
+	// files as they are now): a commit's file with the content hash of one
+	// of them is taken from it, not read from the repository again (most
+	// files of a past commit, the daily logs, are as they are now).
+	Contents []string
 }
 
 // Describe says in one line where the snapshot came from.
@@ -113,15 +118,25 @@ type Past struct {
 	// blobs are the files read so far, by content hash: most files are
 	// the same from one commit to the next (a daily log never changes),
 	// and each is read from the repository once. trees are the files of
-	// the trees read so far (see files), by the tree's hash.
+	// the trees read so far (see files), by the tree's hash and path.
+	// mu guards both: a folder no reader opens is read when something in
+	// it is first opened, perhaps by several readers at once.
+	mu    sync.Mutex
 	blobs map[plumbing.Hash]*layerFile
-	trees map[plumbing.Hash][]treeFile
+	trees map[treeKey][]treeFile
+}
+
+// treeKey is a tree at a workspace path ("" for the workspace's own):
+// which of its folders are read depends on where it is (NeverRead).
+type treeKey struct {
+	hash plumbing.Hash
+	dir  string
 }
 
 // Open opens the history of the workspace in the folder root, whose
 // files fsys holds (root "" has no git history).
 func Open(root string, fsys fs.FS, opts Options) (*Past, error) {
-	p := &Past{fsys: fsys, opts: opts, blobs: map[plumbing.Hash]*layerFile{}, trees: map[plumbing.Hash][]treeFile{}}
+	p := &Past{fsys: fsys, opts: opts, blobs: map[plumbing.Hash]*layerFile{}, trees: map[treeKey][]treeFile{}}
 	if root == "" {
 		return p, nil
 	}
@@ -146,6 +161,10 @@ func Open(root string, fsys fs.FS, opts Options) (*Past, error) {
 		return nil, err
 	}
 	p.repo = repo
+	for _, c := range opts.Contents {
+		h := plumbing.ComputeHash(plumbing.BlobObject, []byte(c))
+		p.blobs[h] = &layerFile{size: int64(len(c)), read: func() ([]byte, error) { return []byte(c), nil }, hash: h}
+	}
 	return p, nil
 }
 
@@ -174,7 +193,7 @@ func (p *Past) At(at time.Time) (*Snapshot, error) {
 // TakeFS reads the workspace fsys as it stood at the time at from its
 // dream backups and its dates (see the package documentation).
 func TakeFS(fsys fs.FS, at time.Time, opts Options) (*Snapshot, error) {
-	l := newLayer(fsys, opts.Hide)
+	l := newLayer(fsys, opts.Hide, 0)
 	s := &Snapshot{Source: SourceDates, At: at, FS: l, layer: l}
 	runs, err := backupRuns(fsys, at)
 	if err != nil {
@@ -289,37 +308,77 @@ func (p *Past) fromGit(at time.Time) (*Snapshot, error) {
 			return nil, fmt.Errorf("reading %s in commit %s: %w", p.prefix, shortHash(c.Hash.String()), err)
 		}
 	}
-	files, err := p.files(tree)
+	l, err := p.layer(tree, "", c.Committer.When.UTC())
 	if err != nil {
 		return nil, fmt.Errorf("reading commit %s: %w", shortHash(c.Hash.String()), err)
-	}
-	l := newLayer(nil, p.opts.Hide)
-	mod := c.Committer.When.UTC()
-	for _, f := range files {
-		l.put(f.path, &layerFile{size: f.f.size, mod: mod, read: f.f.read, hash: f.f.hash})
 	}
 	return &Snapshot{Source: SourceGit, At: at, Commit: c.Hash.String(), CommitTime: c.Committer.When, FS: l, layer: l}, nil
 }
 
-// treeFile is a file of a tree, by its path in the tree.
+// layer is the layer of the files of tree, the folder dir of the
+// workspace ("" for the whole), dated mod. Its folders no reader opens
+// (workspace.NeverRead: the dreams' backups, an Obsidian vault's
+// settings) are listed, and read only when something in them is opened:
+// half the trees of a history of dreams are their backups.
+func (p *Past) layer(tree *object.Tree, dir string, mod time.Time) (*layerFS, error) {
+	p.mu.Lock()
+	files, err := p.files(tree, dir)
+	p.mu.Unlock()
+	if err != nil {
+		return nil, err
+	}
+	hide := p.opts.Hide
+	if dir != "" && hide != nil {
+		hide = func(rel string) bool { return p.opts.Hide(dir + "/" + rel) }
+	}
+	l := newLayer(nil, hide, len(files))
+	for _, f := range files {
+		if f.f != nil {
+			l.put(f.path, &layerFile{size: f.f.size, mod: mod, read: f.f.read, hash: f.f.hash})
+			continue
+		}
+		h, full := f.tree, path.Join(dir, f.path)
+		if l.unread == nil {
+			l.unread = map[string]*unreadDir{}
+		}
+		l.unread[f.path] = &unreadDir{hash: h, load: sync.OnceValues(func() (*layerFS, error) {
+			t, err := p.repo.TreeObject(h)
+			if err != nil {
+				return nil, fmt.Errorf("reading %s: %w", full, err)
+			}
+			return p.layer(t, full, mod)
+		})}
+	}
+	return l, nil
+}
+
+// treeFile is a file of a tree, by its path in the tree; or, with f nil,
+// a folder no reader opens, by its tree's hash.
 type treeFile struct {
 	path string
 	f    *layerFile
+	tree plumbing.Hash
 }
 
-// files lists the regular files of tree and its subtrees, each tree read
-// once by its hash: most folders (the backups of past dreams) are the
-// same from one commit to the next. Symbolic links and submodules are
-// not the workspace's own text.
-func (p *Past) files(tree *object.Tree) ([]treeFile, error) {
-	if fs, ok := p.trees[tree.Hash]; ok {
+// files lists the regular files of tree, the folder dir of the
+// workspace, and of its subtrees, each tree read once by its hash and
+// path: most folders are the same from one commit to the next. A folder
+// the workspace reader never opens is listed, not read. Symbolic links
+// and submodules are not the workspace's own text. p.mu is held.
+func (p *Past) files(tree *object.Tree, dir string) ([]treeFile, error) {
+	if fs, ok := p.trees[treeKey{tree.Hash, dir}]; ok {
 		return fs, nil
 	}
 	var out []treeFile
 	for _, e := range tree.Entries {
 		switch e.Mode {
 		case filemode.Dir:
-			sub, ok := p.trees[e.Hash]
+			at := path.Join(dir, e.Name)
+			if workspace.NeverRead(at) {
+				out = append(out, treeFile{path: e.Name, tree: e.Hash})
+				continue
+			}
+			sub, ok := p.trees[treeKey{e.Hash, at}]
 			if !ok {
 				// By its hash: by its name, go-git would index the parent's
 				// entries first.
@@ -327,18 +386,18 @@ func (p *Past) files(tree *object.Tree) ([]treeFile, error) {
 				if err != nil {
 					return nil, err
 				}
-				if sub, err = p.files(t); err != nil {
+				if sub, err = p.files(t, at); err != nil {
 					return nil, err
 				}
 			}
 			for _, f := range sub {
-				out = append(out, treeFile{path: e.Name + "/" + f.path, f: f.f})
+				out = append(out, treeFile{path: e.Name + "/" + f.path, f: f.f, tree: f.tree})
 			}
 		case filemode.Regular, filemode.Executable:
 			out = append(out, treeFile{path: e.Name, f: p.blob(e.Hash)})
 		}
 	}
-	p.trees[tree.Hash] = out
+	p.trees[treeKey{tree.Hash, dir}] = out
 	return out, nil
 }
 
@@ -424,24 +483,35 @@ func (p *Past) commitAt(at time.Time) *object.Commit {
 }
 
 // ChangedSince lists the files added, changed or removed between the
-// snapshot prev and s, sorted; ok is false when they cannot be compared
-// by content hash (either is not from git, or was edited).
+// snapshot prev and s, sorted, and each folder no reader opens that
+// changed (see Past.layer) as itself; ok is false when they cannot be
+// compared by content hash (either is not from git, or was edited).
 func (s *Snapshot) ChangedSince(prev *Snapshot) (paths []string, ok bool) {
 	if prev == nil || s.Source != SourceGit || prev.Source != SourceGit || s.layer.edited || prev.layer.edited {
 		return nil, false
 	}
-	for p, f := range s.layer.files {
-		if o := prev.layer.files[p]; (o == nil || o.hash != f.hash) && !s.layer.hidden(p) {
-			paths = append(paths, p)
-		}
-	}
-	for p := range prev.layer.files {
-		if s.layer.files[p] == nil && !prev.layer.hidden(p) {
-			paths = append(paths, p)
-		}
-	}
+	paths = changed(paths, s.layer, prev.layer, s.layer.files, prev.layer.files, func(f *layerFile) plumbing.Hash { return f.hash })
+	// A folder no reader opens is named when anything in it changed.
+	paths = changed(paths, s.layer, prev.layer, s.layer.unread, prev.layer.unread, func(u *unreadDir) plumbing.Hash { return u.hash })
 	sort.Strings(paths)
 	return paths, true
+}
+
+// changed appends to paths the keys of cur that prev does not have or
+// has with another hash, then those of prev that cur does not have,
+// leaving out what the layer of each (l, of cur; lp, of prev) hides.
+func changed[V any](paths []string, l, lp *layerFS, cur, prev map[string]V, hash func(V) plumbing.Hash) []string {
+	for p, v := range cur {
+		if o, ok := prev[p]; (!ok || hash(o) != hash(v)) && !l.hidden(p) {
+			paths = append(paths, p)
+		}
+	}
+	for p := range prev {
+		if _, ok := cur[p]; !ok && !lp.hidden(p) {
+			paths = append(paths, p)
+		}
+	}
+	return paths
 }
 
 // Edit returns the snapshot with the files named in edits rewritten by

@@ -138,3 +138,88 @@ func TestTakeFS_ABackupThatIsASymbolicLinkIsNotRead(t *testing.T) {
 		t.Errorf("MEMORY.md = %q from %s, want the workspace's own from the dates", got, s.Source)
 	}
 }
+
+// TestPast_ContentsServeOnlyTheFilesTheyAre checks that the contents a
+// caller already read (the workspace now) stand in for a commit's files
+// by content hash only: a file changed since reads as it was, one that
+// did not reads the same.
+func TestPast_ContentsServeOnlyTheFilesTheyAre(t *testing.T) {
+	ws := t.TempDir()
+	writeFile(t, filepath.Join(ws, "MEMORY.md"), "- The gateway is the Pi.\n")
+	writeFile(t, filepath.Join(ws, "memory/2026-03-01.md"), "- moved it\n")
+	if _, err := historytest.Commit(ws, noon, "first"); err != nil {
+		t.Fatal(err)
+	}
+	writeFile(t, filepath.Join(ws, "MEMORY.md"), "- The gateway is the NUC.\n")
+	if _, err := historytest.Commit(ws, noon.Add(48*time.Hour), "second"); err != nil {
+		t.Fatal(err)
+	}
+	disk, err := OnDisk(ws)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, err := Open(ws, disk, Options{Contents: []string{"- The gateway is the NUC.\n", "- moved it\n"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := p.At(EndOfDay(noon))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for path, want := range map[string]string{"MEMORY.md": "- The gateway is the Pi.\n", "memory/2026-03-01.md": "- moved it\n"} {
+		if got, err := fs.ReadFile(s.FS, path); err != nil || string(got) != want {
+			t.Errorf("%s as of the first commit: %q %v, want %q", path, got, err, want)
+		}
+	}
+}
+
+// TestSnapshot_FoldersNoReaderOpensAreReadWhenOpened checks a commit's
+// dot-folders (the dreams' backups, a vault's .obsidian): listed in their
+// folder, their files there when opened (private ones still hidden), and
+// a change in them named by the folder.
+func TestSnapshot_FoldersNoReaderOpensAreReadWhenOpened(t *testing.T) {
+	ws := t.TempDir()
+	writeFile(t, filepath.Join(ws, "MEMORY.md"), "- The gateway is the Pi.\n")
+	writeFile(t, filepath.Join(ws, "memory/.dreams/short-term-recall.json"), "{}\n")
+	writeFile(t, filepath.Join(ws, BackupRoot+"/20260301-0700/MEMORY.md.bak"), "- before\n")
+	writeFile(t, filepath.Join(ws, BackupRoot+"/20260301-0700/secret.md.bak"), "private\n")
+	writeFile(t, filepath.Join(ws, "notes/vault/.obsidian/app.json"), "{}\n")
+	if _, err := historytest.Commit(ws, noon, "first"); err != nil {
+		t.Fatal(err)
+	}
+	writeFile(t, filepath.Join(ws, BackupRoot+"/20260302-0700/MEMORY.md.bak"), "- the Pi\n")
+	if _, err := historytest.Commit(ws, noon.Add(24*time.Hour), "second"); err != nil {
+		t.Fatal(err)
+	}
+	disk, err := OnDisk(ws)
+	if err != nil {
+		t.Fatal(err)
+	}
+	hide := func(p string) bool { return p == BackupRoot+"/20260301-0700/secret.md.bak" }
+	p, err := Open(ws, disk, Options{Hide: hide})
+	if err != nil {
+		t.Fatal(err)
+	}
+	first, err := p.At(EndOfDay(noon))
+	if err != nil {
+		t.Fatal(err)
+	}
+	second, err := p.At(EndOfDay(noon.Add(24 * time.Hour)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	changed, ok := second.ChangedSince(first)
+	if !ok || len(changed) != 1 || changed[0] != ".backup" {
+		t.Errorf("changed since the first commit: %v %v, want [.backup]", changed, ok)
+	}
+	if err := fstest.TestFS(second.FS, "MEMORY.md", "memory/.dreams/short-term-recall.json", "notes/vault/.obsidian/app.json",
+		BackupRoot+"/20260301-0700/MEMORY.md.bak", BackupRoot+"/20260302-0700/MEMORY.md.bak"); err != nil {
+		t.Error(err)
+	}
+	if got, err := fs.ReadFile(second.FS, BackupRoot+"/20260302-0700/MEMORY.md.bak"); err != nil || string(got) != "- the Pi\n" {
+		t.Errorf("the backup reads %q %v", got, err)
+	}
+	if _, err := fs.Stat(second.FS, BackupRoot+"/20260301-0700/secret.md.bak"); err == nil {
+		t.Error("a hidden file in a backup is in the snapshot")
+	}
+}

@@ -23,8 +23,16 @@ type layerFS struct {
 	files map[string]*layerFile
 	gone  map[string]bool
 	hide  func(string) bool
-	// dirs are the folders the own files sit in, each with its children.
+	// dirs are the folders the own files sit in (and sat in, for a file
+	// removed), each with its children: made on first use (folders), as
+	// most snapshots of a history are only opened file by file.
 	dirs map[string]map[string]bool
+	// removed are the own files removed before dirs was made.
+	removed []string
+	// unread are the folders of a commit no reader opens, by path: each
+	// is listed in its folder, and its own layer is read from git when
+	// something in it is first opened or listed.
+	unread map[string]*unreadDir
 	// edited is set on a layer Snapshot.Edit made, whose files carry
 	// no content hash.
 	edited bool
@@ -42,6 +50,22 @@ type layerFile struct {
 	hash plumbing.Hash
 }
 
+// unreadDir is a folder of a commit not read yet.
+type unreadDir struct {
+	hash plumbing.Hash
+	load func() (*layerFS, error)
+}
+
+// in returns the unread folder that holds name and name's path in it.
+func (l *layerFS) in(name string) (u *unreadDir, rel string, ok bool) {
+	for d, u := range l.unread {
+		if rel, ok := strings.CutPrefix(name, d+"/"); ok {
+			return u, rel, true
+		}
+	}
+	return nil, "", false
+}
+
 // sizeOf is the file's size, read from its content when it is not known
 // (0 when the content cannot be read: opening it then says why).
 func (f *layerFile) sizeOf() int64 {
@@ -55,15 +79,22 @@ func (f *layerFile) sizeOf() int64 {
 	return int64(len(data))
 }
 
-func newLayer(base fs.FS, hide func(string) bool) *layerFS {
-	return &layerFS{base: base, files: map[string]*layerFile{}, gone: map[string]bool{}, hide: hide,
-		dirs: map[string]map[string]bool{".": {}}}
+// newLayer makes an empty layer over base, sized for n own files.
+func newLayer(base fs.FS, hide func(string) bool, n int) *layerFS {
+	return &layerFS{base: base, files: make(map[string]*layerFile, n), gone: map[string]bool{}, hide: hide}
 }
 
 // put sets the file at p, replacing the base's.
 func (l *layerFS) put(p string, f *layerFile) {
 	l.files[p] = f
 	delete(l.gone, p)
+	if l.dirs != nil {
+		l.addDirs(p)
+	}
+}
+
+// addDirs lists p in its folder, and each folder in its own.
+func (l *layerFS) addDirs(p string) {
 	for child := p; child != "."; {
 		dir := path.Dir(child)
 		if l.dirs[dir] == nil {
@@ -74,21 +105,43 @@ func (l *layerFS) put(p string, f *layerFile) {
 	}
 }
 
+// folders returns dirs, making it on first use.
+func (l *layerFS) folders() map[string]map[string]bool {
+	if l.dirs == nil {
+		l.dirs = map[string]map[string]bool{".": {}}
+		for p := range l.files {
+			l.addDirs(p)
+		}
+		for _, p := range l.removed {
+			l.addDirs(p)
+		}
+		for d := range l.unread {
+			l.addDirs(d)
+		}
+		l.removed = nil
+	}
+	return l.dirs
+}
+
 // remove hides the base's file at p.
 func (l *layerFS) remove(p string) {
+	if _, own := l.files[p]; own && l.dirs == nil {
+		l.removed = append(l.removed, p)
+	}
 	delete(l.files, p)
 	l.gone[p] = true
 }
 
 // clone copies the layer so that edits to the copy leave l as it is.
 func (l *layerFS) clone() *layerFS {
-	c := newLayer(l.base, l.hide)
+	c := newLayer(l.base, l.hide, len(l.files))
 	for p, f := range l.files {
 		c.put(p, f)
 	}
 	for p := range l.gone {
 		c.gone[p] = true
 	}
+	c.unread = l.unread // never changed once made
 	return c
 }
 
@@ -103,6 +156,16 @@ func (l *layerFS) Open(name string) (fs.File, error) {
 	if l.hidden(name) {
 		return nil, &fs.PathError{Op: "open", Path: name, Err: fs.ErrNotExist}
 	}
+	if u, rel, ok := l.in(name); ok {
+		sub, err := u.load()
+		if err != nil {
+			return nil, &fs.PathError{Op: "open", Path: name, Err: err}
+		}
+		return sub.Open(rel)
+	}
+	if l.unread[name] != nil {
+		return &openDir{info: fileInfo{name: path.Base(name), dir: true}, l: l, name: name}, nil
+	}
 	if f := l.files[name]; f != nil {
 		data, err := f.read()
 		if err != nil {
@@ -114,7 +177,7 @@ func (l *layerFS) Open(name string) (fs.File, error) {
 	if l.base != nil {
 		f, err := l.base.Open(name)
 		if err != nil {
-			if _, own := l.dirs[name]; !own {
+			if _, own := l.folders()[name]; !own {
 				return nil, err
 			}
 		} else if st, err = f.Stat(); err != nil || !st.IsDir() {
@@ -124,7 +187,7 @@ func (l *layerFS) Open(name string) (fs.File, error) {
 		}
 	}
 	if st == nil {
-		if _, own := l.dirs[name]; !own {
+		if _, own := l.folders()[name]; !own {
 			return nil, &fs.PathError{Op: "open", Path: name, Err: fs.ErrNotExist}
 		}
 		st = fileInfo{name: path.Base(name), dir: true}
@@ -141,8 +204,19 @@ func (l *layerFS) ReadDir(name string) ([]fs.DirEntry, error) {
 	if l.hidden(name) {
 		return nil, &fs.PathError{Op: "readdir", Path: name, Err: fs.ErrNotExist}
 	}
+	u, rel, in := l.in(name)
+	if u == nil && l.unread[name] != nil {
+		u, rel, in = l.unread[name], ".", true
+	}
+	if in {
+		sub, err := u.load()
+		if err != nil {
+			return nil, &fs.PathError{Op: "readdir", Path: name, Err: err}
+		}
+		return sub.ReadDir(rel)
+	}
 	byName := map[string]fs.DirEntry{}
-	own, isOwn := l.dirs[name]
+	own, isOwn := l.folders()[name]
 	if l.base != nil {
 		entries, err := fs.ReadDir(l.base, name)
 		if err != nil && !isOwn {
@@ -183,7 +257,7 @@ func (l *layerFS) ReadLink(name string) (string, error) {
 
 func (l *layerFS) Lstat(name string) (fs.FileInfo, error) {
 	if rl, ok := l.base.(fs.ReadLinkFS); ok && !l.hidden(name) && l.files[name] == nil {
-		if _, own := l.dirs[name]; !own {
+		if _, own := l.folders()[name]; !own {
 			return rl.Lstat(name)
 		}
 	}

@@ -1,6 +1,7 @@
 package provenance
 
 import (
+	"maps"
 	"runtime"
 	"strings"
 	"time"
@@ -84,7 +85,6 @@ func Analyze(ws *workspace.Workspace, opts Options) *Result {
 		metaByID:     map[string]*memory.MetaRecord{},
 		sources:      map[string]*source{},
 		recallOf:     map[*Claim]*recallStats{},
-		byDate:       map[time.Time][]string{},
 		itemClaim:    map[*workspace.DreamItem]*Claim{},
 		itemEvidence: map[*workspace.DreamItem][]Evidence{},
 		memo:         opts.Cache.start(),
@@ -289,7 +289,7 @@ func (a *analyzer) matchMeta() {
 	for j, m := range a.ws.Meta.Entries {
 		prev[j] = a.memo.identity("", m.Text, "", "")
 	}
-	for i, j := range matchIdentities(cur, prev, IdentityThreshold) {
+	for i, j := range matchIdentities(cur, newIdentityIndex(prev), IdentityThreshold) {
 		c, m := a.claims[i], a.ws.Meta.Entries[j]
 		a.meta[c] = m
 		if m.ID != "" {
@@ -316,7 +316,7 @@ func (a *analyzer) assignIDs() {
 			for i := range match {
 				match[i] = -1
 			}
-			for i, j := range matchIdentities(cur, a.memo.priorIdentities(a.opts.Previous), IdentityThreshold) {
+			for i, j := range matchIdentities(cur, a.memo.priorIndex(a.opts.Previous), IdentityThreshold) {
 				match[i] = j
 			}
 		}
@@ -513,11 +513,13 @@ func (a *analyzer) buildCorpus() {
 		return
 	}
 	// Each file's blocks and terms are worked out once, while it stays
-	// the same: a daily log is indexed again (in a corpus of its own) as
-	// often as another log is added, but split and stemmed once.
+	// the same, and a corpus whose files came first is extended by the
+	// files added after them (the next daily logs).
+	base := a.memo.corpusBefore(files, a.ws.Recall, a.ws.Events)
+	maps.Copy(a.sources, base.sources)
 	var srcs, fresh []*source
 	var keys []sourceKey
-	for _, cf := range files {
+	for _, cf := range files[len(base.files):] {
 		var k sourceKey
 		if d := cf.daily; d != nil {
 			k = fileKey(d.File)
@@ -564,9 +566,16 @@ func (a *analyzer) buildCorpus() {
 		s.units = nil
 		a.sources[s.path], srcs[i] = &s, &s
 	}
-	a.corpus = newCorpus(srcs, a.memo.corpusTerms())
+	if base.corpus != nil {
+		a.corpus = base.corpus.extend(srcs)
+	} else {
+		a.corpus = newCorpus(srcs, a.memo.corpusTerms())
+	}
 	if a.memo != nil {
-		e := &corpusEntry{files: files, recall: a.ws.Recall, events: a.ws.Events, corpus: a.corpus, sources: map[string]*source{}}
+		e := &corpusEntry{files: files, recall: a.ws.Recall, events: a.ws.Events, corpus: a.corpus, sources: maps.Clone(base.sources)}
+		if e.sources == nil {
+			e.sources = map[string]*source{}
+		}
 		for _, s := range srcs {
 			e.sources[s.path] = s
 		}

@@ -63,8 +63,11 @@ type cacheState struct {
 	// priors are the identities of the last run's claims as priors of the
 	// next (newIdentity of their meta id and text), by entry.
 	priors map[entryKey]identity
-	perms  map[permKey]permFacts
-	slugs  map[string]bool
+	// priorIndex is the index of the priors the run matched its claims
+	// against.
+	priorIndex *priorIndexEntry
+	perms      map[permKey]permFacts
+	slugs      map[string]bool
 	// claimable says of each entry whether it states a fact (claimable).
 	claimable map[*workspace.Entry]bool
 }
@@ -391,10 +394,49 @@ func (a *analyzer) matchFromLast(ident func(int) identity) (match []int, ok bool
 			}
 		}
 	}
-	for k, j := range matchIdentitiesWithin(newIDs, goneIDs, IdentityThreshold, max(64, len(last)/20)) {
+	for k, j := range matchIdentitiesWithin(newIDs, newIdentityIndex(goneIDs), IdentityThreshold, max(64, len(last)/20)) {
 		match[fresh[k]] = gone[j]
 	}
 	return match, true
+}
+
+// priorIndexEntry is an identity index of priors with what it was made
+// from: each prior's meta id and text, in order (an identity is made of
+// nothing else).
+type priorIndexEntry struct {
+	keys, texts []string
+	index       *identityIndex
+}
+
+// priorIndex is the identity index of the claims of a previous build
+// (their priorIdentities): the last run's when its priors had the same
+// meta ids and texts, as every point of the memory's history has (each
+// is matched against the build's claims), else made now.
+func (m *memo) priorIndex(prior []PriorClaim) *identityIndex {
+	if m == nil {
+		return newIdentityIndex(m.priorIdentities(prior))
+	}
+	if e := m.old.priorIndex; e != nil && len(e.keys) == len(prior) {
+		same := true
+		for j, p := range prior {
+			if p.MetaID != e.keys[j] || p.Text != e.texts[j] {
+				same = false
+				break
+			}
+		}
+		if same {
+			m.next.priorIndex = e
+			// The identities by entry stay for a run whose priors differ.
+			m.next.priors = m.old.priors
+			return e.index
+		}
+	}
+	e := &priorIndexEntry{keys: make([]string, len(prior)), texts: make([]string, len(prior)), index: newIdentityIndex(m.priorIdentities(prior))}
+	for j, p := range prior {
+		e.keys[j], e.texts[j] = p.MetaID, p.Text
+	}
+	m.next.priorIndex = e
+	return e.index
 }
 
 // priorIdentities are the identities of the claims of a previous build,
@@ -482,6 +524,27 @@ func (m *memo) corpus(files []corpusFile, recall *workspace.RecallStore, events 
 		}
 	}
 	m.next.corpus = e
+	return e
+}
+
+// corpusBefore returns the corpus the last run built when its files are
+// the first of files, with the same recall store and events: the
+// workspace has gained files at the end of the list since (the next daily
+// logs, as from one point of the memory's history to the next), and the
+// corpus is extended by them. Without one it returns an empty entry.
+func (m *memo) corpusBefore(files []corpusFile, recall *workspace.RecallStore, events []workspace.Event) *corpusEntry {
+	if m == nil {
+		return &corpusEntry{}
+	}
+	e := m.old.corpus
+	if e == nil || e.recall != recall || !sameEvents(e.events, events) || len(e.files) >= len(files) {
+		return &corpusEntry{}
+	}
+	for i, f := range e.files {
+		if files[i] != f {
+			return &corpusEntry{}
+		}
+	}
 	return e
 }
 

@@ -21,19 +21,27 @@ import (
 // a run with a Cache kept across the edits gives what a run without one
 // gives.
 func TestAnalyze_CacheGivesTheSameResult(t *testing.T) {
-	t.Run("demo", func(t *testing.T) { testCacheGivesTheSameResult(t, true) })
+	t.Run("demo", func(t *testing.T) { testCacheGivesTheSameResult(t, true, true) })
 	// Without memory-meta.json, claims keep their ids the fast way
 	// (matchFromLast).
-	t.Run("demo without meta", func(t *testing.T) { testCacheGivesTheSameResult(t, false) })
+	t.Run("demo without meta", func(t *testing.T) { testCacheGivesTheSameResult(t, false, true) })
+	// Without conversations, the daily logs are the corpus's last files,
+	// and a new one extends the last corpus (corpus.extend).
+	t.Run("demo without conversations", func(t *testing.T) { testCacheGivesTheSameResult(t, true, false) })
 }
 
-func testCacheGivesTheSameResult(t *testing.T, meta bool) {
+func testCacheGivesTheSameResult(t *testing.T, meta, conversations bool) {
 	dir := t.TempDir()
 	if err := os.CopyFS(dir, demo.FS()); err != nil {
 		t.Fatal(err)
 	}
 	if !meta {
 		if err := os.Remove(filepath.Join(dir, "memory", "memory-meta.json")); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if !conversations {
+		if err := os.RemoveAll(filepath.Join(dir, "archives")); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -108,6 +116,8 @@ func testCacheGivesTheSameResult(t *testing.T, meta bool) {
 			return strings.TrimPrefix(s, "---\nprivate: true\n---\n")
 		}},
 		{name: "add a daily log", path: "memory/2026-11-21.md", added: "# 2026-11-21\n\n- The gateway's UPS was replaced.\n"},
+		{name: "add another, with new words", path: "memory/2026-11-22.md", added: "# 2026-11-22\n\n- Quokka firmware flashed on the gateway; the UPS beeps hourly.\n"},
+		{name: "remove it", path: "memory/2026-11-22.md", gone: true},
 		{name: "remove a daily log", path: "memory/2026-11-21.md", gone: true},
 		{name: "edit the recall store", path: "memory/.dreams/short-term-recall.json", edit: func(s string) string {
 			return strings.Replace(s, `"recallCount": `, `"recallCount": 1`, 1)

@@ -1,11 +1,12 @@
 package provenance
 
 import (
+	"cmp"
 	"fmt"
 	"path"
 	"regexp"
 	"runtime"
-	"sort"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -67,6 +68,7 @@ func hasLineEvidence(c *Claim) bool {
 // (in the order written), then matching over the corpus. A claim whose
 // evidence the cache holds (see Cache) takes it from there.
 func (a *analyzer) collectEvidence() {
+	a.byDate = make(map[time.Time][]string, len(a.ws.Daily))
 	for _, d := range a.ws.Daily {
 		a.byDate[d.Date] = append(a.byDate[d.Date], d.File.Path)
 	}
@@ -339,7 +341,13 @@ func (a *analyzer) pointerTargets(c *Claim, p workspace.SourcePointer, byDate ma
 		}
 		return ps, len(ps) > 0
 	}
-	for _, cand := range []string{p.Path, path.Join(path.Dir(c.File), p.Path)} {
+	// As written, else relative to the claim's file (joined only then: it
+	// is rarely needed, and every claim's pointers are resolved).
+	for i := range 2 {
+		cand := p.Path
+		if i == 1 {
+			cand = path.Join(path.Dir(c.File), p.Path)
+		}
 		if f := a.ws.FileByPath(cand); f != nil {
 			return []string{f.Path}, true
 		}
@@ -541,10 +549,12 @@ func (a *analyzer) weight(t string) float64 {
 	return a.corpus.unknownIDF
 }
 
-// textMatch is one candidate block for one claim.
+// textMatch is one candidate block for one claim: its unit, and how it
+// matched (conf rounded as Evidence.Confidence is).
 type textMatch struct {
-	ev      Evidence
-	contain float64
+	unit   int32
+	method Method
+	conf   float64
 }
 
 // matchText finds evidence for c by matching over the corpus: exact and
@@ -554,7 +564,9 @@ type textMatch struct {
 // When strict (an explicit pointer already names a line), a match must be
 // stronger to be added: it only says the fact was also written elsewhere.
 func (a *analyzer) matchText(c *Claim, cn string, qs []query, strict bool, sc *scratch) []Evidence {
-	byUnit := map[int32]textMatch{}
+	// Every match in query order; a block matched again by a later query
+	// (a clause) replaces its match when that is more confident.
+	ms := sc.matches[:0]
 	for qi := range qs {
 		q := &qs[qi]
 		for _, s := range a.corpus.candidates(q, minRecalled, sc) {
@@ -566,41 +578,46 @@ func (a *analyzer) matchText(c *Claim, cn string, qs []query, strict bool, sc *s
 			if !ok || (strict && method != MethodExact && method != MethodSubstring && s.contain < strictContain) {
 				continue
 			}
-			if old, seen := byUnit[s.unit]; seen && old.ev.Confidence >= conf {
-				continue
-			}
-			ev := Evidence{Path: u.src.path, Kind: u.src.kind, Date: u.src.date, Private: u.src.private,
-				Method: method, Confidence: round3(conf)}
-			a.fillPiece(&ev, u.src, u.piece)
-			byUnit[s.unit] = textMatch{ev, s.contain}
+			ms = append(ms, textMatch{s.unit, method, conf})
 		}
 	}
-	if len(byUnit) == 0 {
+	sc.matches = ms
+	if len(ms) == 0 {
 		return nil
 	}
-	ms := make([]textMatch, 0, len(byUnit))
-	for _, m := range byUnit {
-		ms = append(ms, m)
-	}
-	sort.Slice(ms, func(i, j int) bool {
-		if ms[i].ev.Confidence != ms[j].ev.Confidence {
-			return ms[i].ev.Confidence > ms[j].ev.Confidence
-		}
-		if ms[i].ev.Path != ms[j].ev.Path {
-			return ms[i].ev.Path < ms[j].ev.Path
-		}
-		return ms[i].ev.StartLine < ms[j].ev.StartLine
-	})
-	top := ms[0].ev.Confidence
-	var out []Evidence
+	// By block, in the order found; then each block's match is folded
+	// into one: a later one wins when the one kept (rounded) is less
+	// confident than it.
+	slices.SortStableFunc(ms, func(x, y textMatch) int { return cmp.Compare(x.unit, y.unit) })
+	kept := ms[:0]
 	for _, m := range ms {
+		if n := len(kept); n > 0 && kept[n-1].unit == m.unit {
+			if kept[n-1].conf < m.conf {
+				kept[n-1] = textMatch{m.unit, m.method, round3(m.conf)}
+			}
+			continue
+		}
+		kept = append(kept, textMatch{m.unit, m.method, round3(m.conf)})
+	}
+	units := a.corpus.units
+	slices.SortFunc(kept, func(x, y textMatch) int {
+		ux, uy := &units[x.unit], &units[y.unit]
+		return cmp.Or(cmp.Compare(y.conf, x.conf), cmp.Compare(ux.src.path, uy.src.path),
+			cmp.Compare(ux.src.pieces[ux.piece].Start, uy.src.pieces[uy.piece].Start), cmp.Compare(x.unit, y.unit))
+	})
+	top := kept[0].conf
+	var out []Evidence
+	for _, m := range kept {
 		if len(out) == maxTextEvidence {
 			break
 		}
-		if m.ev.Confidence < top-relativeCut {
+		if m.conf < top-relativeCut {
 			continue
 		}
-		out = append(out, m.ev)
+		u := &units[m.unit]
+		ev := Evidence{Path: u.src.path, Kind: u.src.kind, Date: u.src.date, Private: u.src.private, Method: m.method, Confidence: m.conf}
+		a.fillPiece(&ev, u.src, u.piece)
+		out = append(out, ev)
 	}
 	return out
 }

@@ -61,41 +61,60 @@ func newIdentity(key string, texts ...string) identity {
 	return id
 }
 
-// matchIdentities pairs each of cur with at most one of prev, and each of
-// prev with at most one of cur, stage by stage. The result maps an index
-// of cur to an index of prev. It is deterministic: earlier items of cur
-// win ties, then earlier items of prev.
-func matchIdentities(cur, prev []identity, threshold float64) map[int]int {
-	return matchIdentitiesWithin(cur, prev, threshold, max(64, len(prev)/20))
+// matchIdentities pairs each of cur with at most one of the identities
+// ix indexes (prev), and each of prev with at most one of cur, stage by
+// stage. The result maps an index of cur to an index of prev. It is
+// deterministic: earlier items of cur win ties, then earlier items of
+// prev.
+func matchIdentities(cur []identity, ix *identityIndex, threshold float64) map[int]int {
+	return matchIdentitiesWithin(cur, ix, threshold, max(64, len(ix.prev)/20))
+}
+
+// identityIndex is what matching looks the earlier identities up in:
+// maps from each form to the items of prev that have it. It is made once
+// for a list that many matches read (a build's claims, which every point
+// of the memory's history is matched against) and only read after.
+type identityIndex struct {
+	prev                         []identity
+	byKey, byRaw, byNorm, byHead map[string][]int
+	// words are the items of prev by each of their words.
+	words map[string][]int
+}
+
+func newIdentityIndex(prev []identity) *identityIndex {
+	ix := &identityIndex{prev: prev, byKey: map[string][]int{}, byRaw: map[string][]int{}, byNorm: map[string][]int{},
+		byHead: map[string][]int{}, words: map[string][]int{}}
+	for j, p := range prev {
+		if p.key != "" {
+			ix.byKey[p.key] = append(ix.byKey[p.key], j)
+		}
+		for _, r := range p.raw {
+			ix.byRaw[r] = append(ix.byRaw[r], j)
+		}
+		for _, n := range p.norms {
+			ix.byNorm[n] = append(ix.byNorm[n], j)
+			if h, ok := head(n); ok {
+				ix.byHead[h] = append(ix.byHead[h], j)
+			}
+		}
+		for w := range p.words {
+			ix.words[w] = append(ix.words[w], j)
+		}
+	}
+	return ix
 }
 
 // matchIdentitiesWithin is matchIdentities, with limit the most items of
-// prev a word may name and still find candidates by overlap.
-func matchIdentitiesWithin(cur, prev []identity, threshold float64, limit int) map[int]int {
+// prev not yet matched that a word may name and still find candidates by
+// overlap.
+func matchIdentitiesWithin(cur []identity, ix *identityIndex, threshold float64, limit int) map[int]int {
+	prev := ix.prev
+	byKey, byRaw, byNorm, byHead := ix.byKey, ix.byRaw, ix.byNorm, ix.byHead
 	out := map[int]int{}
 	taken := make([]bool, len(prev))
 	assign := func(i, j int) {
 		out[i] = j
 		taken[j] = true
-	}
-	// Stages 1-3 look things up in maps from a form to the items of prev.
-	byKey := map[string][]int{}
-	byRaw := map[string][]int{}
-	byNorm := map[string][]int{}
-	byHead := map[string][]int{}
-	for j, p := range prev {
-		if p.key != "" {
-			byKey[p.key] = append(byKey[p.key], j)
-		}
-		for _, r := range p.raw {
-			byRaw[r] = append(byRaw[r], j)
-		}
-		for _, n := range p.norms {
-			byNorm[n] = append(byNorm[n], j)
-			if h, ok := head(n); ok {
-				byHead[h] = append(byHead[h], j)
-			}
-		}
 	}
 	first := func(js []int, ok func(j int) bool) (int, bool) {
 		for _, j := range js {
@@ -151,16 +170,7 @@ func matchIdentitiesWithin(cur, prev []identity, threshold float64, limit int) m
 	})
 	// Stage 4: word overlap, best pairs first. Candidates come from an
 	// inverted index of words, so the cost follows the shared words, not
-	// len(cur) x len(prev).
-	postings := map[string][]int{}
-	for j, p := range prev {
-		if taken[j] {
-			continue
-		}
-		for w := range p.words {
-			postings[w] = append(postings[w], j)
-		}
-	}
+	// len(cur) x len(prev); the items matched by now are not candidates.
 	type pair struct {
 		i, j int
 		s    float64
@@ -172,12 +182,19 @@ func matchIdentitiesWithin(cur, prev []identity, threshold float64, limit int) m
 		}
 		counts := map[int]int{}
 		for w := range c.words {
-			ps := postings[w]
-			if len(ps) > limit {
+			ps, open := ix.words[w], 0
+			for _, j := range ps {
+				if !taken[j] {
+					open++
+				}
+			}
+			if open > limit {
 				continue // a word in most entries finds no one in particular
 			}
 			for _, j := range ps {
-				counts[j]++
+				if !taken[j] {
+					counts[j]++
+				}
 			}
 		}
 		for j := range counts {

@@ -1,11 +1,12 @@
 package provenance
 
 import (
+	"cmp"
+	"maps"
 	"math"
 	"slices"
 	"sort"
 	"strings"
-	"sync"
 	"time"
 
 	"github.com/dreamwiki/dreamwiki/internal/analysis"
@@ -86,9 +87,6 @@ type corpus struct {
 	// commonDF is the document frequency above which a term's postings are
 	// not walked (its weight still counts when a block is scored).
 	commonDF int
-
-	reverseOnce sync.Once
-	reverse     []string // term id -> term, built on first use
 }
 
 // termAll works out the terms of every piece (see pieceTerms).
@@ -110,79 +108,95 @@ func (s *source) normAll() {
 // (termAll); it numbers their units. distinct is about how many distinct
 // terms they have, 0 when that is not known.
 func newCorpus(srcs []*source, distinct int) *corpus {
-	type job struct {
-		src   *source
-		piece int
-	}
-	var jobs []job
-	var terms [][]string
 	all := 0
 	for _, s := range srcs {
-		s.units = make([]int32, len(s.pieces))
 		for i := range s.pieces {
-			s.units[i] = -1
-			jobs = append(jobs, job{s, i})
-			terms = append(terms, s.terms[i])
 			all += len(s.terms[i])
 		}
 	}
-
 	// Sized for the distinct terms, far fewer than all of them: making a
 	// map larger than it needs was most of indexing a corpus again.
 	size := min(all, 1<<14)
 	if distinct > 0 {
 		size = distinct + distinct/8
 	}
-	c := &corpus{ids: make(map[string]int32, size), units: make([]unit, 0, len(jobs))}
+	return (&corpus{ids: make(map[string]int32, size)}).extend(srcs)
+}
+
+// extend returns the corpus of c's blocks followed by those of srcs
+// (their terms worked out), numbered as newCorpus numbers them all: c's
+// terms and units keep their ids, the new ones come after, and each
+// posting list stays in unit order. A daily log added to the corpus is
+// indexed alone, not the corpus again, and gives exactly what indexing
+// it all would. c is not changed (its ids are copied before new ones are
+// added, c's own when c has no units yet).
+func (c *corpus) extend(srcs []*source) *corpus {
+	n := &corpus{ids: c.ids, units: slices.Grow(slices.Clone(c.units), len(srcs)*4)}
+	if len(c.units) > 0 {
+		n.ids = maps.Clone(c.ids)
+	}
 	// Two passes: ids and document frequencies, then postings allocated
 	// at their final size.
-	var df []int32
-	for i, j := range jobs {
-		if len(terms[i]) == 0 {
-			continue
-		}
-		u := unit{src: j.src, piece: j.piece, terms: make([]int32, len(terms[i]))}
-		for k, t := range terms[i] {
-			id, ok := c.ids[t]
-			if !ok {
-				id = int32(len(df))
-				c.ids[t] = id
-				df = append(df, 0)
+	df := make([]int32, len(c.postings))
+	for id, p := range c.postings {
+		df[id] = int32(len(p))
+	}
+	old := len(n.units)
+	for _, s := range srcs {
+		s.units = make([]int32, len(s.pieces))
+		for i := range s.pieces {
+			terms := s.terms[i]
+			s.units[i] = -1
+			if len(terms) == 0 {
+				continue
 			}
-			df[id]++
-			u.terms[k] = id
+			u := unit{src: s, piece: i, terms: make([]int32, len(terms))}
+			for k, t := range terms {
+				id, ok := n.ids[t]
+				if !ok {
+					id = int32(len(df))
+					n.ids[t] = id
+					df = append(df, 0)
+				}
+				df[id]++
+				u.terms[k] = id
+			}
+			slices.Sort(u.terms)
+			s.units[i] = int32(len(n.units))
+			n.units = append(n.units, u)
 		}
-		slices.Sort(u.terms)
-		j.src.units[j.piece] = int32(len(c.units))
-		c.units = append(c.units, u)
 	}
-	c.postings = make([][]int32, len(df))
+	n.postings = make([][]int32, len(df))
+	copy(n.postings, c.postings)
 	for id, d := range df {
-		c.postings[id] = make([]int32, 0, d)
-	}
-	for ui := range c.units {
-		for _, id := range c.units[ui].terms {
-			c.postings[id] = append(c.postings[id], int32(ui))
+		if id >= len(c.postings) || int(d) > len(c.postings[id]) {
+			n.postings[id] = append(make([]int32, 0, d), n.postings[id]...)
 		}
 	}
-	n := float64(len(c.units))
-	c.idf = make([]float64, len(df))
-	for id, d := range df {
-		c.idf[id] = math.Log(1 + n/float64(d))
+	for ui := old; ui < len(n.units); ui++ {
+		for _, id := range n.units[ui].terms {
+			n.postings[id] = append(n.postings[id], int32(ui))
+		}
 	}
-	c.unknownIDF = math.Log(1 + max(n, 1))
-	for i := range c.units {
-		u := &c.units[i]
+	units := float64(len(n.units))
+	n.idf = make([]float64, len(df))
+	for id, d := range df {
+		n.idf[id] = math.Log(1 + units/float64(d))
+	}
+	n.unknownIDF = math.Log(1 + max(units, 1))
+	for i := range n.units {
+		u := &n.units[i]
+		u.weight = 0
 		for _, t := range u.terms {
-			u.weight += c.idf[t]
+			u.weight += n.idf[t]
 		}
 	}
 	// A term in more than a fiftieth of the blocks, or in more than
 	// maxWalk blocks however large the corpus, is common: its postings are
 	// not walked. The cap keeps the work per claim bounded, so matching
 	// grows with claims + blocks, never with claims x blocks.
-	c.commonDF = min(max(64, len(c.units)/50), maxWalk)
-	return c
+	n.commonDF = min(max(64, len(n.units)/50), maxWalk)
+	return n
 }
 
 // query is a claim's terms as corpus ids and weights.
@@ -203,6 +217,11 @@ type query struct {
 
 func (c *corpus) query(terms []string) query {
 	var q query
+	type known struct {
+		id   int32
+		leaf bool
+	}
+	ks := make([]known, 0, len(terms))
 	for _, t := range terms {
 		leaf := isLeafTerm(t)
 		if leaf {
@@ -226,17 +245,19 @@ func (c *corpus) query(terms []string) query {
 			}
 			continue
 		}
-		q.ids = append(q.ids, id)
+		ks = append(ks, known{id, leaf})
 	}
-	slices.Sort(q.ids)
-	names := c.termNames(q.ids)
-	walk := make([]bool, len(q.ids))
-	for i, id := range q.ids {
-		w := c.idf[id]
-		q.weights = append(q.weights, w)
-		q.leaf = append(q.leaf, isLeafTerm(names[i]))
+	// One id is one term, so equal ids are equal entries.
+	slices.SortFunc(ks, func(a, b known) int { return cmp.Compare(a.id, b.id) })
+	q.ids = make([]int32, len(ks))
+	q.weights = make([]float64, len(ks))
+	q.leaf = make([]bool, len(ks))
+	walk := make([]bool, len(ks))
+	for i, k := range ks {
+		w := c.idf[k.id]
+		q.ids[i], q.weights[i], q.leaf[i] = k.id, w, k.leaf
 		q.total += w
-		walk[i] = len(c.postings[id]) <= c.commonDF
+		walk[i] = len(c.postings[k.id]) <= c.commonDF
 	}
 	// A claim made only of common words still needs candidates: walk its
 	// two rarest terms, unless even those are in a tenth of all blocks —
@@ -281,25 +302,6 @@ func isLeafTerm(t string) bool {
 // dates that, alone, say nothing.
 func isShortNumber(t string) bool {
 	return len(t) <= 2 && strings.Trim(t, "0123456789") == ""
-}
-
-// termNames returns the strings of ids (reverse lookup, only for the few
-// terms of one query).
-func (c *corpus) termNames(ids []int32) []string {
-	out := make([]string, len(ids))
-	if len(ids) == 0 {
-		return out
-	}
-	c.reverseOnce.Do(func() {
-		c.reverse = make([]string, len(c.idf))
-		for t, id := range c.ids {
-			c.reverse[id] = t
-		}
-	})
-	for i, id := range ids {
-		out[i] = c.reverse[id]
-	}
-	return out
 }
 
 // score is how well block u supports a query.
@@ -378,8 +380,10 @@ func isISODate(t string) bool {
 type scratch struct {
 	acc     []float64
 	touched []int32
-	// found holds what candidates returns, until it is called again.
-	found []score
+	// found holds what candidates returns, until it is called again;
+	// matches what matchText collects.
+	found   []score
+	matches []textMatch
 }
 
 // candidates returns the blocks whose containment can reach minContain,
@@ -411,7 +415,7 @@ func (c *corpus) candidates(q *query, minContain float64, sc *scratch) []score {
 		}
 		sc.acc[ui] = 0
 	}
-	sort.Slice(out, func(a, b int) bool { return out[a].unit < out[b].unit })
+	slices.SortFunc(out, func(a, b score) int { return cmp.Compare(a.unit, b.unit) })
 	sc.found = out
 	return out
 }

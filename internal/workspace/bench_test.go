@@ -80,6 +80,6 @@ func BenchmarkParseMemory(b *testing.B) {
 	f := &File{Path: "MEMORY.md", Content: strings.Repeat(strings.SplitN(mixedMemory, "--\n", 2)[1], 20)}
 	b.SetBytes(int64(len(f.Content)))
 	for i := 0; i < b.N; i++ {
-		parseMemory(f, time.Time{})
+		_, _ = parseMemory(f, time.Time{})
 	}
 }

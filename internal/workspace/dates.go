@@ -121,16 +121,17 @@ func leadingInt(s string, max int) (int, int) {
 }
 
 // entryDate is the date written in an entry: the first full date, else a
-// partial date resolved against ref.
-func entryDate(s string, ref time.Time) time.Time {
+// partial date resolved against ref (byRef is then set: another ref could
+// give another date).
+func entryDate(s string, ref time.Time) (t time.Time, byRef bool) {
 	if t, i, _ := firstDate(s); i >= 0 {
-		return t
+		return t, false
 	}
 	if m, d, ok := partialDate(s); ok {
 		t, _ := dates.ResolveYearless(m, d, ref)
-		return t
+		return t, true
 	}
-	return time.Time{}
+	return time.Time{}, false
 }
 
 // headingDateTime finds a date and optional time in a heading such as

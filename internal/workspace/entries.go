@@ -31,6 +31,7 @@ type entryBuilder struct {
 	task       byte      // ' ' or 'x' for task items
 	title      string    // the bold title line, inner text
 	titled     bool      // the title carries a type tag or a date: it heads its details
+	byRef      bool      // its date is a partial date resolved against the parse's ref
 	details    int       // detail lines under a bold title
 	quote      bool      // a blockquote paragraph
 	cells      []string
@@ -54,6 +55,7 @@ func (b *entryBuilder) addItem(n int, raw, content string) {
 type entryParser struct {
 	file  string
 	ref   time.Time // date partial dates are resolved against
+	byRef bool      // an entry's date was resolved against ref
 	skip  map[int]bool
 	stack sectionStack
 
@@ -78,13 +80,28 @@ type entryParser struct {
 // partial dates ("04-27") are resolved against; skip lists lines that are
 // not entries (a size header).
 func parseEntries(file, content string, ref time.Time, skip map[int]bool) []*Section {
+	s, _ := parseEntriesRef(file, content, ref, skip)
+	return s
+}
+
+// parseEntriesRef is parseEntries, also reporting whether an entry's date
+// was resolved against ref: a parse against another ref gives the same
+// entries when none was.
+func parseEntriesRef(file, content string, ref time.Time, skip map[int]bool) ([]*Section, bool) {
 	lines := mdline.Split(content)
 	start := mdline.FrontMatterEnd(lines)
-	return parseEntryLines(file, lines[start:], start+1, ref, skip)
+	return parseEntryLinesRef(file, lines[start:], start+1, ref, skip)
 }
 
 // parseEntryLines parses lines, the first of which is line first of file.
 func parseEntryLines(file string, lines []string, first int, ref time.Time, skip map[int]bool) []*Section {
+	s, _ := parseEntryLinesRef(file, lines, first, ref, skip)
+	return s
+}
+
+// parseEntryLinesRef is parseEntryLines, also reporting whether an
+// entry's date was resolved against ref.
+func parseEntryLinesRef(file string, lines []string, first int, ref time.Time, skip map[int]bool) ([]*Section, bool) {
 	p := &entryParser{file: file, ref: ref, skip: skip}
 	p.cur = &Section{}
 	p.sections = []*Section{p.cur}
@@ -114,7 +131,8 @@ func parseEntryLines(file string, lines []string, first int, ref time.Time, skip
 		}
 	}
 	p.close()
-	return p.finish()
+	s := p.finish()
+	return s, p.byRef
 }
 
 // entryLine is one line as the handlers see it.
@@ -235,6 +253,7 @@ func (p *entryParser) finish() []*Section {
 		if e := buildEntry(p.file, b, p.ref); e != nil {
 			b.section.Entries = append(b.section.Entries, e)
 		}
+		p.byRef = p.byRef || b.byRef
 	}
 	out := p.sections
 	if len(out) > 0 && out[0].Heading == "" && out[0].Level == 0 && len(out[0].Entries) == 0 {

@@ -91,7 +91,7 @@ func buildEntry(file string, b *entryBuilder, ref time.Time) *Entry {
 	e.Status = status
 
 	e.Tags = findTags(whole)
-	e.Date = entryDate(whole, ref)
+	e.Date, b.byRef = entryDate(whole, ref)
 	if e.Date.IsZero() {
 		for _, p := range acc.ptrs {
 			if !p.Date.IsZero() {

@@ -63,6 +63,10 @@ type parsed struct {
 	archive       *ArchiveFile
 	archiveConfig *ArchiveConfig
 	bootstrap     *BootstrapFile
+	// byNewest is set when the parse resolved a partial date against the
+	// newest daily log date (or, without daily logs, the file's time): a
+	// file that did not keeps its parse when that date changes.
+	byNewest bool
 }
 
 func (l *loader) load() *Workspace {
@@ -74,13 +78,21 @@ func (l *loader) load() *Workspace {
 // the files the walk found and the role of each. Reread keeps it, so an
 // edit to a known file needs no new walk.
 type scan struct {
-	config  Config
-	diags   diag.List // from the configuration and the walk
-	cands   []candidate
-	roles   []role
-	newest  time.Time
-	ignored []string
-	vaults  []string
+	config Config
+	// found are the configuration's and the walk's findings, diags those
+	// and the classification's.
+	found, diags diag.List
+	cands        []candidate
+	roles        []role
+	newest       time.Time
+	ignored      []string
+	vaults       []string
+	// rules are what the walk left out and why, and private the valid
+	// private globs: what a change list is checked against (patchScan).
+	rules   *walker
+	private []string
+	// links is set when the walk met a symbolic link.
+	links bool
 }
 
 // scan reads the configuration, walks the workspace and classifies what
@@ -122,8 +134,17 @@ func (l *loader) scan() *scan {
 	sort.Slice(w.cands, func(i, j int) bool { return w.cands[i].path < w.cands[j].path })
 	sort.Strings(w.ignored)
 	sort.Strings(w.vaults)
-	roles, newest := l.classify(w.cands, w.vaults, private, &diags)
-	return &scan{config: ws.Config, diags: diags, cands: w.cands, roles: roles, newest: newest, ignored: w.ignored, vaults: w.vaults}
+	sc := &scan{config: ws.Config, found: diags, cands: w.cands, ignored: w.ignored, vaults: w.vaults,
+		rules: &walker{skip: skip, globs: globs}, private: private, links: w.links}
+	l.classifyScan(sc)
+	return sc
+}
+
+// classifyScan gives the candidates of sc their roles, and sc its newest
+// daily log date and its findings.
+func (l *loader) classifyScan(sc *scan) {
+	sc.diags = append(diag.List(nil), sc.found...)
+	sc.roles, sc.newest = l.classify(sc.cands, sc.vaults, sc.private, &sc.diags)
 }
 
 // assemble builds the workspace from a scan and the parse of each of its
@@ -427,11 +448,11 @@ func parseFile(res *parsed, r role, newest time.Time) {
 	}
 	switch r.kind {
 	case KindMemory:
-		res.memory = parseMemory(f, newest)
+		res.memory, res.byNewest = parseMemory(f, newest)
 	case KindDaily:
 		res.daily = parseDaily(f, r.date, r.suffix)
 	case KindTopic:
-		res.topic = parseTopic(f, undated)
+		res.topic, res.byNewest = parseTopic(f, undated)
 	case KindDreamLog:
 		res.dreamLog = parseDreamLog(f)
 	case KindDreams:
@@ -439,7 +460,7 @@ func parseFile(res *parsed, r role, newest time.Time) {
 	case KindPhase:
 		res.phase = parsePhase(f, r.phase)
 	case KindArchive:
-		res.archive = parseArchive(f, undated)
+		res.archive, res.byNewest = parseArchive(f, undated)
 	case KindBootstrap:
 		res.bootstrap = parseBootstrap(f, r.name)
 	case KindData:
@@ -464,16 +485,17 @@ func parseFile(res *parsed, r role, newest time.Time) {
 	}
 }
 
-// parseTopic reads an L2 topic file.
-func parseTopic(f *File, ref time.Time) *TopicFile {
+// parseTopic reads an L2 topic file; byRef reports that a partial date was
+// resolved against ref.
+func parseTopic(f *File, ref time.Time) (t *TopicFile, byRef bool) {
 	rel := strings.TrimPrefix(f.Path, "memory/")
-	t := &TopicFile{File: f, Topic: strings.TrimSuffix(rel, path.Ext(rel))}
-	t.Sections = parseEntries(f.Path, f.Content, ref, nil)
+	t = &TopicFile{File: f, Topic: strings.TrimSuffix(rel, path.Ext(rel))}
+	t.Sections, byRef = parseEntriesRef(f.Path, f.Content, ref, nil)
 	t.Title = fileTitle(f.Content)
 	if t.Title == "" {
 		t.Title = path.Base(t.Topic)
 	}
-	return t
+	return t, byRef
 }
 
 // fileTitle is the front matter title, else the first H1, else "".
@@ -499,8 +521,9 @@ func fileTitle(content string) string {
 }
 
 // parseArchive reads memory/archive/YYYY-MM.md.
-func parseArchive(f *File, fallback time.Time) *ArchiveFile {
-	a := &ArchiveFile{File: f}
+// byFallback reports that a partial date was resolved against fallback.
+func parseArchive(f *File, fallback time.Time) (a *ArchiveFile, byFallback bool) {
+	a = &ArchiveFile{File: f}
 	name := path.Base(f.Path)
 	if len(name) >= 7 && name[4] == '-' {
 		y, n1 := leadingInt(name, 4)
@@ -515,11 +538,13 @@ func parseArchive(f *File, fallback time.Time) *ArchiveFile {
 	if d, _, ok := dailyName(name); ok {
 		ref = d
 	}
-	if ref.IsZero() {
+	own := !ref.IsZero()
+	if !own {
 		ref = fallback
 	}
-	for _, s := range parseEntries(f.Path, f.Content, ref, nil) {
+	sections, byRef := parseEntriesRef(f.Path, f.Content, ref, nil)
+	for _, s := range sections {
 		a.Entries = append(a.Entries, s.Entries...)
 	}
-	return a
+	return a, byRef && !own
 }

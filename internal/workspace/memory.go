@@ -10,23 +10,26 @@ import (
 )
 
 // parseMemory reads MEMORY.md. Partial dates are resolved against the size
-// header's last-dream date, else fallback (the newest daily log).
-func parseMemory(f *File, fallback time.Time) *MemoryIndex {
+// header's last-dream date, else fallback (the newest daily log); byFallback
+// reports that one was resolved against fallback (or, without one, the
+// file's time).
+func parseMemory(f *File, fallback time.Time) (m *MemoryIndex, byFallback bool) {
 	lines := mdline.Split(f.Content)
-	m := &MemoryIndex{File: f}
+	m = &MemoryIndex{File: f}
 	skip := map[int]bool{}
 	m.Limit = sizeHeader(lines, skip)
-	ref := fallback
+	ref, own := fallback, false
 	if m.Limit != nil && !m.Limit.LastDream.IsZero() {
-		ref = m.Limit.LastDream
+		ref, own = m.Limit.LastDream, true
 	}
 	if ref.IsZero() {
 		ref = dates.Day(f.ModTime)
 	}
 	start := mdline.FrontMatterEnd(lines)
-	m.Sections = parseEntryLines(f.Path, lines[start:], start+1, ref, skip)
+	var byRef bool
+	m.Sections, byRef = parseEntryLinesRef(f.Path, lines[start:], start+1, ref, skip)
 	m.Pointers = filePointers(lines, start)
-	return m
+	return m, byRef && !own
 }
 
 // filePointers collects the navigation pointers (see, [[x]], links, bare

@@ -3,7 +3,13 @@ package workspace
 import (
 	"errors"
 	"io/fs"
+	"path"
 	"path/filepath"
+	"slices"
+	"sort"
+	"strings"
+
+	"github.com/dreamwiki/dreamwiki/internal/secrets"
 )
 
 // loadState is what a load keeps so that Reread can read only what changed:
@@ -31,6 +37,21 @@ type loadState struct {
 // again. Serve mode names every file its watcher saw change, and loads
 // afresh when the watcher lost events.
 func (w *Workspace) Reread(paths []string) (*Workspace, error) {
+	return w.reread(paths, false)
+}
+
+// RereadChanged is Reread when paths are all the files added, changed or
+// removed since w was read, as a diff of two git trees lists them: a file
+// that came or went is then put into or taken out of the last walk's
+// list, checked against the rules the walk applies, and the folders are
+// not listed again. A path the list cannot settle alone (the
+// configuration, a folder, a symbolic link, a workspace that had one, an
+// Obsidian vault's folder) makes it walk as Reread does.
+func (w *Workspace) RereadChanged(paths []string) (*Workspace, error) {
+	return w.reread(paths, true)
+}
+
+func (w *Workspace) reread(paths []string, complete bool) (*Workspace, error) {
 	if w == nil || w.state == nil {
 		return nil, errors.New("workspace: Reread needs a workspace read by Load or LoadFS")
 	}
@@ -46,8 +67,10 @@ func (w *Workspace) Reread(paths []string) (*Workspace, error) {
 	var out *Workspace
 	if results, ok := l.rereadKnown(st, changed); ok {
 		out = l.assemble(st.scan, results)
+	} else if sc, ok := l.patchScan(st.scan, changed); complete && ok {
+		out = l.reuse(st, sc, changed)
 	} else {
-		out = l.rescan(st, changed)
+		out = l.reuse(st, l.scan(), changed)
 	}
 	out.Root, out.fsys = w.Root, w.fsys
 	return out, nil
@@ -85,11 +108,106 @@ func (l *loader) rereadKnown(st *loadState, changed map[string]bool) ([]parsed, 
 	return results, true
 }
 
-// rescan walks the workspace again and reads the files that are new or
-// changed, or whose parse depends on what changed (the newest daily log
-// date dates undated entries of MEMORY.md, topic files and the archive).
-func (l *loader) rescan(st *loadState, changed map[string]bool) *Workspace {
-	sc := l.scan()
+// patchScan is the scan of the last read sc with the files in changed
+// added or removed, without a walk: a new file is listed when the walk
+// would reach it (no folder on its path is a dot-folder, node_modules,
+// skipped or excluded), a removed one taken out. ok is false when the
+// list cannot tell what a walk would find: the configuration changed, the
+// workspace has symbolic links, a path is a folder, a link or in an
+// .obsidian folder (which makes its parent a vault), is nested deeper
+// than a walk goes, holds a secret (a redacted name), or is gone without
+// having been listed.
+func (l *loader) patchScan(sc *scan, changed map[string]bool) (*scan, bool) {
+	if changed[ConfigFile] || sc.links || sc.rules == nil {
+		return nil, false
+	}
+	cands := make(map[string]candidate, len(changed))
+	ignored := map[string]bool{}
+	gone := map[string]bool{}
+	for p := range changed {
+		if slices.Contains(strings.Split(p, "/"), ".obsidian") || strings.Count(p, "/") >= maxDepth {
+			return nil, false
+		}
+		if sc.rules.hidden(p) {
+			continue // the walk never goes there
+		}
+		fi, err := fs.Lstat(l.fsys, p)
+		if err != nil {
+			if !errors.Is(err, fs.ErrNotExist) || !sc.listed(p) {
+				return nil, false
+			}
+			gone[p] = true
+			continue
+		}
+		if !fi.Mode().IsRegular() {
+			return nil, false
+		}
+		if l.opts.Redact {
+			if _, found := secrets.RedactName(p); len(found) > 0 {
+				return nil, false
+			}
+		}
+		switch name := path.Base(p); fileClass(name) {
+		case classText:
+			cands[p] = candidate{path: p, source: p}
+		case classAsset:
+			cands[p] = candidate{path: p, source: p, asset: true}
+		default:
+			if p != ConfigFile {
+				ignored[p] = true
+			}
+		}
+	}
+	out := *sc
+	out.cands = make([]candidate, 0, len(sc.cands)+len(cands))
+	for _, c := range sc.cands {
+		if gone[c.path] || ignored[c.path] {
+			continue
+		}
+		if n, ok := cands[c.path]; ok {
+			c = n
+			delete(cands, c.path)
+		}
+		out.cands = append(out.cands, c)
+	}
+	for _, c := range cands {
+		out.cands = append(out.cands, c)
+	}
+	sort.Slice(out.cands, func(i, j int) bool { return out.cands[i].path < out.cands[j].path })
+	out.ignored = make([]string, 0, len(sc.ignored)+len(ignored))
+	for _, p := range sc.ignored {
+		if !gone[p] && !ignored[p] && cands[p].path == "" {
+			out.ignored = append(out.ignored, p)
+		}
+	}
+	for p := range ignored {
+		out.ignored = append(out.ignored, p)
+	}
+	if len(out.ignored) == 0 {
+		out.ignored = nil // as a walk that found none leaves it
+	}
+	sort.Strings(out.ignored)
+	l.classifyScan(&out)
+	return &out, true
+}
+
+// listed reports whether the path p is a file the scan listed as itself
+// (a candidate read from its own path, or an ignored file).
+func (sc *scan) listed(p string) bool {
+	for _, c := range sc.cands {
+		if c.path == p {
+			return c.source == p
+		}
+	}
+	return sortedHas(sc.ignored, p)
+}
+
+// reuse reads the workspace of the scan sc, the files that are new or
+// changed since the read st, or whose parse depends on what changed (the
+// newest daily log date is what partial dates in MEMORY.md, topic files
+// and the archive are resolved against, when a file has them); the others
+// keep their parse.
+func (l *loader) reuse(st *loadState, sc *scan, changed map[string]bool) *Workspace {
 	prev := make(map[string]int, len(st.scan.cands))
 	for i, c := range st.scan.cands {
 		prev[c.path] = i
@@ -101,7 +219,7 @@ func (l *loader) rescan(st *loadState, changed map[string]bool) *Workspace {
 		j, ok := prev[c.path]
 		reuse := ok && !all && !changed[c.path] && !changed[c.source] &&
 			st.scan.cands[j] == c && st.scan.roles[j] == sc.roles[i] &&
-			(sc.newest.Equal(st.scan.newest) || !datedByNewest(sc.roles[i].kind))
+			(sc.newest.Equal(st.scan.newest) || !st.results[j].byNewest)
 		if reuse {
 			results[i] = st.results[j]
 			continue
@@ -117,12 +235,6 @@ func (l *loader) rescan(st *loadState, changed map[string]bool) *Workspace {
 		results[todo[k]] = r
 	}
 	return l.assemble(sc, results)
-}
-
-// datedByNewest reports the kinds whose parse reads the newest daily log
-// date (see parseFile).
-func datedByNewest(k Kind) bool {
-	return k == KindMemory || k == KindTopic || k == KindArchive
 }
 
 // sortedHas reports whether the sorted list ss holds s.

@@ -82,6 +82,25 @@ func TestReread_EqualsLoad(t *testing.T) {
 				t.Fatal(err)
 			}
 		}, []string{"notes/ideas.md", "notes/plans.md"}},
+		{"new files in new folders, listed one by one", func(t *testing.T, dir string) {
+			write("memory/2027-01-06.md", "- Later.\n")(t, dir)
+			write("notes/deep/er/c.md", "# C\n")(t, dir)
+			write("notes/deep/pic.png", "png")(t, dir)
+			write("notes/deep/build.yaml", "a: 1\n")(t, dir)
+		}, []string{"memory/2027-01-06.md", "notes/deep/er/c.md", "notes/deep/pic.png", "notes/deep/build.yaml"}},
+		{"files the walk never reaches", func(t *testing.T, dir string) {
+			write(".backup/memory-dreams/20270106-0700/MEMORY.md.bak", "old\n")(t, dir)
+			write("node_modules/x/README.md", "# x\n")(t, dir)
+			write("notes/.hidden/a.md", "# a\n")(t, dir)
+		}, []string{".backup/memory-dreams/20270106-0700/MEMORY.md.bak", "node_modules/x/README.md", "notes/.hidden/a.md"}},
+		{"remove a folder's last files and an ignored file", func(t *testing.T, dir string) {
+			for _, p := range []string{"notes/deep/er/c.md", "notes/deep/pic.png", "notes/deep/build.yaml"} {
+				if err := os.Remove(filepath.Join(dir, p)); err != nil {
+					t.Fatal(err)
+				}
+			}
+		}, []string{"notes/deep/er/c.md", "notes/deep/pic.png", "notes/deep/build.yaml"}},
+		{"a nested Obsidian vault", write("notes/vault/.obsidian/app.json", "{}\n"), []string{"notes/vault/.obsidian/app.json"}},
 		{"a symbolic link to a note", func(t *testing.T, dir string) {
 			if err := os.Symlink("../memory/gateway.md", filepath.Join(dir, "notes/gw.md")); err != nil {
 				t.Skip("no symbolic links here:", err)
@@ -101,16 +120,22 @@ func TestReread_EqualsLoad(t *testing.T) {
 	for _, s := range steps {
 		t.Run(s.name, func(t *testing.T) {
 			s.edit(t, dir)
-			got, err := ws.Reread(s.paths)
-			if err != nil {
-				t.Fatal(err)
-			}
 			want := mustLoad(t, dir, Options{})
-			if !reflect.DeepEqual(got, want) {
-				t.Fatalf("Reread differs from Load:\n got files %v\nwant files %v\n got diags %v\nwant diags %v",
-					paths(got.Files), paths(want.Files), got.Diagnostics, want.Diagnostics)
+			// Each step's paths are every file it changed, as
+			// RereadChanged needs, or name a folder (then it walks).
+			for name, reread := range map[string]func(*Workspace, []string) (*Workspace, error){
+				"Reread": (*Workspace).Reread, "RereadChanged": (*Workspace).RereadChanged,
+			} {
+				got, err := reread(ws, s.paths)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if !reflect.DeepEqual(got, want) {
+					t.Fatalf("%s differs from Load:\n got files %v\nwant files %v\n got diags %v\nwant diags %v",
+						name, paths(got.Files), paths(want.Files), got.Diagnostics, want.Diagnostics)
+				}
 			}
-			ws = got
+			ws = want
 		})
 	}
 }
@@ -143,6 +168,50 @@ func TestReread_ReadsOnlyWhatChanged(t *testing.T) {
 	}
 	if ws.FileByPath("memory/gateway.md").Content != before {
 		t.Error("the earlier workspace changed")
+	}
+}
+
+// TestReread_ANewerLogRedatesOnlyPartialDates checks that a newer daily
+// log parses again the files whose partial dates ("(04-12)") it dates,
+// and no other: a topic file with full dates only keeps its parse.
+func TestReread_ANewerLogRedatesOnlyPartialDates(t *testing.T) {
+	dir := writeTree(t, rereadBase+`-- memory/hosts.md --
+# Hosts
+
+- The NAS was bought on 2026-03-02.
+-- memory/backups.md --
+# Backups
+
+- Moved to the NAS (12-30)
+`)
+	ws := mustLoad(t, dir, Options{})
+	if err := os.WriteFile(filepath.Join(dir, "memory/2027-01-05.md"), []byte("- January.\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	got, err := ws.RereadChanged([]string{"memory/2027-01-05.md"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	topic := func(w *Workspace, p string) *TopicFile {
+		for _, tf := range w.Topics {
+			if tf.File.Path == p {
+				return tf
+			}
+		}
+		t.Fatalf("no topic file %s", p)
+		return nil
+	}
+	if topic(got, "memory/hosts.md") != topic(ws, "memory/hosts.md") {
+		t.Error("memory/hosts.md, whose dates are full, was parsed again")
+	}
+	if topic(got, "memory/backups.md") == topic(ws, "memory/backups.md") {
+		t.Error("memory/backups.md, whose (12-30) the new log dates, kept its parse")
+	}
+	if d := topic(got, "memory/backups.md").Sections[0].Entries[0].Date; d.Year() != 2026 {
+		t.Errorf("(12-30) dated %v, want 2026-12-30 (the December before the newest log)", d)
+	}
+	if !reflect.DeepEqual(got, mustLoad(t, dir, Options{})) {
+		t.Error("RereadChanged differs from Load")
 	}
 }
 

@@ -24,6 +24,15 @@ var neverRead = map[string]bool{
 	"node_modules": true,
 }
 
+// NeverRead reports whether the walk leaves out the file or folder at the
+// workspace path p by its name alone, whatever the configuration says:
+// dotfiles and dot-folders (but memory/.dreams, the recall store's) and
+// node_modules. Nothing below such a folder is read.
+func NeverRead(p string) bool {
+	name := path.Base(p)
+	return strings.HasPrefix(name, ".") && p != "memory/.dreams" || neverRead[name]
+}
+
 // candidate is a file the walk decided to read.
 type candidate struct {
 	path   string // workspace path, as linked
@@ -45,6 +54,8 @@ type walker struct {
 	vaults  []string // nested Obsidian vaults (folders holding .obsidian/)
 	ignored []string
 	diags   diag.List
+	// links is set once a symbolic link is met.
+	links bool
 }
 
 // walk lists dir (workspace path "" for the root), whose contents live at
@@ -80,15 +91,13 @@ func (w *walker) walk(dir, source string, stack []string) {
 		src := joinRel(source, name)
 		typ := e.Type()
 
-		if strings.HasPrefix(name, ".") && !(p == "memory/.dreams") {
-			continue // dotfiles and dot-folders are never read
-		}
-		if neverRead[name] || w.skip[p] || w.excluded(p) {
+		if NeverRead(p) || w.skip[p] || w.excluded(p) {
 			continue
 		}
 
 		isDir := typ.IsDir()
 		if typ&fs.ModeSymlink != 0 {
+			w.links = true
 			target, resolved, err := w.resolveLink(src)
 			switch {
 			case errors.Is(err, errOutside):
@@ -167,9 +176,9 @@ func (w *walker) hidden(p string) bool {
 		return false
 	}
 	segs := strings.Split(p, "/")
-	for i, s := range segs {
+	for i := range segs {
 		sub := strings.Join(segs[:i+1], "/")
-		if strings.HasPrefix(s, ".") && sub != "memory/.dreams" || neverRead[s] || w.skip[sub] {
+		if NeverRead(sub) || w.skip[sub] {
 			return true
 		}
 	}
