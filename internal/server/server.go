@@ -324,7 +324,7 @@ func (s *Server) loop(ctx context.Context) {
 		case prov != nil:
 			return // its result re-arms the timer
 		case s.session.PendingClaims():
-			q = s.opts.Debounce // a page shows a new entry without its claim
+			q = 0 // a page shows a new entry without its claim
 		case s.session.Pending():
 			q = max(s.opts.Debounce, provTook)
 		default:
