@@ -35,10 +35,12 @@ QUERY is words (any may match; matching more ranks higher), "phrases",
 kind:daily (or source:daily), status:superseded, path:memory/ and
 date:2026-10 (prefixes). Words that match nothing are matched with typos
 forgiven. Dated notes rank lower as they age (30-day half-life); MEMORY.md,
-topic files and claims do not age.`,
+topic files and claims do not age. Filters alone list what they select,
+newest first (undated notes last).`,
 		Example: `  dreamwiki search "gateway host"
   dreamwiki search E_AUTH_4031 --json
   dreamwiki search deploy type:feedback -n 3
+  dreamwiki search 'kind:"daily log"' date:2026-11 -n 20
   dreamwiki search 京都 --demo`,
 		Args: cobra.MinimumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {

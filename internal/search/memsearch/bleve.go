@@ -1,6 +1,7 @@
 package memsearch
 
 import (
+	"cmp"
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
@@ -12,6 +13,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -511,6 +513,9 @@ func (ix *Index) Search(ctx context.Context, q Query) ([]Result, error) {
 		fuzzy = append(fuzzy, phrase)
 	}
 	k := max(limit*5, 50)
+	// Filters alone score nothing: they list what they select, freshest
+	// first, as the site's search does.
+	filterOnly := !slices.ContainsFunc(pq.words, func(w queryWord) bool { return !w.not })
 	run := func(should []query.Query) (*bleve.SearchResult, error) {
 		must, mustNot := base()
 		if len(must) == 0 && len(should) == 0 {
@@ -526,11 +531,17 @@ func (ix *Index) Search(ctx context.Context, q Query) ([]Result, error) {
 		req := bleve.NewSearchRequestOptions(bq, k, 0, false)
 		req.Fields = []string{"body", "path", "kind", "date", "status", "lapsed", "lines"}
 		req.IncludeLocations = true
+		if filterOnly {
+			req.SortBy([]string{"-date", "path", "_id"})
+		}
 		return ix.search(ctx, req)
 	}
 	exact, err := run(should)
 	if err != nil {
 		return nil, fmt.Errorf("search: %w", err)
+	}
+	if filterOnly {
+		return freshest(exact.Hits, limit), nil
 	}
 	hits := map[string]*bsearch.DocumentMatch{}
 	var order []string
@@ -594,6 +605,35 @@ func (ix *Index) Search(ctx context.Context, q Query) ([]Result, error) {
 		out = append(out, resultOf(h, r.Score))
 	}
 	return out, nil
+}
+
+// freshest are the first limit hits, newest first (undated notes last),
+// then by path and line.
+func freshest(hits bsearch.DocumentMatchCollection, limit int) []Result {
+	out := make([]Result, 0, len(hits))
+	dates := map[string]string{}
+	for _, h := range hits {
+		r := resultOf(h, 0)
+		dates[r.Citation] = fieldString(h, "date")
+		out = append(out, r)
+	}
+	slices.SortFunc(out, func(a, b Result) int {
+		da, db := dates[a.Citation], dates[b.Citation]
+		switch {
+		case da == db:
+		case da == "":
+			return 1
+		case db == "":
+			return -1
+		default:
+			return cmp.Compare(db, da)
+		}
+		return cmp.Or(cmp.Compare(a.Path, b.Path), cmp.Compare(a.StartLine, b.StartLine))
+	})
+	if len(out) > limit {
+		out = out[:limit]
+	}
+	return out
 }
 
 // search runs one bleve request.

@@ -175,3 +175,37 @@ func TestIndex_SearchWhileUpdating(t *testing.T) {
 	}
 	<-done
 }
+
+// TestIndex_FiltersAloneListTheFreshestFirst: a query of filters alone
+// scores nothing, so it lists what it selects newest first, undated notes
+// last, as the site's search does.
+func TestIndex_FiltersAloneListTheFreshestFirst(t *testing.T) {
+	ctx := context.Background()
+	ix, err := OpenIndex("")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ix.Close()
+	if _, err := ix.UpdateChunks(ctx, testChunks()); err != nil {
+		t.Fatal(err)
+	}
+	for q, want := range map[string]string{
+		"path:memory/":              "memory/2026-10-21.md#L3-L4 memory/2026-09-15.md#L3-L3 memory/knee.md#L1-L1",
+		"path:memory/ -kind:note":   "memory/2026-10-21.md#L3-L4 memory/2026-09-15.md#L3-L3",
+		"kind:index":                "MEMORY.md#L5-L5 MEMORY.md#L6-L6",
+		"-kind:index":               "",
+		"path:memory/ -status:none": "memory/2026-10-21.md#L3-L4 memory/2026-09-15.md#L3-L3 memory/knee.md#L1-L1",
+	} {
+		res, err := ix.Search(ctx, Query{Text: q})
+		if err != nil {
+			t.Fatalf("%q: %v", q, err)
+		}
+		var got []string
+		for _, r := range res {
+			got = append(got, r.Citation)
+		}
+		if g := strings.Join(got, " "); g != want {
+			t.Errorf("%q: got %q, want %q", q, g, want)
+		}
+	}
+}
