@@ -57,9 +57,13 @@ type cacheState struct {
 	// entries are the facts of claims' entries by what they are read
 	// from, so that an entry read again (its file edited elsewhere, or
 	// another point of its history) finds them.
-	entries  map[entryFactsKey]*entryFacts
-	idents   map[identKey]identity
-	claimIDs map[entryKey]identity
+	entries map[entryFactsKey]*entryFacts
+	// entryFacts are the same facts by entry, for a claim of an entry the
+	// next run reads unchanged (the same pointer and claim text): found
+	// without hashing the entry's text.
+	entryFacts map[*workspace.Entry]textEntryFacts
+	idents     map[identKey]identity
+	claimIDs   map[entryKey]identity
 	// priors are the identities of the last run's claims as priors of the
 	// next (newIdentity of their meta id and text), by entry.
 	priors map[entryKey]identity
@@ -197,6 +201,7 @@ func (c *Cache) start() *memo {
 
 		claimTerms: make(map[claimTextKey]*claimTerms, len(old.claimTerms)),
 		entries:    make(map[entryFactsKey]*entryFacts, len(old.entries)),
+		entryFacts: make(map[*workspace.Entry]textEntryFacts, len(old.entryFacts)),
 		idents:     make(map[identKey]identity, len(old.idents)),
 		claimIDs:   make(map[entryKey]identity, len(old.claimIDs)),
 		priors:     make(map[entryKey]identity, len(old.priors)),
@@ -243,16 +248,32 @@ func (m *memo) facts(c *Claim) *entryFacts {
 		return &entryFacts{textFacts: m.text(c.Text)}
 	}
 	e := c.Entry
+	if tf, ok := m.next.entryFacts[e]; ok && tf.text == c.Text {
+		return tf.facts
+	}
+	if tf, ok := m.old.entryFacts[e]; ok && tf.text == c.Text {
+		m.next.entryFacts[e] = tf
+		m.next.entries[tf.key] = tf.facts
+		return tf.facts
+	}
 	k := entryFactsKey{c.Text, e.Raw, e.Status, e.TypeTag, e.Section, e.Shape}
 	f := m.next.entries[k]
-	if f != nil {
-		return f
+	if f == nil {
+		if f = m.old.entries[k]; f == nil {
+			f = &entryFacts{textFacts: m.text(c.Text), lifecycle: entryLifecycle(c.Entry), types: entryTypes(c.Entry)}
+		}
+		m.next.entries[k] = f
 	}
-	if f = m.old.entries[k]; f == nil {
-		f = &entryFacts{textFacts: m.text(c.Text), lifecycle: entryLifecycle(c.Entry), types: entryTypes(c.Entry)}
-	}
-	m.next.entries[k] = f
+	m.next.entryFacts[e] = textEntryFacts{text: c.Text, key: k, facts: f}
 	return f
+}
+
+// textEntryFacts are the facts of an entry's claim with the claim's text
+// they were read for, and their key in cacheState.entries.
+type textEntryFacts struct {
+	text  string
+	key   entryFactsKey
+	facts *entryFacts
 }
 
 // norm is analysis.Normalize(c.Text).
