@@ -1,8 +1,9 @@
 // Serve mode's client, injected by `dreamwiki serve` into the pages it
 // serves (never into a static build): live reload over a websocket, the
 // build error overlay, and the Dream button. It reads its settings from
-// <body>: data-serve="1", data-token (for mutating requests) and
-// data-readonly.
+// <body>: data-serve="1", data-token (for mutating requests),
+// data-readonly, and data-dream="0" where there is nothing to dream (a
+// team site).
 
 import { connect, type Message } from "./socket";
 import { restoreScroll, onChanged } from "./reload";
@@ -12,7 +13,7 @@ import { initDream, onDreamMessage } from "./dream";
 const body = document.body;
 if (body && body.dataset.serve === "1") {
   restoreScroll();
-  initDream(body.dataset.token || "", body.dataset.readonly === "1");
+  if (body.dataset.dream !== "0") initDream(body.dataset.token || "", body.dataset.readonly === "1");
   let instance = "";
   connect((m: Message) => {
     switch (m.type) {

@@ -50,14 +50,16 @@ is logged as a recall event (as an agent's searches are).
 
 Several workspaces, or a folder whose dreamwiki.toml has [[workspace]]
 entries, are served as the team site build makes of them, rebuilt whole
-on every edit; its search runs in the browser, and there are no dreams.
+on every edit (open pages reload, or show the build's error until it is
+fixed); its search runs in the browser, and there are no dreams.
 
 --demo serves a writable copy of the embedded demo, deleted on exit.
 --read-only turns dreams and recall logging off: nothing is written.
 Ctrl-C stops the server.`,
 		Example: `  dreamwiki serve --demo --open
   dreamwiki serve ~/.openclaw/workspace
-  dreamwiki serve . --port 8080 --read-only`,
+  dreamwiki serve . --port 8080 --read-only
+  dreamwiki serve ./ops-agent ./research-agent   # a team site`,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if f.demo && len(args) > 0 {
 				return usageError{"--demo serves the embedded demo; leave out the WORKSPACE argument"}

@@ -25,8 +25,8 @@ const TokenHeader = "X-Dreamwiki-Token"
 func (s *Server) Handler() http.Handler {
 	mux := http.NewServeMux()
 	mux.HandleFunc("GET /_dreamwiki/ws", s.serveWS)
-	mux.HandleFunc("GET /_dreamwiki/client.js", s.serveClient)
-	mux.HandleFunc("GET /_dreamwiki/client.css", s.serveClient)
+	mux.HandleFunc("GET /_dreamwiki/client.js", serveClient)
+	mux.HandleFunc("GET /_dreamwiki/client.css", serveClient)
 	mux.HandleFunc("GET /_dreamwiki/status", s.serveStatus)
 	mux.HandleFunc("/_dreamwiki/", http.NotFound)
 	mux.HandleFunc("GET /api/search", s.serveSearch)
@@ -36,7 +36,7 @@ func (s *Server) Handler() http.Handler {
 	mux.HandleFunc("/mcp", func(w http.ResponseWriter, r *http.Request) {
 		// Agents send no Origin; a page of another site must not reach the
 		// tools (the Host check already stops DNS rebinding).
-		if !s.sameOrigin(r, true) {
+		if !sameOrigin(r, true) {
 			jsonError(w, http.StatusForbidden, "this request comes from another site (Origin "+r.Header.Get("Origin")+"); /mcp answers local programs and this server's own pages")
 			return
 		}
@@ -125,7 +125,7 @@ func hostAllowed(bound string, loopback bool, host string) bool {
 // Browsers send Origin on websocket upgrades and POSTs; a request without
 // one comes from a program, not a page (emptyOK says whether to allow it:
 // the websocket does, mutating endpoints rely on the token as well).
-func (s *Server) sameOrigin(r *http.Request, emptyOK bool) bool {
+func sameOrigin(r *http.Request, emptyOK bool) bool {
 	o := r.Header.Get("Origin")
 	if o == "" {
 		return emptyOK
@@ -140,7 +140,7 @@ func (s *Server) sameOrigin(r *http.Request, emptyOK bool) bool {
 // mutating checks a request that changes something: same origin and the
 // per-process token. It answers 403 itself when the check fails.
 func (s *Server) mutating(w http.ResponseWriter, r *http.Request) bool {
-	if !s.sameOrigin(r, true) {
+	if !sameOrigin(r, true) {
 		jsonError(w, http.StatusForbidden, "this request comes from another site (Origin "+r.Header.Get("Origin")+"); dreamwiki serve only takes it from its own pages")
 		return false
 	}
@@ -153,14 +153,14 @@ func (s *Server) mutating(w http.ResponseWriter, r *http.Request) bool {
 }
 
 func (s *Server) serveWS(w http.ResponseWriter, r *http.Request) {
-	conn, err := s.upgrader().Upgrade(w, r, nil)
+	conn, err := upgrader().Upgrade(w, r, nil)
 	if err != nil {
 		return // the upgrader answered (403 for a foreign Origin)
 	}
 	s.hub.serve(conn)
 }
 
-func (s *Server) serveClient(w http.ResponseWriter, r *http.Request) {
+func serveClient(w http.ResponseWriter, r *http.Request) {
 	b, err := assets.Serve()
 	if err != nil {
 		http.Error(w, err.Error(), http.StatusInternalServerError)
@@ -316,7 +316,13 @@ func contentType(name string) string {
 // client's style, before </body> its script. The page is otherwise the
 // built page, byte for byte.
 func (s *Server) inject(page []byte) []byte {
-	attrs := ` data-api="1" data-serve="1" data-readonly="` + boolAttr(s.opts.ReadOnly) + `" data-token="` + html.EscapeString(s.token) + `"`
+	return injectClient(page, ` data-api="1" data-serve="1" data-readonly="`+boolAttr(s.opts.ReadOnly)+`" data-token="`+html.EscapeString(s.token)+`"`)
+}
+
+// injectClient adds the serve-mode client to a page: attrs on <body>, its
+// style before </head> and its script before </body>. A page that is not
+// one of ours is returned as it is.
+func injectClient(page []byte, attrs string) []byte {
 	head := `<link rel="stylesheet" href="/_dreamwiki/client.css">` + "\n"
 	tail := `<script src="/_dreamwiki/client.js" defer></script>` + "\n"
 	out := make([]byte, 0, len(page)+len(attrs)+len(head)+len(tail))

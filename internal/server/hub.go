@@ -193,10 +193,10 @@ func (h *hub) close() {
 }
 
 // upgrader upgrades websocket requests whose Origin the server accepts.
-func (s *Server) upgrader() *websocket.Upgrader {
+func upgrader() *websocket.Upgrader {
 	return &websocket.Upgrader{
 		ReadBufferSize:  1024,
 		WriteBufferSize: 4096,
-		CheckOrigin:     func(r *http.Request) bool { return s.sameOrigin(r, true) },
+		CheckOrigin:     func(r *http.Request) bool { return sameOrigin(r, true) },
 	}
 }

@@ -180,18 +180,28 @@ func (ts *testServer) post(t *testing.T, path string, header map[string]string) 
 // dial opens the websocket as a page of the server would.
 func (ts *testServer) dial(t *testing.T) *websocket.Conn {
 	t.Helper()
-	h := http.Header{"Origin": {ts.base}}
-	c, res, err := websocket.DefaultDialer.Dial("ws"+strings.TrimPrefix(ts.base, "http")+"/_dreamwiki/ws", h)
+	c, hello := dialWS(t, ts.base)
+	if hello.Type != "hello" {
+		t.Fatalf("first message %+v; want hello", hello)
+	}
+	return c
+}
+
+// dialWS opens the websocket of the server at base, as its pages do, and
+// reads the first message; the test closes it.
+func dialWS(t *testing.T, base string) (*websocket.Conn, Message) {
+	t.Helper()
+	c, res, err := websocket.DefaultDialer.Dial("ws"+strings.TrimPrefix(base, "http")+"/_dreamwiki/ws", http.Header{"Origin": {base}})
 	if err != nil {
 		t.Fatal(err)
 	}
 	res.Body.Close()
 	t.Cleanup(func() { c.Close() })
 	var hello Message
-	if err := c.ReadJSON(&hello); err != nil || hello.Type != "hello" {
-		t.Fatalf("first message %+v, %v; want hello", hello, err)
+	if err := c.ReadJSON(&hello); err != nil {
+		t.Fatal(err)
 	}
-	return c
+	return c, hello
 }
 
 // await reads messages until one satisfies ok.
@@ -363,16 +373,8 @@ func TestServe_BrokenFrontMatterShowsAnErrorUntilFixed(t *testing.T) {
 // dial2 connects and returns the hello message.
 func (ts *testServer) dial2(t *testing.T) Message {
 	t.Helper()
-	c, res, err := websocket.DefaultDialer.Dial("ws"+strings.TrimPrefix(ts.base, "http")+"/_dreamwiki/ws", http.Header{"Origin": {ts.base}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	res.Body.Close()
-	defer c.Close()
-	var hello Message
-	if err := c.ReadJSON(&hello); err != nil {
-		t.Fatal(err)
-	}
+	c, hello := dialWS(t, ts.base)
+	c.Close()
 	return hello
 }
 

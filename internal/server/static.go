@@ -1,6 +1,7 @@
 package server
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"log/slog"
@@ -16,17 +17,25 @@ import (
 // Static serves a site its caller builds (a team site of several
 // workspaces, internal/team) from memory, with Server's Host check,
 // headers and paths, and builds it again, whole, whenever a file of one
-// of its folders changes. It has none of Server's API: search runs in
-// the browser on the site's own index, and nothing is ever written.
+// of its folders changes. Open pages reload when a build changes them,
+// and show a failed build's error until the next good one, as Server's
+// do. It has none of Server's API: search runs in the browser on the
+// site's own index, there is no Dream button, and nothing is ever
+// written.
 type Static struct {
 	build func(ctx context.Context) (*output.Memory, error)
 	roots []string
 	log   *slog.Logger
 	// Rebuilt, when set, is told of every build after the first.
 	Rebuilt func(took time.Duration, err error)
+	hub     *hub
+	// instance names this process to pages, as Server's does.
+	instance string
 
 	mu       sync.RWMutex
 	files    *output.Memory
+	problems []Problem // the last build's error; nil when it was good
+	builds   int
 	bound    string
 	loopback bool
 }
@@ -38,7 +47,16 @@ func NewStatic(ctx context.Context, roots []string, build func(ctx context.Conte
 	if err != nil {
 		return nil, err
 	}
-	return &Static{build: build, roots: roots, log: log, files: files}, nil
+	s := &Static{build: build, roots: roots, log: log, files: files, instance: newID()}
+	s.hub = newHub(log, s.hello)
+	return s, nil
+}
+
+// hello is what a page hears first: the build's state.
+func (s *Static) hello() Message {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	return Message{Type: "hello", Problems: s.problems, Build: s.builds, Instance: s.instance}
 }
 
 // Files counts the files of the site as last built.
@@ -88,6 +106,7 @@ func (s *Static) Serve(ctx context.Context, ln net.Listener) error {
 	wg.Add(1)
 	go func() { defer wg.Done(); s.rebuildLoop(ctx, changed) }()
 	defer wg.Wait()
+	defer s.hub.close()
 
 	srv := &http.Server{Handler: s.Handler(), ReadHeaderTimeout: 10 * time.Second,
 		ErrorLog: slog.NewLogLogger(s.log.Handler(), slog.LevelDebug)}
@@ -120,15 +139,54 @@ func (s *Static) rebuildLoop(ctx context.Context, changed <-chan struct{}) {
 		if ctx.Err() != nil {
 			return
 		}
-		if err == nil {
-			s.mu.Lock()
-			s.files = files
-			s.mu.Unlock()
-		}
+		s.built(files, err)
 		if s.Rebuilt != nil {
 			s.Rebuilt(time.Since(start), err)
 		}
 	}
+}
+
+// built makes a build's files live and tells the pages: those showing a
+// file that changed reload; a failed build leaves the last one served and
+// shows its error on every page until a build succeeds.
+func (s *Static) built(files *output.Memory, err error) {
+	s.mu.Lock()
+	s.builds++
+	n, broken := s.builds, s.problems != nil
+	if err != nil {
+		s.problems = []Problem{{Severity: "error", Message: err.Error()}}
+		ps := s.problems
+		s.mu.Unlock()
+		s.hub.broadcast(Message{Type: "error", Problems: ps, Build: n})
+		return
+	}
+	old := s.files
+	s.files, s.problems = files, nil
+	s.mu.Unlock()
+	if broken {
+		s.hub.broadcast(Message{Type: "clear", Build: n})
+	}
+	if pages := reloadable(changedFiles(old, files)); len(pages) > 0 {
+		s.hub.broadcast(Message{Type: "reload", Paths: pages, Build: n})
+	}
+}
+
+// changedFiles are the names of the files that differ between two builds,
+// or are in one only.
+func changedFiles(old, cur *output.Memory) []string {
+	var out []string
+	for _, name := range cur.Names() {
+		b, _ := cur.Get(name)
+		if a, ok := old.Get(name); !ok || !bytes.Equal(a, b) {
+			out = append(out, name)
+		}
+	}
+	for _, name := range old.Names() {
+		if _, ok := cur.Get(name); !ok {
+			out = append(out, name)
+		}
+	}
+	return out
 }
 
 // Handler serves the files of the site.
@@ -140,6 +198,16 @@ func (s *Static) Handler() http.Handler {
 		return hostAllowed(bound, loopback, host)
 	}
 	return guarded(allowed, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		switch r.URL.Path {
+		case "/_dreamwiki/ws":
+			if conn, err := upgrader().Upgrade(w, r, nil); err == nil {
+				s.hub.serve(conn)
+			}
+			return
+		case "/_dreamwiki/client.js", "/_dreamwiki/client.css":
+			serveClient(w, r)
+			return
+		}
 		if r.Method != http.MethodGet && r.Method != http.MethodHead {
 			http.Error(w, "the site is read only", http.StatusMethodNotAllowed)
 			return
@@ -155,6 +223,13 @@ func (s *Static) Handler() http.Handler {
 				}
 			}
 			return "404.html"
-		}, nil)
+		}, func(name string, data []byte) []byte {
+			if strings.HasSuffix(name, ".html") && !strings.HasSuffix(name, ".preview.html") {
+				// Live reload and the error overlay; no Dream button, and
+				// search on the site's own index (no data-api).
+				return injectClient(data, ` data-serve="1" data-dream="0"`)
+			}
+			return data
+		})
 	}))
 }

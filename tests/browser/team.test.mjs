@@ -1,10 +1,12 @@
 // A team site (issue 20): from a workspace's page, the search field
 // searches every workspace; each result names its workspace, and
 // workspace:NAME keeps one. Links into another workspace open its page.
+// Served (dreamwiki serve A B), an edit in one workspace shows on its open
+// page without a reload by hand, and there is no Dream button.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
-import { mkdtempSync, mkdirSync, writeFileSync } from 'node:fs';
+import { execFileSync, spawn } from 'node:child_process';
+import { appendFileSync, mkdtempSync, mkdirSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, dirname } from 'node:path';
 import { binary, fileURL, launch } from './helpers.mjs';
@@ -16,9 +18,9 @@ const workspaces = {
   'beta/memory/runbook.md': '# Runbook\n\nRestart the beta gateway with systemctl.\n',
 };
 
-let browser, site;
+let browser, site, dir;
 before(async () => {
-  const dir = mkdtempSync(join(tmpdir(), 'dreamwiki-team-'));
+  dir = mkdtempSync(join(tmpdir(), 'dreamwiki-team-'));
   for (const [name, text] of Object.entries(workspaces)) {
     mkdirSync(dirname(join(dir, name)), { recursive: true });
     writeFileSync(join(dir, name), text);
@@ -78,4 +80,34 @@ test('[[beta:runbook]] opens beta\'s runbook; the team home lists both', async (
   await page.waitForURL(/\/site\/index\.html$/);
   assert.equal(await page.locator('.cards li').count(), 2);
   await page.close();
+});
+
+test('served, an edit in one workspace shows on its open page by itself; no Dream button', async () => {
+  const server = spawn(binary, ['serve', join(dir, 'alpha'), join(dir, 'beta'), '--port', '0'], { stdio: ['ignore', 'pipe', 'pipe'] });
+  let out = '';
+  try {
+    const base = await new Promise((resolve, reject) => {
+      const timer = setTimeout(() => reject(new Error('the team server did not start: ' + out)), 120_000);
+      server.stdout.on('data', (b) => {
+        out += b;
+        const m = /serving a team site of \d+ workspaces at (http:\/\/\S+?)\/?\n/.exec(out);
+        if (m) { clearTimeout(timer); resolve(m[1]); }
+      });
+      server.stderr.on('data', (b) => process.stderr.write(b));
+      server.on('exit', (code) => reject(new Error(`the team server exited (${code}): ${out}`)));
+    });
+    const page = await browser.newPage();
+    const errors = [];
+    page.on('pageerror', (e) => errors.push(e.message));
+    await page.goto(base + '/alpha/index.html');
+    await page.waitForFunction(() => document.body.dataset.serve === '1');
+    await page.waitForTimeout(300); // the client says hello
+    assert.equal(await page.locator('#dw-dream').count(), 0, 'a team site has nothing to dream');
+    appendFileSync(join(dir, 'alpha', 'MEMORY.md'), '- The alpha backups run at 02:00, written while the page was open.\n');
+    await page.waitForFunction(() => document.body.innerText.includes('written while the page was open'), null, { timeout: 60_000 });
+    assert.deepEqual(errors, []);
+    await page.close();
+  } finally {
+    server.kill('SIGINT');
+  }
 });
