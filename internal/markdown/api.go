@@ -63,12 +63,32 @@ type FrontMatter struct {
 	Tags    []string
 	// Dates are normalised to YYYY-MM-DD; "" when absent or unparseable.
 	Date, Created, Updated string
-	// Publish is nil when unset.
+	// Publish is nil when unset. Publish and Private are the keys read
+	// leniently (yes and no are booleans too); who may read a note is the
+	// workspace's to decide, from Privacy.
 	Publish *bool
 	Private bool
+	// Privacy are the top-level "private" and "publish" keys (any case),
+	// in file order, as written, duplicates included, and those a merge
+	// key brings in.
+	Privacy []PrivacyKey
 	// Keys are all top-level keys in file order; Fields their decoded values.
 	Keys   []string
 	Fields map[string]any
+}
+
+// PrivacyKey is a "private" or "publish" key of front matter as written.
+type PrivacyKey struct {
+	Key string // as written
+	// Line is the key's 1-based line in the file.
+	Line int
+	// Value is the value as written: a scalar's text, "*name" for an
+	// alias, "<<: *name" for a key a merge brings in, "" for a list or
+	// a mapping.
+	Value string
+	// Bool is the value when it is a plain YAML boolean (true or false,
+	// unquoted, in a case YAML reads as one), else nil.
+	Bool *bool
 }
 
 // Heading is one heading of the note.

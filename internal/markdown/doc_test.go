@@ -105,7 +105,8 @@ func TestParse_FrontMatter(t *testing.T) {
 			name: "typed fields",
 			src:  "---\ntitle: ' Spaced '\naliases: Solo\ntags: '#a, b  c'\ndate: 2026-01-02 10:00\npublish: yes\n---\n",
 			want: FrontMatter{Present: true, Title: "Spaced", Aliases: []string{"Solo"}, Tags: []string{"a", "b", "c"},
-				Date: "2026-01-02", Publish: &tr, Keys: []string{"title", "aliases", "tags", "date", "publish"}},
+				Date: "2026-01-02", Publish: &tr, Keys: []string{"title", "aliases", "tags", "date", "publish"},
+				Privacy: []PrivacyKey{{Key: "publish", Line: 6, Value: "yes"}}},
 		},
 		{
 			name: "lists and case-insensitive duplicate tags",
@@ -137,7 +138,8 @@ func TestParse_FrontMatter(t *testing.T) {
 		{
 			name: "bad values are ignored, not fatal",
 			src:  "---\ndate: someday\npublish: maybe\ntitle: [a, b]\n---\n",
-			want: FrontMatter{Present: true, Keys: []string{"date", "publish", "title"}},
+			want: FrontMatter{Present: true, Keys: []string{"date", "publish", "title"},
+				Privacy: []PrivacyKey{{Key: "publish", Line: 3, Value: "maybe"}}},
 		},
 		{
 			name: "BOM and CRLF",

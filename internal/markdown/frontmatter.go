@@ -138,16 +138,74 @@ func parseFrontMatter(src []byte, file string, diags *diag.List) (fm FrontMatter
 				fm.Updated = d
 			}
 		case "publish":
+			fm.Privacy = append(fm.Privacy, privacyKey(k, v))
 			if b, ok := yamlBool(v); ok {
 				fm.Publish = &b
 			}
 		case "private":
+			fm.Privacy = append(fm.Privacy, privacyKey(k, v))
 			if b, ok := yamlBool(v); ok {
 				fm.Private = b
 			}
+		case "<<":
+			fm.Privacy = append(fm.Privacy, mergedPrivacyKeys(k, v)...)
 		}
 	}
 	return fm
+}
+
+// privacyKey is the key k with its value v as written. Lines are the
+// file's: the block starts on its line 2.
+func privacyKey(k, v *yaml.Node) PrivacyKey {
+	pk := PrivacyKey{Key: k.Value, Line: k.Line + 1}
+	switch v.Kind {
+	case yaml.ScalarNode:
+		pk.Value = v.Value
+		if v.Style == 0 && v.ShortTag() == "!!bool" {
+			b := strings.EqualFold(v.Value, "true")
+			pk.Bool = &b
+		}
+	case yaml.AliasNode:
+		pk.Value = "*" + v.Value
+	}
+	return pk
+}
+
+// mergedPrivacyKeys are the privacy keys a merge key ("<<: *defaults")
+// brings in, each with no plain value: what they say depends on YAML's
+// merge rules, which few readers of a note know.
+func mergedPrivacyKeys(k, v *yaml.Node) []PrivacyKey {
+	var out []PrivacyKey
+	var visit func(n *yaml.Node, depth int)
+	visit = func(n *yaml.Node, depth int) {
+		if n == nil || depth > 8 {
+			return
+		}
+		switch n.Kind {
+		case yaml.AliasNode:
+			visit(n.Alias, depth+1)
+		case yaml.SequenceNode:
+			for _, c := range n.Content {
+				visit(c, depth+1)
+			}
+		case yaml.MappingNode:
+			for i := 0; i+1 < len(n.Content); i += 2 {
+				if name := strings.ToLower(n.Content[i].Value); name == "private" || name == "publish" {
+					out = append(out, PrivacyKey{Key: n.Content[i].Value, Line: k.Line + 1, Value: "<<: " + yamlText(v)})
+				}
+			}
+		}
+	}
+	visit(v, 0)
+	return out
+}
+
+// yamlText is how a merge value is written: "*name" for an alias.
+func yamlText(v *yaml.Node) string {
+	if v.Kind == yaml.AliasNode {
+		return "*" + v.Value
+	}
+	return "a mapping"
 }
 
 // plainYAML replaces the time.Time values yaml decodes timestamps into

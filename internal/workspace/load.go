@@ -419,7 +419,7 @@ func (l *loader) readOne(c candidate, r role, newest time.Time) (res parsed) {
 		return res
 	}
 	f.Kind = r.kind
-	f.Private = r.private || isMarkdown(f.Path) && privateByFrontMatter(f.Path, f.Content)
+	f.Private = r.private || privateByFrontMatter(f.Path, f.Content, &res.diags)
 	if f.Private && l.opts.OmitPrivate {
 		res.withheld = &Withheld{Path: f.Path, Kind: f.Kind}
 		return res

@@ -1,8 +1,10 @@
 package workspace
 
 import (
+	"fmt"
 	"strings"
 
+	"github.com/dreamwiki/dreamwiki/internal/diag"
 	"github.com/dreamwiki/dreamwiki/internal/markdown"
 	"github.com/dreamwiki/dreamwiki/internal/mdline"
 )
@@ -21,7 +23,10 @@ const PrivateFolder = "private"
 //   - its path matches a `private` glob of dreamwiki.toml,
 //   - it lies in a folder named "private" (PrivateFolder, any case), or
 //   - its front matter says `private: true` or `publish: false` (Obsidian
-//     Publish's key).
+//     Publish's key), or names either key in a way that is not plain
+//     (privateByFrontMatter), or
+//   - a path that reaches it is private: its real path with symbolic
+//     links resolved, a link to it, a link on the way (classify).
 
 // privateByPath reports whether a workspace path is private whatever the
 // file holds: a `private` glob or a private folder. Assets and data files
@@ -42,36 +47,83 @@ func privateByPath(globs []string, p string) bool {
 }
 
 // privateByFrontMatter reports whether a note's front matter makes it
-// private. Front matter that cannot be read (bad YAML, no closing fence)
-// but names either key is taken as private: the author meant something by
-// it, and publishing a note that asked not to be is the mistake that
-// cannot be undone.
-func privateByFrontMatter(file, content string) bool {
-	if !strings.HasPrefix(content, "---") {
+// private, with a warning in diags wherever what it says is not plain.
+// Only a Markdown note's YAML front matter is read, and there only a
+// "private" or "publish" key written once with a plain true or false
+// decides. Anything else that names either key errs private, because
+// publishing a note that asked not to be is the mistake that cannot be
+// undone: front matter that cannot be read (bad YAML, no closing fence),
+// a key written twice, a value that is an alias, quoted, 1, yes or on,
+// TOML front matter (+++), front matter in a .txt note.
+func privateByFrontMatter(file, content string, diags *diag.List) bool {
+	switch {
+	case strings.HasPrefix(content, "+++"):
+		return privacyKeyUnread(file, content, "+++", "TOML front matter (+++) is not read", diags)
+	case !strings.HasPrefix(content, "---"):
 		return false
+	case !isMarkdown(file):
+		return privacyKeyUnread(file, content, "---", "front matter is read only in Markdown notes (.md)", diags)
 	}
-	fm, diags := markdown.ReadFrontMatter(file, content)
-	if fm.Present && len(diags) == 0 {
-		return fm.Private || fm.Publish != nil && !*fm.Publish
+	fm, bad := markdown.ReadFrontMatter(file, content)
+	if !fm.Present || len(bad) > 0 {
+		return privacyKeyUnread(file, content, "---", "the front matter cannot be read", diags)
 	}
-	return namesPrivacyKey(content)
+	private := false
+	seen := map[string]int{}
+	for _, k := range fm.Privacy {
+		name := strings.ToLower(k.Key)
+		on, off := "private: true", "private: false"
+		if name == "publish" {
+			on, off = "publish: false", "publish: true"
+		}
+		hint := fmt.Sprintf("write `%s` to keep it private, or `%s` to publish it", on, off)
+		switch {
+		case seen[name] > 0:
+			private = true
+			diags.Add(diag.Diagnostic{Severity: diag.Warning, Code: "private", File: file, Line: k.Line,
+				Message: fmt.Sprintf("front matter says %s twice (lines %d and %d); the note was kept private", name, seen[name], k.Line),
+				Hint:    "keep one: " + hint})
+		case k.Bool == nil:
+			private = true
+			diags.Add(diag.Diagnostic{Severity: diag.Warning, Code: "private", File: file, Line: k.Line,
+				Message: fmt.Sprintf("%s: %s is not a plain true or false; the note was kept private", k.Key, k.Value),
+				Hint:    hint})
+		case name == "private" && *k.Bool, name == "publish" && !*k.Bool:
+			private = true
+		}
+		seen[name] = k.Line
+	}
+	return private
 }
 
-// namesPrivacyKey reports whether a front matter block that could not be
-// decoded has a "private:" or "publish:" line before its closing fence (or
-// within its first lines, when it has none).
-func namesPrivacyKey(content string) bool {
+// privacyKeyUnread reports whether a front matter block the reader does
+// not decode (why says why) names "private" or "publish" before its
+// closing fence (or within its first lines, when it has none), and warns
+// that the note was then kept private.
+func privacyKeyUnread(file, content, fence, why string, diags *diag.List) bool {
 	lines := mdline.Split(content)
-	end := mdline.FrontMatterEnd(lines)
-	if end == 0 {
-		end = min(len(lines), maxUnclosedFrontMatter)
+	if len(lines) == 0 || strings.TrimRight(lines[0], " \t") != fence {
+		return false
 	}
-	for _, l := range lines[1:end] {
+	end := min(len(lines), maxUnclosedFrontMatter)
+	for i := 1; i < len(lines); i++ {
+		if t := strings.TrimRight(lines[i], " \t"); t == fence || fence == "---" && t == "..." {
+			end = i
+			break
+		}
+	}
+	for i, l := range lines[1:end] {
 		k, _, ok := strings.Cut(strings.TrimSpace(l), ":")
+		if eq, _, found := strings.Cut(strings.TrimSpace(l), "="); found && (!ok || len(eq) < len(k)) {
+			k, ok = eq, true // TOML: private = true
+		}
 		if !ok {
 			continue
 		}
 		if k = strings.ToLower(strings.Trim(k, `"' `)); k == "private" || k == "publish" {
+			diags.Add(diag.Diagnostic{Severity: diag.Warning, Code: "private", File: file, Line: i + 2,
+				Message: fmt.Sprintf("%s, and it names %s; the note was kept private", why, k),
+				Hint:    "write YAML front matter between --- lines in a .md note: `private: true` to keep it private, or `private: false` to publish it"})
 			return true
 		}
 	}

@@ -1,6 +1,9 @@
 package workspace
 
 import (
+	"testing/fstest"
+
+	"github.com/dreamwiki/dreamwiki/internal/diag"
 	"os"
 	"path/filepath"
 	"strings"
@@ -212,5 +215,67 @@ func TestLoad_RedactNamesAFileByItsRedactedPath(t *testing.T) {
 	ds := diagsWith(ws.Diagnostics, "secret")
 	if len(ds) != 1 || ds[0].File != want || strings.Contains(ds[0].Error(), fakeGitHubToken) {
 		t.Errorf("want one finding naming the redacted path, got %v", ds)
+	}
+}
+
+// TestFrontMatter_AmbiguousPrivacyErrsPrivate holds the privacy rule to
+// its one way of erring: front matter that names "private" or "publish"
+// in any way other than once, plainly true or false, in a Markdown
+// note's YAML keeps the note private, and says so at the key's line with
+// what to write instead.
+func TestFrontMatter_AmbiguousPrivacyErrsPrivate(t *testing.T) {
+	cases := []struct {
+		name, file, content string
+		private             bool
+		line                int // of the warning; 0: none
+	}{
+		{"yaml alias to true", "notes/n.md", "---\nyes_please: &p true\nprivate: *p\n---\nbody\n", true, 3},
+		{"duplicate keys, the last false", "notes/n.md", "---\nprivate: true\nprivate: false\n---\nbody\n", true, 3},
+		{"one for true", "notes/n.md", "---\nprivate: 1\n---\nbody\n", true, 2},
+		{"yes", "notes/n.md", "---\ntitle: x\nprivate: yes\n---\nbody\n", true, 3},
+		{"on", "notes/n.md", "---\nprivate: on\n---\nbody\n", true, 2},
+		{"quoted true", "notes/n.md", "---\nprivate: \"true\"\n---\nbody\n", true, 2},
+		{"publish no", "notes/n.md", "---\npublish: no\n---\nbody\n", true, 2},
+		{"merge key", "notes/n.md", "---\nbase: &b {private: true}\n<<: *b\n---\nbody\n", true, 3},
+		{"toml front matter", "notes/n.md", "+++\ntitle = \"x\"\nprivate = true\n+++\nbody\n", true, 3},
+		{"toml saying false", "notes/n.md", "+++\nprivate = false\n+++\nbody\n", true, 2},
+		{"front matter in a .txt note", "notes/n.txt", "---\nprivate: true\n---\nbody\n", true, 2},
+		{"unclosed", "notes/n.md", "---\npublish: false\nbody\n", true, 2},
+
+		{"plain true", "notes/n.md", "---\nprivate: true\n---\nbody\n", true, 0},
+		{"plain True", "notes/n.md", "---\nPrivate: True\n---\nbody\n", true, 0},
+		{"plain false", "notes/n.md", "---\nprivate: false\npublish: true\n---\nbody\n", false, 0},
+		{"publish false", "notes/n.md", "---\npublish: false\n---\nbody\n", true, 0},
+		{"no privacy key", "notes/n.md", "---\ntitle: private\n---\nbody\n", false, 0},
+		{"toml without privacy key", "notes/n.md", "+++\ntitle = \"x\"\n+++\nbody\n", false, 0},
+		{"txt without front matter", "notes/n.txt", "private: true is just text here\n", false, 0},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			ws, err := LoadFS(fstest.MapFS{c.file: {Data: []byte(c.content)}}, Options{OmitPrivate: true})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := ws.Withholds(c.file); got != c.private {
+				t.Errorf("withheld = %v, want %v", got, c.private)
+			}
+			if f := ws.FileByPath(c.file); c.private && f != nil {
+				t.Errorf("the private note is in the model")
+			}
+			warned := diagsWith(ws.Diagnostics, "private")
+			if c.line == 0 {
+				if len(warned) != 0 {
+					t.Errorf("unexpected warnings %v", warned)
+				}
+				return
+			}
+			if len(warned) != 1 {
+				t.Fatalf("want one privacy warning, got %v", ws.Diagnostics)
+			}
+			w := warned[0]
+			if w.File != c.file || w.Line != c.line || w.Severity != diag.Warning || !strings.Contains(w.Message, "kept private") || !strings.Contains(w.Hint, "false") {
+				t.Errorf("warning = %+v, want %s:%d saying the note was kept private and what to write", w, c.file, c.line)
+			}
+		})
 	}
 }
