@@ -129,7 +129,7 @@ func (l *loader) scan() *scan {
 	}
 
 	w := &walker{fsys: l.fsys, absRoot: l.absRoot, realRoot: l.realRoot, skip: skip, globs: globs, redact: l.opts.Redact}
-	w.walk("", "", []string{""})
+	w.walk("", "", []string{""}, nil)
 	diags = append(diags, w.diags...)
 	sort.Slice(w.cands, func(i, j int) bool { return w.cands[i].path < w.cands[j].path })
 	sort.Strings(w.ignored)
@@ -270,14 +270,15 @@ func (l *loader) classify(cands []candidate, vaults, private []string, diags *di
 		has[c.path] = true
 	}
 	roles := make([]role, len(cands))
+	secret := privateFiles(cands, private, diags)
 	var newest time.Time
 	for i, c := range cands {
 		if c.asset {
-			roles[i].private = privateByPath(private, c.path)
+			roles[i].private = secret[c.source]
 			continue
 		}
 		r := classifyPath(c.path, vaults, has)
-		r.private = privateByPath(private, c.path)
+		r.private = secret[c.source]
 		if r.kind == KindDaily && r.date.After(newest) {
 			newest = r.date
 		}

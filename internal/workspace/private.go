@@ -2,6 +2,7 @@ package workspace
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/dreamwiki/dreamwiki/internal/diag"
@@ -44,6 +45,35 @@ func privateByPath(globs []string, p string) bool {
 		}
 	}
 	return false
+}
+
+// privateFiles are the files the candidates reach (by their paths in the
+// file system, symbolic links resolved) that are private whatever they
+// hold: a file is private when any path that reaches it is, be it its
+// own, a link to it or a link on the way (privateByPath with the valid
+// globs private). A file read through a link it is private by is
+// reported at the public path without naming the private one.
+func privateFiles(cands []candidate, private []string, diags *diag.List) map[string]bool {
+	secret := map[string]bool{}
+	for _, c := range cands {
+		if privateByPath(private, c.path) || privateByPath(private, c.source) || slices.ContainsFunc(c.via, func(v string) bool {
+			return privateByPath(private, v)
+		}) {
+			secret[c.source] = true
+		}
+	}
+	for _, c := range cands {
+		if !secret[c.source] || privateByPath(private, c.path) {
+			continue
+		}
+		msg := "this symbolic link leads to a private file (or through a private path); it is kept private"
+		if c.path == c.source && len(c.via) == 0 {
+			msg = "a symbolic link at a private path leads to this file; it is kept private"
+		}
+		diags.Add(diag.Diagnostic{Severity: diag.Warning, Code: "symlink", File: c.path, Message: msg,
+			Hint: "to publish it, remove the link or move the file out of the private place"})
+	}
+	return secret
 }
 
 // privateByFrontMatter reports whether a note's front matter makes it

@@ -279,3 +279,54 @@ func TestFrontMatter_AmbiguousPrivacyErrsPrivate(t *testing.T) {
 		})
 	}
 }
+
+// TestLoad_AFileIsPrivateWhenAnyPathThatReachesItIs holds the rule for
+// symbolic links: a file's privacy is the file's, not the name it is
+// read by. A public link to a private file, a public folder link into a
+// private folder, a link through a private link and a public file a link
+// at a private path points at are all private, at every path.
+func TestLoad_AFileIsPrivateWhenAnyPathThatReachesItIs(t *testing.T) {
+	ws := writeTree(t, `
+-- dreamwiki.toml --
+private = ["secret/**"]
+-- memory/private/health.md --
+physio
+-- secret/plan.md --
+plan
+-- notes/shared.md --
+shared with a private link
+-- notes/public.md --
+public
+`)
+	must(t, os.Symlink("../memory/private/health.md", filepath.Join(ws, "notes", "health.md")))
+	must(t, os.Symlink("../memory/private", filepath.Join(ws, "notes", "private-view")))
+	must(t, os.Symlink("../secret/plan.md", filepath.Join(ws, "notes", "plan.md")))
+	must(t, os.Symlink("../../notes/shared.md", filepath.Join(ws, "memory", "private", "shared.md")))
+	must(t, os.Symlink("../memory/private/shared.md", filepath.Join(ws, "notes", "via-private.md")))
+
+	w := mustLoad(t, ws, Options{})
+	want := map[string]bool{
+		"memory/private/health.md": true, "notes/health.md": true, "notes/private-view/health.md": true,
+		"secret/plan.md": true, "notes/plan.md": true,
+		"notes/shared.md": true, "memory/private/shared.md": true, "notes/via-private.md": true,
+		"notes/public.md": false,
+	}
+	for p, private := range want {
+		f := w.FileByPath(p)
+		if f == nil {
+			t.Errorf("%s was not read", p)
+			continue
+		}
+		if f.Private != private {
+			t.Errorf("%s: Private = %v, want %v", p, f.Private, private)
+		}
+	}
+	for _, d := range diagsWith(w.Diagnostics, "symlink") {
+		if strings.Contains(d.Message, "memory/private") || strings.Contains(d.Message, "secret/") {
+			t.Errorf("a warning names the private path: %v", d)
+		}
+	}
+	if len(diagsWith(w.Diagnostics, "symlink")) == 0 {
+		t.Errorf("no warning says why the public paths are private: %v", w.Diagnostics)
+	}
+}

@@ -218,7 +218,7 @@ func (l *loader) reuse(st *loadState, sc *scan, changed map[string]bool) *Worksp
 	for i, c := range sc.cands {
 		j, ok := prev[c.path]
 		reuse := ok && !all && !changed[c.path] && !changed[c.source] &&
-			st.scan.cands[j] == c && st.scan.roles[j] == sc.roles[i] &&
+			st.scan.cands[j].same(c) && st.scan.roles[j] == sc.roles[i] &&
 			(sc.newest.Equal(st.scan.newest) || !st.results[j].byNewest)
 		if reuse {
 			results[i] = st.results[j]

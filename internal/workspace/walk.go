@@ -6,6 +6,7 @@ import (
 	"io/fs"
 	"path"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/dreamwiki/dreamwiki/internal/diag"
@@ -37,7 +38,16 @@ func NeverRead(p string) bool {
 type candidate struct {
 	path   string // workspace path, as linked
 	source string // path to open in the file system (symlinks resolved)
-	asset  bool
+	// via are the symbolic links the walk followed to reach it (the
+	// links' own paths, folders' included): privacy is the file's, and a
+	// private path on the way makes it private (classify).
+	via   []string
+	asset bool
+}
+
+// same reports whether c and o are one file reached the same way.
+func (c candidate) same(o candidate) bool {
+	return c.path == o.path && c.source == o.source && c.asset == o.asset && slices.Equal(c.via, o.via)
 }
 
 // walker lists the files of a workspace.
@@ -59,9 +69,10 @@ type walker struct {
 }
 
 // walk lists dir (workspace path "" for the root), whose contents live at
-// source in the file system. stack holds the source paths of the folders
-// being walked, to stop symlink loops.
-func (w *walker) walk(dir, source string, stack []string) {
+// source in the file system, reached through the symbolic links via.
+// stack holds the source paths of the folders being walked, to stop
+// symlink loops.
+func (w *walker) walk(dir, source string, stack, via []string) {
 	if len(stack) > maxDepth {
 		w.diags.Warnf("depth", dir, 0, "folder nesting is deeper than %d levels; the rest was not read", maxDepth)
 		return
@@ -96,9 +107,10 @@ func (w *walker) walk(dir, source string, stack []string) {
 		}
 
 		isDir := typ.IsDir()
+		reach := via
 		if typ&fs.ModeSymlink != 0 {
 			w.links = true
-			target, resolved, err := w.resolveLink(src)
+			target, resolved, links, err := w.resolveLink(src)
 			switch {
 			case errors.Is(err, errOutside):
 				w.diags.Add(diag.Diagnostic{Severity: diag.Warning, Code: "symlink", File: p,
@@ -122,6 +134,7 @@ func (w *walker) walk(dir, source string, stack []string) {
 				continue
 			}
 			src = resolved
+			reach = append(slices.Clip(via), links...)
 			isDir = fi.IsDir()
 			if !isDir && !fi.Mode().IsRegular() {
 				continue
@@ -136,14 +149,14 @@ func (w *walker) walk(dir, source string, stack []string) {
 					Message: "symbolic link leads back into a folder already being read (a loop); it was not followed"})
 				continue
 			}
-			w.walk(p, src, append(stack, src))
+			w.walk(p, src, append(stack, src), reach)
 			continue
 		}
 		switch fileClass(name) {
 		case classText:
-			w.cands = append(w.cands, candidate{path: w.named(p), source: src})
+			w.cands = append(w.cands, candidate{path: w.named(p), source: src, via: reach})
 		case classAsset:
-			w.cands = append(w.cands, candidate{path: w.named(p), source: src, asset: true})
+			w.cands = append(w.cands, candidate{path: w.named(p), source: src, via: reach, asset: true})
 		default:
 			if name != ConfigFile || dir != "" {
 				w.ignored = append(w.ignored, w.named(p))
@@ -197,48 +210,50 @@ func (w *walker) excluded(p string) bool {
 var errOutside = errors.New("outside the workspace")
 
 // resolveLink resolves the symbolic link at source (a file-system path)
-// component by component, returning the link's own target as written and
-// the fully resolved file-system path, or errOutside when any step leaves
-// the workspace.
-func (w *walker) resolveLink(source string) (target, resolved string, err error) {
+// component by component, returning the link's own target as written,
+// the fully resolved file-system path and the links it went through
+// (source first), or errOutside when any step leaves the workspace.
+func (w *walker) resolveLink(source string) (target, resolved string, via []string, err error) {
 	target, err = fs.ReadLink(w.fsys, fsPath(source))
 	if err != nil {
-		return "", "", underlying(err)
+		return "", "", nil, underlying(err)
 	}
 	hops := 0
 	cur := source
 	for {
+		via = append(via, cur)
 		t, err := fs.ReadLink(w.fsys, fsPath(cur))
 		if err != nil {
-			return target, "", underlying(err)
+			return target, "", nil, underlying(err)
 		}
 		hops++
 		if hops > maxLinkHops {
-			return target, "", errors.New("too many levels of symbolic links")
+			return target, "", nil, errors.New("too many levels of symbolic links")
 		}
 		next, ok := w.linkDest(path.Dir(cur), t)
 		if !ok {
-			return target, "", errOutside
+			return target, "", nil, errOutside
 		}
 		// Resolve links in the folders of next, and see whether next itself
 		// is a link.
-		next, err = w.resolveDirs(next, &hops)
+		next, err = w.resolveDirs(next, &hops, &via)
 		if err != nil {
-			return target, "", err
+			return target, "", nil, err
 		}
 		fi, err := fs.Lstat(w.fsys, fsPath(next))
 		if err != nil {
-			return target, "", underlying(err)
+			return target, "", nil, underlying(err)
 		}
 		if fi.Mode()&fs.ModeSymlink == 0 {
-			return target, next, nil
+			return target, next, via, nil
 		}
 		cur = next
 	}
 }
 
-// resolveDirs resolves symbolic links among the folders of p.
-func (w *walker) resolveDirs(p string, hops *int) (string, error) {
+// resolveDirs resolves symbolic links among the folders of p, adding
+// each to via.
+func (w *walker) resolveDirs(p string, hops *int, via *[]string) (string, error) {
 	if p == "" || !strings.Contains(p, "/") {
 		return p, nil
 	}
@@ -263,8 +278,9 @@ func (w *walker) resolveDirs(p string, hops *int) (string, error) {
 			if !ok {
 				return "", errOutside
 			}
+			*via = append(*via, next)
 			rest := strings.Join(parts[i+1:], "/")
-			return w.resolveDirs(joinRel(dest, rest), hops)
+			return w.resolveDirs(joinRel(dest, rest), hops, via)
 		}
 		cur = next
 	}
