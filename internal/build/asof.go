@@ -49,9 +49,15 @@ func snapshotAt(ctx context.Context, opts Options, at time.Time, prior []provena
 }
 
 // openPast opens the history of the workspace of opts, which hides the
-// paths now hides (those private now stay private in every past).
+// files now withholds (those private now stay private in every past) by
+// their paths and by their contents, wherever they were.
 func openPast(opts Options, now *workspace.Workspace) (*history.Past, error) {
 	hopts := history.Options{Hide: now.Unpublished}
+	for _, w := range now.Withheld {
+		if w.Blob != "" {
+			hopts.Private = append(hopts.Private, w.Blob)
+		}
+	}
 	for _, f := range now.Files {
 		hopts.Contents = append(hopts.Contents, f.Content)
 	}

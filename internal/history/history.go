@@ -63,6 +63,12 @@ type Options struct {
 	// Hide reports the workspace paths never to show, whatever they held
 	// then: the files private now (workspace.Workspace.Unpublished).
 	Hide func(p string) bool
+	// Private are the git object ids (workspace.BlobID) of the files
+	// private now (workspace.Withheld.Blob). A file private now is absent
+	// from every past point wherever it was then: a past file with one
+	// of these ids, or one a commit had at a path Hide hides, is left out,
+	// and so is every earlier version at its path (see Past.privacy).
+	Private []string
 	// Contents are texts the caller has read already (the workspace's
 	// files as they are now): a commit's file with the content hash of one
 	// of them is taken from it, not read from the repository again (most
@@ -113,7 +119,7 @@ type Past struct {
 	// prefix is the workspace's folder in the repository's work tree.
 	prefix string
 	// commits are those reachable from HEAD, by committer time, the
-	// smaller hash last among equal times (see commitAt).
+	// smaller hash last among equal times (see commitIndex).
 	commits []*object.Commit
 	// blobs are the files read so far, by content hash: most files are
 	// the same from one commit to the next (a daily log never changes),
@@ -124,6 +130,33 @@ type Past struct {
 	mu    sync.Mutex
 	blobs map[plumbing.Hash]*layerFile
 	trees map[treeKey][]treeFile
+
+	// private is what Options.Private and the history say is private
+	// (see privacy), worked out when a commit is first read.
+	private     *pastPrivacy
+	privateOnce sync.Once
+	privateErr  error
+}
+
+// pastPrivacy is how the files private now appear in the history.
+type pastPrivacy struct {
+	// blobs are the object ids of their versions: those private now, and
+	// those a commit had at a path hidden now.
+	blobs map[plumbing.Hash]bool
+	// until is, for each path that held one of blobs, the index (in
+	// Past.commits) of the last commit it did: up to that commit the path
+	// held the file that is private now, in earlier versions too.
+	until map[string]int
+}
+
+// hides reports whether the file at the workspace path p with the
+// object id h is left out of commit i.
+func (pp *pastPrivacy) hides(i int, p string, h plumbing.Hash) bool {
+	if pp == nil {
+		return false
+	}
+	last, ok := pp.until[p]
+	return pp.blobs[h] || ok && i <= last
 }
 
 // treeKey is a tree at a workspace path ("" for the workspace's own):
@@ -161,6 +194,7 @@ func Open(root string, fsys fs.FS, opts Options) (*Past, error) {
 		return nil, err
 	}
 	p.repo = repo
+	p.private = newPastPrivacy(opts)
 	for _, c := range opts.Contents {
 		h := plumbing.ComputeHash(plumbing.BlobObject, []byte(c))
 		p.blobs[h] = &layerFile{size: int64(len(c)), read: func() ([]byte, error) { return []byte(c), nil }, hash: h}
@@ -195,6 +229,8 @@ func (p *Past) At(at time.Time) (*Snapshot, error) {
 func TakeFS(fsys fs.FS, at time.Time, opts Options) (*Snapshot, error) {
 	l := newLayer(fsys, opts.Hide, 0)
 	s := &Snapshot{Source: SourceDates, At: at, FS: l, layer: l}
+	private := newPastPrivacy(opts)
+	withheld := map[string]bool{}
 	runs, err := backupRuns(fsys, at)
 	if err != nil {
 		return nil, err
@@ -208,8 +244,22 @@ func TakeFS(fsys fs.FS, at time.Time, opts Options) (*Snapshot, error) {
 			orig, ok := strings.CutSuffix(strings.TrimPrefix(p, r.dir+"/"), ".bak")
 			// A backup is a plain file: a symbolic link there could point
 			// out of the workspace, and is never read.
-			if !d.Type().IsRegular() || !ok || l.files[orig] != nil || !fs.ValidPath(orig) {
+			if !d.Type().IsRegular() || !ok || l.files[orig] != nil || withheld[orig] || !fs.ValidPath(orig) {
 				return nil
+			}
+			if private != nil && len(private.blobs) > 0 {
+				// A copy of a file private now, from before it was moved
+				// where it is private, is as private as the file.
+				data, err := fs.ReadFile(fsys, p)
+				if err != nil {
+					return err
+				}
+				if h := plumbing.ComputeHash(plumbing.BlobObject, data); private.blobs[h] && h != emptyBlob {
+					// Its later copies are of the same file.
+					withheld[orig] = true
+					l.remove(orig)
+					return nil
+				}
 			}
 			l.put(orig, &layerFile{size: sizeOf(d), mod: r.time, read: func() ([]byte, error) { return fs.ReadFile(fsys, p) }})
 			used = true
@@ -293,34 +343,117 @@ func backupRuns(fsys fs.FS, at time.Time) ([]backupRun, error) {
 // fromGit reads the workspace from the last commit at or before at; nil
 // when there is no such commit.
 func (p *Past) fromGit(at time.Time) (*Snapshot, error) {
-	c := p.commitAt(at)
-	if c == nil {
+	i := p.commitIndex(at)
+	if i < 0 {
 		return nil, nil
 	}
-	tree, err := c.Tree()
-	if err != nil {
-		return nil, fmt.Errorf("reading commit %s: %w", shortHash(c.Hash.String()), err)
+	c := p.commits[i]
+	tree, err := p.tree(c)
+	if err != nil || tree == nil {
+		return nil, err
 	}
-	if p.prefix != "" {
-		if tree, err = tree.Tree(p.prefix); errors.Is(err, object.ErrDirectoryNotFound) {
-			return nil, nil // the workspace did not exist yet
-		} else if err != nil {
-			return nil, fmt.Errorf("reading %s in commit %s: %w", p.prefix, shortHash(c.Hash.String()), err)
-		}
+	if err := p.privacy(); err != nil {
+		return nil, err
 	}
-	l, err := p.layer(tree, "", c.Committer.When.UTC())
+	l, err := p.layer(tree, "", i, c.Committer.When.UTC())
 	if err != nil {
 		return nil, fmt.Errorf("reading commit %s: %w", shortHash(c.Hash.String()), err)
 	}
 	return &Snapshot{Source: SourceGit, At: at, Commit: c.Hash.String(), CommitTime: c.Committer.When, FS: l, layer: l}, nil
 }
 
+// tree is the workspace's folder in the commit c; nil when the
+// workspace did not exist yet.
+func (p *Past) tree(c *object.Commit) (*object.Tree, error) {
+	tree, err := c.Tree()
+	if err != nil {
+		return nil, fmt.Errorf("reading commit %s: %w", shortHash(c.Hash.String()), err)
+	}
+	if p.prefix != "" {
+		if tree, err = tree.Tree(p.prefix); errors.Is(err, object.ErrDirectoryNotFound) {
+			return nil, nil
+		} else if err != nil {
+			return nil, fmt.Errorf("reading %s in commit %s: %w", p.prefix, shortHash(c.Hash.String()), err)
+		}
+	}
+	return tree, nil
+}
+
+// newPastPrivacy is the privacy of Options.Private, before the history
+// is read; nil when nothing is private (then no commit needs reading).
+func newPastPrivacy(opts Options) *pastPrivacy {
+	if len(opts.Private) == 0 && opts.Hide == nil {
+		return nil
+	}
+	pp := &pastPrivacy{blobs: map[plumbing.Hash]bool{}, until: map[string]int{}}
+	for _, id := range opts.Private {
+		pp.blobs[plumbing.NewHash(id)] = true
+	}
+	return pp
+}
+
+// emptyBlob is the object id of an empty file: it holds nothing to keep
+// private, and would hide every empty file of the history.
+var emptyBlob = plumbing.ComputeHash(plumbing.BlobObject, nil)
+
+// privacy works out, once, how the files private now appear in the
+// history: the versions a commit had at a path private now join those
+// private now, and each path that held one of them is hidden up to the
+// last commit it did (so a note moved or renamed into a private folder,
+// committed or not, is absent from its old path, in its earlier versions
+// too). A version published now at a public path stays visible: hiding
+// it in the past would keep nothing private.
+func (p *Past) privacy() error {
+	p.privateOnce.Do(func() {
+		pp := p.private
+		if pp == nil {
+			return
+		}
+		trees := make([][]treeFile, len(p.commits))
+		for i, c := range p.commits {
+			tree, err := p.tree(c)
+			if err != nil {
+				p.privateErr = err
+				return
+			}
+			if tree == nil {
+				continue
+			}
+			p.mu.Lock()
+			trees[i], err = p.files(tree, "")
+			p.mu.Unlock()
+			if err != nil {
+				p.privateErr = fmt.Errorf("reading commit %s: %w", shortHash(c.Hash.String()), err)
+				return
+			}
+			for _, f := range trees[i] {
+				if f.f != nil && p.opts.Hide != nil && p.opts.Hide(f.path) {
+					pp.blobs[f.f.hash] = true
+				}
+			}
+		}
+		delete(pp.blobs, emptyBlob)
+		for _, c := range p.opts.Contents {
+			delete(pp.blobs, plumbing.ComputeHash(plumbing.BlobObject, []byte(c)))
+		}
+		for i, files := range trees {
+			for _, f := range files {
+				if f.f != nil && pp.blobs[f.f.hash] {
+					pp.until[f.path] = i
+				}
+			}
+		}
+	})
+	return p.privateErr
+}
+
 // layer is the layer of the files of tree, the folder dir of the
-// workspace ("" for the whole), dated mod. Its folders no reader opens
-// (workspace.NeverRead: the dreams' backups, an Obsidian vault's
-// settings) are listed, and read only when something in them is opened:
-// half the trees of a history of dreams are their backups.
-func (p *Past) layer(tree *object.Tree, dir string, mod time.Time) (*layerFS, error) {
+// workspace ("" for the whole) in the commit p.commits[i], dated mod. Its
+// folders no reader opens (workspace.NeverRead: the dreams' backups, an
+// Obsidian vault's settings) are listed, and read only when something in
+// them is opened: half the trees of a history of dreams are their
+// backups. What is private now is left out (pastPrivacy.hides).
+func (p *Past) layer(tree *object.Tree, dir string, i int, mod time.Time) (*layerFS, error) {
 	p.mu.Lock()
 	files, err := p.files(tree, dir)
 	p.mu.Unlock()
@@ -334,7 +467,9 @@ func (p *Past) layer(tree *object.Tree, dir string, mod time.Time) (*layerFS, er
 	l := newLayer(nil, hide, len(files))
 	for _, f := range files {
 		if f.f != nil {
-			l.put(f.path, &layerFile{size: f.f.size, mod: mod, read: f.f.read, hash: f.f.hash})
+			if !p.private.hides(i, path.Join(dir, f.path), f.f.hash) {
+				l.put(f.path, &layerFile{size: f.f.size, mod: mod, read: f.f.read, hash: f.f.hash})
+			}
 			continue
 		}
 		h, full := f.tree, path.Join(dir, f.path)
@@ -346,7 +481,7 @@ func (p *Past) layer(tree *object.Tree, dir string, mod time.Time) (*layerFS, er
 			if err != nil {
 				return nil, fmt.Errorf("reading %s: %w", full, err)
 			}
-			return p.layer(t, full, mod)
+			return p.layer(t, full, i, mod)
 		})}
 	}
 	return l, nil
@@ -471,15 +606,11 @@ func commits(repo *git.Repository) ([]*object.Commit, error) {
 	return out, nil
 }
 
-// commitAt is the commit with the latest committer time at or before at
-// (ties: the smaller hash, so the answer never depends on the walk's
-// order); nil when there is none.
-func (p *Past) commitAt(at time.Time) *object.Commit {
-	i := sort.Search(len(p.commits), func(i int) bool { return p.commits[i].Committer.When.After(at) })
-	if i == 0 {
-		return nil
-	}
-	return p.commits[i-1]
+// commitIndex is the index of the commit with the latest committer time
+// at or before at (ties: the smaller hash, so the answer never depends
+// on the walk's order); -1 when there is none.
+func (p *Past) commitIndex(at time.Time) int {
+	return sort.Search(len(p.commits), func(i int) bool { return p.commits[i].Committer.When.After(at) }) - 1
 }
 
 // ChangedSince lists the files added, changed or removed between the

@@ -244,7 +244,7 @@ func (l *loader) readConfig(ws *Workspace, diags *diag.List) {
 		return
 	}
 	var local diag.List
-	f := readText(l.fsys, candidate{path: ConfigFile, source: ConfigFile}, &local)
+	f, _ := readText(l.fsys, candidate{path: ConfigFile, source: ConfigFile}, &local)
 	if f != nil && l.opts.Redact {
 		redactFile(f, &local) // a base URL may carry a password
 	}
@@ -409,20 +409,20 @@ func (l *loader) readAll(cands []candidate, roles []role, newest time.Time) []pa
 func (l *loader) readOne(c candidate, r role, newest time.Time) (res parsed) {
 	if c.asset {
 		if r.private && l.opts.OmitPrivate {
-			res.withheld = &Withheld{Path: c.path}
+			res.withheld = &Withheld{Path: c.path, Blob: assetBlobID(l.fsys, c)}
 			return res
 		}
 		res.asset = readAsset(l.fsys, c, &res.diags)
 		return res
 	}
-	f := readText(l.fsys, c, &res.diags)
+	f, data := readText(l.fsys, c, &res.diags)
 	if f == nil {
 		return res
 	}
 	f.Kind = r.kind
 	f.Private = r.private || privateByFrontMatter(f.Path, f.Content, &res.diags)
 	if f.Private && l.opts.OmitPrivate {
-		res.withheld = &Withheld{Path: f.Path, Kind: f.Kind}
+		res.withheld = &Withheld{Path: f.Path, Kind: f.Kind, Blob: BlobID(data)}
 		return res
 	}
 	if l.opts.Redact {

@@ -51,7 +51,8 @@ type Workspace struct {
 	// Withheld are the private files a read with OmitPrivate left out,
 	// sorted by path. Nothing of them is kept but their path and kind, so
 	// that a link or pointer to one can be told from a broken one (and
-	// shown as plain text); their paths are never published.
+	// shown as plain text), and the object id history knows them by;
+	// their paths are never published.
 	Withheld []Withheld
 
 	// Diagnostics are the problems met while reading, with file and line,
@@ -108,6 +109,10 @@ type Withheld struct {
 	Path string
 	// Kind is the role the file would have had; "" for an asset.
 	Kind Kind
+	// Blob is the git object id of its bytes (BlobID): history leaves
+	// out every earlier version of it, wherever it was ("" when it could
+	// not be read).
+	Blob string
 }
 
 // Asset is a non-Markdown file a note may embed.

@@ -2,6 +2,7 @@ package workspace
 
 import (
 	"bytes"
+	"crypto/sha1"
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
@@ -15,11 +16,12 @@ import (
 )
 
 // readText reads one text file: size cap, hash of the raw bytes, then the
-// content as valid UTF-8 with LF line ends and no BOM.
-func readText(fsys fs.FS, c candidate, diags *diag.List) *File {
+// content as valid UTF-8 with LF line ends and no BOM. data are the raw
+// bytes.
+func readText(fsys fs.FS, c candidate, diags *diag.List) (f *File, data []byte) {
 	data, info, ok := readCapped(fsys, c, diags)
 	if !ok {
-		return nil
+		return nil, nil
 	}
 	sum := sha256.Sum256(data)
 	content, bad := normalizeText(data)
@@ -34,7 +36,34 @@ func readText(fsys fs.FS, c candidate, diags *diag.List) *File {
 		Size:    info.size,
 		ModTime: info.mod,
 		Hash:    hex.EncodeToString(sum[:]),
+	}, data
+}
+
+// BlobID is the git object id of a file holding data (what `git
+// hash-object` prints): how history knows a file's earlier versions
+// wherever they were.
+func BlobID(data []byte) string {
+	h := sha1.New()
+	fmt.Fprintf(h, "blob %d\x00", len(data))
+	h.Write(data)
+	return hex.EncodeToString(h.Sum(nil))
+}
+
+// assetBlobID is BlobID of an asset's bytes, read without keeping them;
+// "" when it cannot be read (the file is left out all the same).
+func assetBlobID(fsys fs.FS, c candidate) string {
+	var diags diag.List
+	f, info, ok := openCapped(fsys, c, &diags)
+	if !ok {
+		return ""
 	}
+	defer f.Close()
+	h := sha1.New()
+	fmt.Fprintf(h, "blob %d\x00", info.size)
+	if n, err := io.Copy(h, f); err != nil || n != info.size {
+		return ""
+	}
+	return hex.EncodeToString(h.Sum(nil))
 }
 
 // readAsset hashes one asset without keeping its bytes.
