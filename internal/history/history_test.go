@@ -8,6 +8,8 @@ import (
 	"testing/fstest"
 	"time"
 
+	"github.com/go-git/go-git/v5/plumbing"
+
 	"github.com/dreamwiki/dreamwiki/internal/history/historytest"
 )
 
@@ -221,5 +223,74 @@ func TestSnapshot_FoldersNoReaderOpensAreReadWhenOpened(t *testing.T) {
 	}
 	if _, err := fs.Stat(second.FS, BackupRoot+"/20260301-0700/secret.md.bak"); err == nil {
 		t.Error("a hidden file in a backup is in the snapshot")
+	}
+}
+
+// TestPast_AFilePrivateNowIsHiddenByContentWhereverItWas holds a past
+// commit to today's privacy by content as well as by path: the version a
+// commit had at a path private now, and today's private version, are
+// hidden wherever they were, and so is every earlier version at a path
+// that held one; a public file that never held one stays.
+func TestPast_AFilePrivateNowIsHiddenByContentWhereverItWas(t *testing.T) {
+	ws := t.TempDir()
+	writeFile(t, filepath.Join(ws, "MEMORY.md"), "- public\n")
+	writeFile(t, filepath.Join(ws, "memory/health.md"), "- version one\n")
+	writeFile(t, filepath.Join(ws, "memory/copy.md"), "- stays public\n")
+	commit := func(day int) {
+		t.Helper()
+		if _, err := historytest.Commit(ws, noon.AddDate(0, 0, day), "day"); err != nil {
+			t.Fatal(err)
+		}
+	}
+	commit(0)
+	writeFile(t, filepath.Join(ws, "memory/health.md"), "- version two\n")
+	commit(1)
+	// Moved with git into a private folder on day 2, edited since.
+	writeFile(t, filepath.Join(ws, "memory/private/health.md"), "- version two\n")
+	must(t, os.Remove(filepath.Join(ws, "memory/health.md")))
+	commit(2)
+	writeFile(t, filepath.Join(ws, "memory/private/health.md"), "- version three\n")
+	// A note moved in the work tree only, unedited.
+	writeFile(t, filepath.Join(ws, "memory/diary.md"), "- dear diary\n")
+	commit(3)
+	writeFile(t, filepath.Join(ws, "memory/private/diary.md"), "- dear diary\n")
+	must(t, os.Remove(filepath.Join(ws, "memory/diary.md")))
+
+	disk, err := OnDisk(ws)
+	if err != nil {
+		t.Fatal(err)
+	}
+	hide := func(p string) bool { return filepath.Dir(p) == "memory/private" }
+	opts := Options{Hide: hide, Private: []string{blobID("- version three\n"), blobID("- dear diary\n")}}
+	p, err := Open(ws, disk, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for day := range 4 {
+		s, err := p.At(EndOfDay(noon.AddDate(0, 0, day)))
+		if err != nil || s.Source != SourceGit {
+			t.Fatalf("day %d: %v %v", day, s, err)
+		}
+		for _, gone := range []string{"memory/health.md", "memory/private/health.md", "memory/diary.md"} {
+			if _, err := fs.Stat(s.FS, gone); err == nil {
+				t.Errorf("day %d: %s is in the snapshot", day, gone)
+			}
+		}
+		for _, kept := range []string{"MEMORY.md", "memory/copy.md"} {
+			if _, err := fs.Stat(s.FS, kept); err != nil {
+				t.Errorf("day %d: %s is not in the snapshot (%v)", day, kept, err)
+			}
+		}
+	}
+}
+
+func blobID(s string) string {
+	return plumbing.ComputeHash(plumbing.BlobObject, []byte(s)).String()
+}
+
+func must(t *testing.T, err error) {
+	t.Helper()
+	if err != nil {
+		t.Fatal(err)
 	}
 }
