@@ -9,7 +9,6 @@ package build
 import (
 	"context"
 	"fmt"
-	"os"
 	"path/filepath"
 	"strings"
 	"time"
@@ -380,25 +379,9 @@ func OutputFolder(out string, force bool) (string, error) {
 
 // Swap writes a build's output: write fills a temporary folder in out
 // with vault/ and site/, which replace out's own only when write
-// succeeded; out is then marked as dreamwiki's (output.MarkOwned).
+// succeeded, each in one step (output.Swap).
 func Swap(out string, write func(tmp string) error) error {
-	if err := os.MkdirAll(out, 0o755); err != nil {
-		return fmt.Errorf("creating the output folder: %w", err)
-	}
-	tmp, err := os.MkdirTemp(out, ".build-")
-	if err != nil {
-		return fmt.Errorf("creating a temporary folder in %s: %w", out, err)
-	}
-	defer os.RemoveAll(tmp)
-	if err := write(tmp); err != nil {
-		return err
-	}
-	for _, part := range []string{"vault", "site"} {
-		if err := output.Replace(filepath.Join(tmp, part), filepath.Join(out, part)); err != nil {
-			return err
-		}
-	}
-	return output.MarkOwned(out)
+	return output.Swap(out, []string{"vault", "site"}, write)
 }
 
 // SiteOptions derives the site's options from the workspace configuration

@@ -54,7 +54,7 @@ func CheckOwned(dir, manifest string) error {
 	var vault bool
 	for _, e := range entries {
 		switch name := e.Name(); {
-		case e.IsDir() && (name == "site" || name == "vault-backup" || strings.HasPrefix(name, ".build-")):
+		case e.IsDir() && (name == "site" || name == "vault-backup" || strings.HasPrefix(name, TempPrefix)):
 		case e.IsDir() && name == "vault":
 			_, err := os.Stat(filepath.Join(dir, "vault", manifest))
 			vault = err == nil
@@ -75,18 +75,15 @@ func describe(e fs.DirEntry) string {
 	return e.Name()
 }
 
-// MarkOwned writes MarkerFile into dir, if it is not there yet.
+// MarkOwned writes MarkerFile into dir, if it is not there yet. Only its
+// presence counts, so it is written in place: a build killed while
+// writing it leaves a folder that is marked all the same.
 func MarkOwned(dir string) error {
 	p := filepath.Join(dir, MarkerFile)
 	if _, err := os.Stat(p); err == nil {
 		return nil
 	}
-	tmp := p + ".tmp"
-	if err := os.WriteFile(tmp, []byte(markerText), 0o644); err != nil {
-		return fmt.Errorf("marking %s as dreamwiki's output: %w", dir, err)
-	}
-	if err := os.Rename(tmp, p); err != nil {
-		os.Remove(tmp)
+	if err := os.WriteFile(p, []byte(markerText), 0o644); err != nil {
 		return fmt.Errorf("marking %s as dreamwiki's output: %w", dir, err)
 	}
 	return nil
