@@ -78,6 +78,12 @@ OUT/.build-* folder it left. OUT must be new, empty, or an earlier build's
 output (it carries a .dreamwiki-output marker): a folder of other files is
 refused unless --force is given.
 
+OUT may lie inside a workspace (the default, dist, does when WORKSPACE is the
+current folder): builds never read it, also when --out reaches it through a
+symbolic link. OUT may not be a workspace itself, nor hold one in the folders
+a build replaces (site/, vault/, vault-backup/): such a build is refused, even
+with --force, and writes nothing.
+
 A build keeps its memory low (Go's GOGC=60) at the cost of some CPU time;
 GOGC=100 in the environment makes it faster and larger.`,
 		Example: `  dreamwiki build --demo
