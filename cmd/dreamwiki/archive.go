@@ -34,7 +34,9 @@ cron, hook and sub-agent sessions stay private.
 Transcripts are only read. A watermark per transcript (archives/.archive-state.json)
 makes a second run append only new messages, and a topic is summarised again only
 when it has new ones (--force redoes all). Every file is written through a
-temporary file and a rename; secrets are redacted before anything is written.
+temporary file and a rename, and the watermark is saved with the renames it
+waits for: a run killed at any point and run again archives each message
+exactly once. Secrets are redacted before anything is written.
 Summaries need no network; with --llm-url (an OpenAI-compatible endpoint, key
 from DREAMWIKI_LLM_KEY) a summary also gets the model's points, each citing the
 messages it sums up and checked against them, else left out with a warning.

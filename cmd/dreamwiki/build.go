@@ -71,9 +71,18 @@ dreamwiki.toml has [[workspace]] entries (name, path, private) is such
 a team too.
 
 The previous output is
-replaced only when the whole build succeeded. OUT must be new, empty, or an
-earlier build's output (it carries a .dreamwiki-output marker): a folder of
-other files is refused unless --force is given.
+replaced only when the whole build succeeded, OUT/vault and OUT/site each in
+one step: a build stopped at any point (even killed) leaves each the previous
+build's or the new one's, and the next build removes the temporary
+OUT/.build-* folder it left. OUT must be new, empty, or an earlier build's
+output (it carries a .dreamwiki-output marker): a folder of other files is
+refused unless --force is given.
+
+OUT may lie inside a workspace (the default, dist, does when WORKSPACE is the
+current folder): builds never read it, also when --out reaches it through a
+symbolic link. OUT may not be a workspace itself, nor hold one in the folders
+a build replaces (site/, vault/, vault-backup/): such a build is refused, even
+with --force, and writes nothing.
 
 A build keeps its memory low (Go's GOGC=60) at the cost of some CPU time;
 GOGC=100 in the environment makes it faster and larger.`,

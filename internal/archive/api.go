@@ -126,6 +126,11 @@ func Run(ctx context.Context, opts Options) (*Report, error) {
 	if err != nil {
 		return nil, err
 	}
+	// A run killed after saving its state is finished before this one
+	// reads a transcript: its watermarks already count its messages.
+	if err := st.finishRenames(opts.Workspace); err != nil {
+		return nil, err
+	}
 	// Transcripts read before and no longer named by sessions.json (their
 	// key moved on to a new session) are read again for what was added
 	// after the last run.
@@ -160,11 +165,18 @@ func Run(ctx context.Context, opts Options) (*Report, error) {
 			rep.Messages += n
 		}
 	}
-	if err := raw.commit(); err != nil {
+	// The state with the new watermarks and the renames that go with them
+	// is saved first: from then on the run is done, even if it is killed
+	// before the renames are, as the next run makes them.
+	if st.Renames, err = raw.finish(opts.Workspace); err != nil {
 		raw.abort()
 		return nil, err
 	}
 	if err := st.save(opts.Workspace); err != nil {
+		raw.abort()
+		return nil, err
+	}
+	if err := st.finishRenames(opts.Workspace); err != nil {
 		return nil, err
 	}
 	if err := summarise(ctx, opts, st, lb, added, rep); err != nil {

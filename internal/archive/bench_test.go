@@ -12,9 +12,9 @@ import (
 )
 
 // writeSessions writes an OpenClaw sessions folder of groups × topics
-// sessions with perTopic messages each, pad bytes of text per message,
-// and returns the message count.
-func writeSessions(tb testing.TB, dir string, groups, topics, perTopic, pad int) int {
+// sessions with perTopic messages each, step apart, pad bytes of text per
+// message, and returns the message count.
+func writeSessions(tb testing.TB, dir string, groups, topics, perTopic, pad int, step time.Duration) int {
 	tb.Helper()
 	sd := filepath.Join(dir, "main", "sessions")
 	if err := os.MkdirAll(sd, 0o755); err != nil {
@@ -42,7 +42,7 @@ func writeSessions(tb testing.TB, dir string, groups, topics, perTopic, pad int)
 			w := bufio.NewWriterSize(f, 1<<20)
 			fmt.Fprintf(w, `{"type":"session","version":3,"id":%q,"timestamp":"2026-01-01T00:00:00Z","cwd":"/a"}`+"\n", id)
 			for m := range perTopic {
-				at := start.Add(time.Duration(m) * 37 * time.Second).Format(time.RFC3339)
+				at := start.Add(time.Duration(m) * step).Format(time.RFC3339)
 				if m%2 == 0 {
 					fmt.Fprintf(w, `{"type":"message","id":"m%d","timestamp":%q,"message":{"role":"user","content":"[Telegram G id:-100%d] Person %d (1): message %d we'll decide on %s"}}`+"\n", m, at, g, m%5, m, filler)
 				} else {
@@ -61,7 +61,7 @@ func writeSessions(tb testing.TB, dir string, groups, topics, perTopic, pad int)
 
 func benchRun(b *testing.B, groups, topics, perTopic, pad int) {
 	dir := b.TempDir()
-	n := writeSessions(b, dir, groups, topics, perTopic, pad)
+	n := writeSessions(b, dir, groups, topics, perTopic, pad, 37*time.Second)
 	b.ResetTimer()
 	// The machine is shared: CPU time, not wall time, is the figure that
 	// compares between runs.

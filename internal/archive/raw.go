@@ -2,6 +2,7 @@ package archive
 
 import (
 	"bufio"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -46,9 +47,11 @@ func rawLine(m message, line int) string {
 var senderCleaner = strings.NewReplacer("*", "", "\n", " ", "[", "(", "]", ")")
 
 // rawFiles holds the raw files a run appends to. Each is a temporary
-// copy of the old file plus the new lines, renamed over it at commit, so
-// a crash or a failed run leaves every raw file as it was. At most
-// maxOpen are open at once; the others are reopened to append.
+// copy of the old file plus the new lines, renamed over it once the state
+// listing the renames is saved (see state.Renames), so a crash or a
+// failed run leaves every raw file as it was, or finished with its
+// watermark. At most maxOpen are open at once; the others are reopened to
+// append.
 type rawFiles struct {
 	files map[string]*rawFile // by absolute target path
 	open  []*rawFile
@@ -122,30 +125,38 @@ func (r *rawFiles) opened(f *rawFile) error {
 	return old.tmp.Close()
 }
 
-// commit renames every file into place, in path order.
-func (r *rawFiles) commit() error {
+// finish writes out and closes every temporary file, and returns the
+// renames that put them in place, in path order, workspace-relative. Until
+// the state that lists them is saved, abort still undoes the run.
+func (r *rawFiles) finish(ws string) ([]rename, error) {
 	targets := make([]string, 0, len(r.files))
 	for t := range r.files {
 		targets = append(targets, t)
 	}
 	sort.Strings(targets)
+	renames := make([]rename, 0, len(targets))
 	for _, t := range targets {
 		f := r.files[t]
 		if f.w == nil {
 			h, err := os.OpenFile(f.tmp.Name(), os.O_WRONLY|os.O_APPEND, 0)
 			if err != nil {
-				return err
+				return nil, err
 			}
 			f.tmp.File = h
 		} else if err := f.w.Flush(); err != nil {
-			return err
+			return nil, err
 		}
-		if err := f.tmp.Commit(); err != nil {
-			return fmt.Errorf("writing %s: %w", t, err)
+		if err := f.tmp.Finish(); err != nil {
+			return nil, fmt.Errorf("writing %s: %w", t, err)
 		}
-		delete(r.files, t)
+		temp, err1 := filepath.Rel(ws, f.tmp.Name())
+		target, err2 := filepath.Rel(ws, t)
+		if err := errors.Join(err1, err2); err != nil {
+			return nil, err
+		}
+		renames = append(renames, rename{Temp: filepath.ToSlash(temp), Target: filepath.ToSlash(target)})
 	}
-	return nil
+	return renames, nil
 }
 
 // abort removes every temporary file; the raw files stay as they were.

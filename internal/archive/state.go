@@ -2,7 +2,9 @@ package archive
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"time"
@@ -24,6 +26,20 @@ type state struct {
 	Files map[string]*fileState `json:"files"`
 	// Topics are the archived topics, by "channel/folder/topic".
 	Topics map[string]*topicState `json:"topics"`
+	// Renames put a run's raw files in place. The state that lists them
+	// is saved before the first of them is made, with the watermarks they
+	// go with: a run killed part way through its renames is finished by
+	// the next one (finishRenames), so the raw files and the watermarks
+	// never disagree and no message is appended twice. One already made
+	// is left out when its temporary file is gone.
+	Renames []rename `json:"renames,omitempty"`
+}
+
+// rename is a raw file's temporary file and its target, both relative to
+// the workspace.
+type rename struct {
+	Temp   string `json:"temp"`
+	Target string `json:"target"`
 }
 
 type fileState struct {
@@ -75,6 +91,20 @@ func loadState(ws string) (*state, error) {
 		s.Topics = map[string]*topicState{}
 	}
 	return s, nil
+}
+
+// finishRenames makes the renames a saved state lists that are not made
+// yet, then removes every temporary file left under archives/ by a run
+// killed before its state was saved (atomicfile.RemoveTemps).
+func (s *state) finishRenames(ws string) error {
+	for _, r := range s.Renames {
+		err := os.Rename(filepath.Join(ws, filepath.FromSlash(r.Temp)), filepath.Join(ws, filepath.FromSlash(r.Target)))
+		if err != nil && !errors.Is(err, fs.ErrNotExist) {
+			return fmt.Errorf("finishing the last run's raw file %s: %w", r.Target, err)
+		}
+	}
+	s.Renames = nil
+	return atomicfile.RemoveTemps(filepath.Join(ws, "archives"))
 }
 
 func (s *state) save(ws string) error {

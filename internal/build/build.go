@@ -9,9 +9,7 @@ package build
 import (
 	"context"
 	"fmt"
-	"os"
 	"path/filepath"
-	"strings"
 	"time"
 
 	"github.com/dreamwiki/dreamwiki/internal/demo"
@@ -222,21 +220,19 @@ func workspaceRoot(opts Options) string {
 	return opts.Workspace
 }
 
-// relInside returns out relative to root when out lies inside root.
+// relInside returns out relative to root when out lies inside root, with
+// the symbolic links of both resolved (output.Within): the folder a read
+// of root skips. The workspace itself is never skipped (OutputFolder
+// refuses to write there).
 func relInside(root, out string) string {
 	if out == "" {
 		return ""
 	}
-	ar, err1 := filepath.Abs(root)
-	ao, err2 := filepath.Abs(out)
-	if err1 != nil || err2 != nil {
+	r, ok := output.Within(root, out)
+	if !ok || r == "." {
 		return ""
 	}
-	r, err := filepath.Rel(ar, ao)
-	if err != nil || r == "." || strings.HasPrefix(r, "..") {
-		return ""
-	}
-	return filepath.ToSlash(r)
+	return r
 }
 
 func progress(opts Options, stage string) {
@@ -327,7 +323,11 @@ func (m *Model) WriteVault(ctx context.Context, opts Options, dir string) (int, 
 // Build reads the workspace and writes Out/vault and Out/site.
 func Build(ctx context.Context, opts Options) (*Report, error) {
 	start := time.Now()
-	out, err := OutputFolder(opts.Out, opts.Force)
+	var read []string
+	if !opts.Demo {
+		read = []string{workspaceRoot(opts)}
+	}
+	out, err := OutputFolder(opts.Out, opts.Force, read...)
 	if err != nil {
 		return nil, err
 	}
@@ -363,12 +363,17 @@ func Build(ctx context.Context, opts Options) (*Report, error) {
 	return r, nil
 }
 
-// OutputFolder is the folder a build writes into: out, "dist" when
-// empty. A folder of files dreamwiki did not write is refused unless
-// force (output.CheckOwned).
-func OutputFolder(out string, force bool) (string, error) {
+// OutputFolder is the folder a build of workspaces writes into: out,
+// "dist" when empty. It is refused when it is one of the workspaces, or
+// holds one where a build replaces files (output.CheckApart), and, unless
+// force, when it holds files dreamwiki did not write (output.CheckOwned).
+// An output folder inside a workspace is left out of reading it.
+func OutputFolder(out string, force bool, workspaces ...string) (string, error) {
 	if out == "" {
 		out = "dist"
+	}
+	if err := output.CheckApart(out, workspaces...); err != nil {
+		return "", err
 	}
 	if !force {
 		if err := output.CheckOwned(out, vault.ManifestFile); err != nil {
@@ -380,25 +385,9 @@ func OutputFolder(out string, force bool) (string, error) {
 
 // Swap writes a build's output: write fills a temporary folder in out
 // with vault/ and site/, which replace out's own only when write
-// succeeded; out is then marked as dreamwiki's (output.MarkOwned).
+// succeeded, each in one step (output.Swap).
 func Swap(out string, write func(tmp string) error) error {
-	if err := os.MkdirAll(out, 0o755); err != nil {
-		return fmt.Errorf("creating the output folder: %w", err)
-	}
-	tmp, err := os.MkdirTemp(out, ".build-")
-	if err != nil {
-		return fmt.Errorf("creating a temporary folder in %s: %w", out, err)
-	}
-	defer os.RemoveAll(tmp)
-	if err := write(tmp); err != nil {
-		return err
-	}
-	for _, part := range []string{"vault", "site"} {
-		if err := output.Replace(filepath.Join(tmp, part), filepath.Join(out, part)); err != nil {
-			return err
-		}
-	}
-	return output.MarkOwned(out)
+	return output.Swap(out, []string{output.VaultDir, output.SiteDir}, write)
 }
 
 // SiteOptions derives the site's options from the workspace configuration

@@ -1,27 +1,23 @@
 package dream
 
 import (
-	"bufio"
 	"context"
-	"errors"
 	"fmt"
-	"github.com/dreamwiki/dreamwiki/internal/workspace"
 	"io/fs"
 	"os"
-	"os/exec"
 	"path/filepath"
-	"regexp"
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/dreamwiki/dreamwiki/internal/crashtest"
+	"github.com/dreamwiki/dreamwiki/internal/workspace"
 )
 
 // faultSyscalls are the system calls a dream is killed at: every write,
 // fsync, rename, link and unlink it makes, whichever form the platform's
 // Go uses.
 var faultSyscalls = []string{"write", "pwrite64", "fsync", "fdatasync", "rename", "renameat", "renameat2", "link", "linkat", "unlink", "unlinkat"}
-
-var reTraceLine = regexp.MustCompile(`^(\d+) +([a-z0-9_]+)\(`)
 
 // TestDream_KilledAtEverySyscallLosesNoEdit is the first defect of issue #13
 // and its fix, at every point a dream can die: a dream over a generated
@@ -33,10 +29,7 @@ var reTraceLine = regexp.MustCompile(`^(\d+) +([a-z0-9_]+)\(`)
 // dream must recover and run: both edits survive, daily logs are byte for
 // byte as they were, and nothing is left pending.
 func TestDream_KilledAtEverySyscallLosesNoEdit(t *testing.T) {
-	strace, err := exec.LookPath("strace")
-	if err != nil {
-		t.Skip("strace is not installed (scripts/test.sh installs it)")
-	}
+	strace := crashtest.Strace(t)
 	template, now := generated(t)
 	pl := forcedPlan(t, template, now)
 	before := snapshot(t, template)
@@ -79,31 +72,7 @@ func probeSyscalls(t *testing.T, strace, template, now string) map[string]int {
 	t.Helper()
 	dir := t.TempDir()
 	copyTree(t, template, dir)
-	trace := filepath.Join(t.TempDir(), "trace")
-	cmd := helperCmd(dir, now)
-	args := append([]string{"-f", "-qq", "-o", trace, "-e", "trace=" + strings.Join(faultSyscalls, ",")}, cmd.Args...)
-	probe := exec.Command(strace, args...)
-	probe.Env = cmd.Env
-	if out, err := probe.CombinedOutput(); err != nil {
-		t.Fatalf("probe run: %v\n%s", err, out)
-	}
-	f, err := os.Open(trace)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	byThread := map[string]map[string]int{}
-	sc := bufio.NewScanner(f)
-	for sc.Scan() {
-		m := reTraceLine.FindStringSubmatch(sc.Text())
-		if m == nil {
-			continue
-		}
-		if byThread[m[1]] == nil {
-			byThread[m[1]] = map[string]int{}
-		}
-		byThread[m[1]][m[2]]++
-	}
+	byThread := crashtest.Trace(t, strace, helperCmd(dir, now), faultSyscalls)
 	// The dream's thread is the one that renames; any other may only wake
 	// the runtime's poller (an 8-byte write to an eventfd, once or twice),
 	// which at worst moves the kill of write #1 a little earlier.
@@ -128,15 +97,8 @@ func probeSyscalls(t *testing.T, strace, template, now string) map[string]int {
 // makes sure it died there.
 func killAt(t *testing.T, dir, now, strace, sc string, n int) {
 	t.Helper()
-	cmd := helperCmd(dir, now)
-	args := append([]string{"-f", "-qq", "-o", "/dev/null", "-e", "trace=" + sc,
-		"-e", fmt.Sprintf("inject=%s:signal=SIGKILL:when=%d", sc, n)}, cmd.Args...)
-	run := exec.Command(strace, args...)
-	run.Env = cmd.Env
-	out, err := run.CombinedOutput()
-	var ee *exec.ExitError
-	if !errors.As(err, &ee) || ee.ExitCode() != 128+9 && ee.ExitCode() != -1 {
-		t.Fatalf("the dream was not killed at its %s #%d: %v\n%s", sc, n, err, out)
+	if !crashtest.KillAt(t, strace, helperCmd(dir, now), sc, n) {
+		t.Fatalf("the dream was not killed at its %s #%d", sc, n)
 	}
 }
 

@@ -1,7 +1,8 @@
 // Package output is where builds write: a directory on disk, swapped into
-// place atomically when the build succeeds, or memory (serve mode). A Dir
-// never writes outside its root, and a build writes only into a folder
-// that is new, empty or marked as an earlier build's (CheckOwned).
+// place atomically when the build succeeds (Swap), or memory (serve mode).
+// A Dir never writes outside its root, a build writes only into a folder
+// that is new, empty or marked as an earlier build's (CheckOwned), and
+// never into a workspace it reads or over one (CheckApart).
 package output
 
 import (
@@ -120,23 +121,4 @@ func (m *Memory) Names() []string {
 	m.mu.RLock()
 	defer m.mu.RUnlock()
 	return slices.Sorted(maps.Keys(m.files))
-}
-
-// Replace swaps the freshly built folder tmp into place as final: the old
-// final (if any) is renamed aside, tmp renamed in, then the old one
-// removed. A reader sees either the old tree or the new one, never a mix.
-func Replace(tmp, final string) error {
-	old := final + ".old"
-	_ = os.RemoveAll(old)
-	if _, err := os.Lstat(final); err == nil {
-		if err := os.Rename(final, old); err != nil {
-			return fmt.Errorf("moving the previous %s aside: %w", final, err)
-		}
-	}
-	if err := os.Rename(tmp, final); err != nil {
-		// Put the previous output back so a failed swap loses nothing.
-		_ = os.Rename(old, final)
-		return fmt.Errorf("moving the new build into %s: %w", final, err)
-	}
-	return os.RemoveAll(old)
 }

@@ -6,7 +6,6 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
-	"strings"
 )
 
 // MarkerFile is written into every output folder a build has filled. A
@@ -34,8 +33,8 @@ func (e *NotOursError) Error() string {
 
 // CheckOwned returns nil when a build may write into dir: dir does not
 // exist, is empty, carries MarkerFile, or is the output of a dreamwiki
-// build made before markers existed (only site/, vault/ with its manifest,
-// vault-backup/ and leftover .build-* folders). Anything else is a
+// build made before markers existed (only vault/ with its manifest and
+// the other folders a build manages, see Managed). Anything else is a
 // *NotOursError. manifest is the vault's manifest file name.
 func CheckOwned(dir, manifest string) error {
 	entries, err := os.ReadDir(dir)
@@ -54,10 +53,10 @@ func CheckOwned(dir, manifest string) error {
 	var vault bool
 	for _, e := range entries {
 		switch name := e.Name(); {
-		case e.IsDir() && (name == "site" || name == "vault-backup" || strings.HasPrefix(name, ".build-")):
-		case e.IsDir() && name == "vault":
-			_, err := os.Stat(filepath.Join(dir, "vault", manifest))
+		case e.IsDir() && name == VaultDir:
+			_, err := os.Stat(filepath.Join(dir, VaultDir, manifest))
 			vault = err == nil
+		case e.IsDir() && Managed(name):
 		default:
 			return &NotOursError{Dir: dir, Found: describe(e)}
 		}
@@ -75,18 +74,15 @@ func describe(e fs.DirEntry) string {
 	return e.Name()
 }
 
-// MarkOwned writes MarkerFile into dir, if it is not there yet.
+// MarkOwned writes MarkerFile into dir, if it is not there yet. Only its
+// presence counts, so it is written in place: a build killed while
+// writing it leaves a folder that is marked all the same.
 func MarkOwned(dir string) error {
 	p := filepath.Join(dir, MarkerFile)
 	if _, err := os.Stat(p); err == nil {
 		return nil
 	}
-	tmp := p + ".tmp"
-	if err := os.WriteFile(tmp, []byte(markerText), 0o644); err != nil {
-		return fmt.Errorf("marking %s as dreamwiki's output: %w", dir, err)
-	}
-	if err := os.Rename(tmp, p); err != nil {
-		os.Remove(tmp)
+	if err := os.WriteFile(p, []byte(markerText), 0o644); err != nil {
 		return fmt.Errorf("marking %s as dreamwiki's output: %w", dir, err)
 	}
 	return nil

@@ -213,7 +213,11 @@ func Check(ctx context.Context, opts Options) (*Report, error) {
 // succeeded.
 func Build(ctx context.Context, opts Options) (*Report, error) {
 	start := time.Now()
-	out, err := build.OutputFolder(opts.Out, opts.Force)
+	read := make([]string, len(opts.Workspaces))
+	for i, w := range opts.Workspaces {
+		read[i] = w.Path
+	}
+	out, err := build.OutputFolder(opts.Out, opts.Force, read...)
 	if err != nil {
 		return nil, err
 	}
