@@ -57,12 +57,20 @@ func (l LockInfo) String() string {
 type LockedError struct {
 	Path  string
 	Owner LockInfo // zero when the lock file cannot be read
-	// State is why the holder counts as present: "alive", "last refreshed
+	// State is why the holder counts as present: "alive", "starting" (it
+	// holds the kernel's lock and is writing its record), "last refreshed
 	// 12s ago", or what is wrong with an unreadable lock.
 	State string
 }
 
+// stateStarting is the State of a kernel-held lock whose record is not
+// written yet.
+const stateStarting = "starting"
+
 func (e *LockedError) Error() string {
+	if e.State == stateStarting {
+		return fmt.Sprintf("another dream holds the lock %s and is starting; try again in a moment", e.Path)
+	}
 	if e.Owner.PID == 0 {
 		return fmt.Sprintf("the lock %s %s, so a dream may be starting; try again in a minute or, if no dream is running, delete the file", e.Path, e.State)
 	}
@@ -167,7 +175,7 @@ func takeLock(f *os.File, p string, me LockInfo, timeout time.Duration) (*lock, 
 	if !free {
 		held, _, rerr := readLock(p)
 		if rerr != nil || held.PID <= 0 {
-			return nil, &LockedError{Path: LockPath, State: "is held by a dream still writing its record"}
+			return nil, &LockedError{Path: LockPath, State: stateStarting}
 		}
 		return nil, &LockedError{Path: LockPath, Owner: held, State: "alive"}
 	}

@@ -169,3 +169,34 @@ func mustJSON(v any) string {
 	}
 	return string(b)
 }
+
+// TestLock_TheKernelsLockDecides: a lock file held by the kernel's lock
+// is held even before its record is written; once nothing holds it, an
+// empty file (its holder died before writing a record) is simply taken.
+func TestLock_TheKernelsLockDecides(t *testing.T) {
+	dir := t.TempDir()
+	writeLock(t, dir, "", 0)
+	f, err := os.OpenFile(filepath.Join(dir, LockPath), os.O_RDWR, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if ok, err := lockFile(f); !ok || err != nil {
+		t.Fatalf("lockFile: %v %v", ok, err)
+	}
+	g, _ := os.Open(filepath.Join(dir, LockPath))
+	if ok, _ := lockFile(g); ok {
+		t.Skip("this platform gives dreamwiki no kernel lock")
+	}
+	g.Close()
+	_, err = acquireLock(dir, time.Minute, "test")
+	var le *LockedError
+	if !errors.As(err, &le) || err.Error() != "another dream holds the lock .dreamwiki/dream.lock and is starting; try again in a moment" {
+		t.Fatalf("a kernel-held lock without a record: %v", err)
+	}
+	f.Close() // the holder dies
+	l, err := acquireLock(dir, time.Minute, "test")
+	if err != nil || l.Stale != nil {
+		t.Fatalf("an empty lock nothing holds: %v %+v", err, l)
+	}
+	l.release()
+}
