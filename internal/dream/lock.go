@@ -221,17 +221,19 @@ func selfInfo(command string) LockInfo {
 	return me
 }
 
-// judgeLock decides about a lock held by someone else: a *LockedError
-// while a process may hold it, else what replacing it means.
+// judgeLock decides about the record in a lock file whose kernel lock is
+// free: a *LockedError while a holder without one may still be there,
+// else what replacing it means.
 func judgeLock(p string, held LockInfo, readErr error, timeout time.Duration, me LockInfo) (*ReplacedLock, error) {
 	age := time.Duration(0)
 	if fi, err := os.Stat(p); err == nil {
 		age = time.Since(fi.ModTime())
 	}
 	if readErr != nil || held.PID <= 0 {
-		// Never written by a holder of this version (they link whole files);
-		// an older version, or a file system without hard links, may still
-		// be writing it.
+		// Not what a holder of this version leaves once its kernel lock is
+		// gone (a whole record, or nothing); an older version without the
+		// kernel's lock, or a holder on another host, may still be writing
+		// it.
 		what := "is not valid JSON"
 		if readErr == nil {
 			what = "names no process"
