@@ -59,14 +59,19 @@
 // under the workspace lock, and no step of it can destroy an edit made
 // by someone else, before, during or after a crash:
 //
-//  1. Lock: .dreamwiki/dream.lock names its holder (pid, and on Linux the
-//     process's start time and the boot id, so a reused pid is told
-//     apart) and its modification time is refreshed every 10 s. A lock is
-//     replaced only when no process holds it: its holder is gone, or it
-//     sits on another host (or a platform that cannot tell) unrefreshed
-//     for the lock timeout, or it is not JSON and unwritten for 30 s.
-//     Ages are wall-clock; --now never ages a lock, and a live holder,
-//     stopped or sleeping, keeps it.
+//  1. Lock: the holder keeps .dreamwiki/dream.lock open with the
+//     kernel's advisory lock on it (flock; LockFileEx on Windows) for its
+//     whole run, and the kernel drops it when the holder exits or dies, in
+//     whatever pid namespace it runs. A kernel-held lock is never broken.
+//     The file's record names the holder for messages (pid, host, start)
+//     and its modification time is refreshed every 10 s. A file whose
+//     kernel lock is free is replaced unless its record says a holder
+//     without one may still be there: one on another host (whose file
+//     system may not pass locks on) refreshed within the lock timeout, a
+//     live dreamwiki of an older version on this host, or a record that
+//     is not JSON and was written in the last 30 s. Ages are wall-clock;
+//     --now never ages a lock, and a live holder, stopped or sleeping,
+//     keeps it.
 //  2. Check: every file still holds the bytes the plan read.
 //  3. Back up: the old bytes of each changed file go whole into
 //     .backup/memory-dreams/<run>/<path>.bak (staged, then renamed), or
@@ -78,10 +83,17 @@
 //  6. Rename, file by file: first the lock is checked (a dream whose lock
 //     was taken over stops here and touches nothing more: the new holder
 //     owns the journal), then the file is hashed again; a file that
-//     changed since the plan stops the run (step 8). (An edit landing in
-//     the microseconds between that hash and the rename is not seen.)
-//  7. Done: the lock is checked once more, then the journal and staging
-//     go.
+//     changed since the plan stops the run (step 8). Editors take no lock,
+//     so the rename checks too: on Linux the new file is exchanged with
+//     the old (renameat2 RENAME_EXCHANGE) and the file it replaced hashed;
+//     one edited since the last hash is exchanged back, and the run stops
+//     as for any changed file. Elsewhere the old file is hard-linked aside
+//     before the rename and hashed after it, which sees edits made in
+//     place (a file renamed over it in between is not seen).
+//  7. Done: the lock is checked once more; a replaced file written since
+//     (by an editor that had it open) is kept as
+//     .backup/memory-dreams/<run>/<path>.edited and the run reports it;
+//     then the journal and staging go.
 //  8. Rollback (after a failed or refused rename, or by Recover after a
 //     crash, under the lock, before anything else): a file holding exactly
 //     the run's new bytes is put back (hashed once more right before), a

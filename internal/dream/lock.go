@@ -4,9 +4,8 @@ import (
 	"crypto/rand"
 	"encoding/hex"
 	"encoding/json"
-	"errors"
 	"fmt"
-	"io/fs"
+	"io"
 	"os"
 	"path/filepath"
 	"sync"
@@ -58,14 +57,25 @@ func (l LockInfo) String() string {
 type LockedError struct {
 	Path  string
 	Owner LockInfo // zero when the lock file cannot be read
-	// State is why the holder counts as present: "alive", "last refreshed
+	// State is why the holder counts as present: "alive", "starting" (it
+	// holds the kernel's lock and is writing its record), "last refreshed
 	// 12s ago", or what is wrong with an unreadable lock.
 	State string
 }
 
+// stateStarting is the State of a kernel-held lock whose record is not
+// written yet.
+const stateStarting = "starting"
+
 func (e *LockedError) Error() string {
+	if e.State == stateStarting {
+		return fmt.Sprintf("another dream holds the lock %s and is starting; try again in a moment", e.Path)
+	}
 	if e.Owner.PID == 0 {
 		return fmt.Sprintf("the lock %s %s, so a dream may be starting; try again in a minute or, if no dream is running, delete the file", e.Path, e.State)
+	}
+	if e.State == "alive" {
+		return fmt.Sprintf("another dream holds the lock %s: %s, alive; wait for it to finish", e.Path, e.Owner)
 	}
 	return fmt.Sprintf("another dream holds the lock %s: %s, %s; wait for it to finish or, if you are sure no dream is running, delete the file", e.Path, e.Owner, e.State)
 }
@@ -99,6 +109,9 @@ type ReplacedLock struct {
 // lock is a held workspace lock.
 type lock struct {
 	path string
+	// file is the open lock file: the operating system's lock on it is
+	// what holds the workspace, and goes when the process does.
+	file *os.File
 	info LockInfo
 	// Stale is the lock this one replaced, when there was one.
 	Stale *ReplacedLock
@@ -107,65 +120,94 @@ type lock struct {
 	done sync.WaitGroup
 }
 
-// acquireLock takes the workspace lock. A lock whose holder is alive is
-// never broken, however old it is: a dream paused by a debugger or a
-// sleeping laptop still holds it. A lock is replaced (and reported through
-// lock.Stale) only when no process holds it: its holder on this host is no
-// longer running (pid and start time), its holder elsewhere has not
-// refreshed it for the timeout, or it is not valid JSON and nobody has
-// written it for a while. Every age is measured on the wall clock, never
-// on --now. A held lock is a *LockedError.
+// acquireLock takes the workspace lock. The lock is the operating
+// system's: an advisory lock (flock) on the lock file, held for as long as
+// the file stays open, which the kernel drops when its holder exits or
+// dies. A held kernel lock is never broken, however old it is: its holder
+// is running, even in another pid namespace (a container beside the host)
+// where its pid means nothing here, or stopped by a debugger or a sleeping
+// laptop. The file's record (pid, host, start time) only says who holds it.
 //
-// The lock file is created whole or not at all (written to a temporary file
-// and hard-linked into place, which fails when the lock exists), so another
-// process never reads a half-written lock. While held, the lock's
-// modification time is refreshed every heartbeatEvery.
+// A lock file whose kernel lock is free is replaced (and reported through
+// lock.Stale) when its record names no one who may hold it without the
+// kernel's lock: a holder on another host (whose file system may not pass
+// kernel locks on) until it has not refreshed the file for the timeout,
+// a dreamwiki without kernel locks on this host while it runs, and an
+// unreadable record for 3 heartbeats. Every age is measured on the wall
+// clock, never on --now. A held lock is a *LockedError.
+//
+// While held, the lock's modification time is refreshed every
+// heartbeatEvery, for holders on other hosts to see.
 func acquireLock(root string, timeout time.Duration, command string) (*lock, error) {
 	p := filepath.Join(root, filepath.FromSlash(LockPath))
 	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
 		return nil, fmt.Errorf("the lock %s cannot be created (%v)", LockPath, err)
 	}
 	me := selfInfo(command)
-	data, _ := json.MarshalIndent(me, "", "  ")
-	data = append(data, '\n')
-
-	var stale *ReplacedLock
 	for attempt := 0; attempt < 5; attempt++ {
-		err := createExclusive(p, data)
-		if err == nil {
-			l := &lock{path: p, info: me, Stale: stale, stop: make(chan struct{})}
+		f, err := os.OpenFile(p, os.O_RDWR|os.O_CREATE, 0o644)
+		if err != nil {
+			return nil, fmt.Errorf("the lock %s cannot be created (%v)", LockPath, err)
+		}
+		l, err := takeLock(f, p, me, timeout)
+		if err != nil {
+			f.Close()
+			return nil, err
+		}
+		if l != nil {
 			l.done.Add(1)
 			go l.beat()
 			return l, nil
 		}
-		if !errors.Is(err, fs.ErrExist) {
-			return nil, fmt.Errorf("the lock %s cannot be created (%v)", LockPath, err)
-		}
-		held, raw, rerr := readLock(p)
-		if errors.Is(rerr, fs.ErrNotExist) {
-			continue // released meanwhile
-		}
-		replaced, lerr := judgeLock(p, held, rerr, timeout, me)
-		if lerr != nil {
-			return nil, lerr
-		}
-		// Move the stale lock aside, then check it is the one judged stale:
-		// two processes breaking the same stale lock must not break each
-		// other's fresh one.
-		aside := fmt.Sprintf("%s.stale.%d", p, os.Getpid())
-		if err := os.Rename(p, aside); err != nil {
-			continue
-		}
-		moved, _ := os.ReadFile(aside)
-		if string(moved) != string(raw) {
-			os.Link(aside, p) // a fresh lock: put it back (fails if replaced again)
-			os.Remove(aside)
-			continue
-		}
-		os.Remove(aside)
-		stale = replaced
+		f.Close() // released and removed meanwhile: open the new one
 	}
 	return nil, fmt.Errorf("the lock %s keeps changing; another dream is starting", LockPath)
+}
+
+// takeLock takes the kernel's lock on f, the lock file opened at p, and
+// writes this process's record into it. It returns nil, nil when f is no
+// longer the file at p (its holder removed it on release).
+func takeLock(f *os.File, p string, me LockInfo, timeout time.Duration) (*lock, error) {
+	free, err := lockFile(f)
+	if err != nil {
+		return nil, fmt.Errorf("the lock %s cannot be taken (%v)", LockPath, err)
+	}
+	if !free {
+		held, _, rerr := readLock(p)
+		if rerr != nil || held.PID <= 0 {
+			return nil, &LockedError{Path: LockPath, State: stateStarting}
+		}
+		return nil, &LockedError{Path: LockPath, Owner: held, State: "alive"}
+	}
+	if fi, err := f.Stat(); err != nil {
+		return nil, err
+	} else if at, err := os.Stat(p); err != nil || !os.SameFile(fi, at) {
+		return nil, nil
+	}
+	raw, err := io.ReadAll(f)
+	if err != nil {
+		return nil, fmt.Errorf("the lock %s cannot be read (%v)", LockPath, err)
+	}
+	// The record of whoever held the file last. An empty file is new, or
+	// its holder died before writing its record (holders that take no
+	// kernel lock write whole files).
+	var stale *ReplacedLock
+	if len(raw) > 0 {
+		held, rerr := parseLock(raw)
+		if stale, err = judgeLock(p, held, rerr, timeout, me); err != nil {
+			return nil, err
+		}
+	}
+	data, _ := json.MarshalIndent(me, "", "  ")
+	data = append(data, '\n')
+	if err := f.Truncate(0); err != nil {
+		return nil, fmt.Errorf("the lock %s cannot be written (%v)", LockPath, err)
+	}
+	if _, err := f.WriteAt(data, 0); err != nil {
+		return nil, fmt.Errorf("the lock %s cannot be written (%v)", LockPath, err)
+	}
+	f.Sync()
+	return &lock{path: p, file: f, info: me, Stale: stale, stop: make(chan struct{})}, nil
 }
 
 // selfInfo is the lock this process writes.
@@ -179,17 +221,19 @@ func selfInfo(command string) LockInfo {
 	return me
 }
 
-// judgeLock decides about a lock held by someone else: a *LockedError
-// while a process may hold it, else what replacing it means.
+// judgeLock decides about the record in a lock file whose kernel lock is
+// free: a *LockedError while a holder without one may still be there,
+// else what replacing it means.
 func judgeLock(p string, held LockInfo, readErr error, timeout time.Duration, me LockInfo) (*ReplacedLock, error) {
 	age := time.Duration(0)
 	if fi, err := os.Stat(p); err == nil {
 		age = time.Since(fi.ModTime())
 	}
 	if readErr != nil || held.PID <= 0 {
-		// Never written by a holder of this version (they link whole files);
-		// an older version, or a file system without hard links, may still
-		// be writing it.
+		// Not what a holder of this version leaves once its kernel lock is
+		// gone (a whole record, or nothing); an older version without the
+		// kernel's lock, or a holder on another host, may still be writing
+		// it.
 		what := "is not valid JSON"
 		if readErr == nil {
 			what = "names no process"
@@ -253,49 +297,16 @@ func readLock(p string) (LockInfo, []byte, error) {
 	if err != nil {
 		return LockInfo{}, nil, err
 	}
-	var li LockInfo
-	if err := json.Unmarshal(raw, &li); err != nil {
-		return LockInfo{}, raw, err
-	}
-	return li, raw, nil
+	li, err := parseLock(raw)
+	return li, raw, err
 }
 
-// createExclusive creates p holding data, failing with fs.ErrExist when p
-// exists.
-func createExclusive(p string, data []byte) error {
-	f, err := os.CreateTemp(filepath.Dir(p), ".lock.*.tmp")
-	if err != nil {
-		return err
+func parseLock(raw []byte) (LockInfo, error) {
+	var li LockInfo
+	if err := json.Unmarshal(raw, &li); err != nil {
+		return LockInfo{}, err
 	}
-	tmp := f.Name()
-	defer os.Remove(tmp)
-	if _, err := f.Write(data); err != nil {
-		f.Close()
-		return err
-	}
-	if err := f.Sync(); err != nil {
-		f.Close()
-		return err
-	}
-	if err := f.Close(); err != nil {
-		return err
-	}
-	if err := os.Link(tmp, p); err != nil {
-		if errors.Is(err, fs.ErrExist) {
-			return fs.ErrExist
-		}
-		// File systems without hard links: fall back to O_EXCL.
-		g, err2 := os.OpenFile(p, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
-		if err2 != nil {
-			return err2
-		}
-		_, err2 = g.Write(data)
-		if cerr := g.Close(); err2 == nil {
-			err2 = cerr
-		}
-		return err2
-	}
-	return nil
+	return li, nil
 }
 
 // check returns a *LockLostError when the lock file is no longer this
@@ -342,7 +353,15 @@ func (l *lock) release() {
 	}
 	close(l.stop)
 	l.done.Wait()
-	if l.check() == nil {
+	// Removed while still locked, so no one takes a lock on a file about to
+	// go (one that opened it before still finds it gone, and tries again);
+	// where open files cannot be removed, right after closing.
+	ours := l.check() == nil
+	if ours && removeWhileOpen {
+		os.Remove(l.path)
+	}
+	l.file.Close()
+	if ours && !removeWhileOpen {
 		os.Remove(l.path)
 	}
 }

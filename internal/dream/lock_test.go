@@ -39,19 +39,31 @@ func deadPID(t *testing.T) int {
 
 func TestLock_ALiveHolderIsNeverBrokenHoweverOld(t *testing.T) {
 	dir := t.TempDir()
-	// This process holds it, taken "hours ago" as far as any clock in the
-	// file goes: alive is alive.
-	me := selfInfo("dreamwiki dream")
-	me.Started = time.Now().Add(-48 * time.Hour)
-	writeLock(t, dir, mustJSON(me), 48*time.Hour)
-	_, err := acquireLock(dir, time.Minute, "test")
+	// Held (the kernel's lock is taken), its record says "48 hours ago"
+	// and its heartbeat is as old: alive is alive.
+	held, err := acquireLock(dir, time.Minute, "dreamwiki dream")
+	if err != nil {
+		t.Fatal(err)
+	}
+	old := held.info
+	old.Started = time.Now().Add(-48 * time.Hour)
+	writeLock(t, dir, mustJSON(old), 48*time.Hour)
+	_, err = acquireLock(dir, time.Minute, "test")
 	var le *LockedError
 	if !errors.As(err, &le) || le.Owner.PID != os.Getpid() || le.State != "alive" {
 		t.Fatalf("a live holder's lock: %v", err)
 	}
 	want := "another dream holds the lock .dreamwiki/dream.lock: pid "
-	if !strings.HasPrefix(err.Error(), want) || !strings.Contains(err.Error(), ", alive; wait for it to finish or, if you are sure no dream is running, delete the file") {
+	if !strings.HasPrefix(err.Error(), want) || !strings.HasSuffix(err.Error(), ", alive; wait for it to finish") {
 		t.Errorf("message: %s", err)
+	}
+
+	// A dreamwiki that takes no kernel lock, alive on this host, holds it
+	// by its record alone.
+	held.release()
+	writeLock(t, dir, mustJSON(old), 48*time.Hour)
+	if _, err = acquireLock(dir, time.Minute, "test"); !errors.As(err, &le) || le.State != "alive" {
+		t.Fatalf("a live holder's lock without the kernel's: %v", err)
 	}
 }
 
@@ -156,4 +168,35 @@ func mustJSON(v any) string {
 		panic(err)
 	}
 	return string(b)
+}
+
+// TestLock_TheKernelsLockDecides: a lock file held by the kernel's lock
+// is held even before its record is written; once nothing holds it, an
+// empty file (its holder died before writing a record) is simply taken.
+func TestLock_TheKernelsLockDecides(t *testing.T) {
+	dir := t.TempDir()
+	writeLock(t, dir, "", 0)
+	f, err := os.OpenFile(filepath.Join(dir, LockPath), os.O_RDWR, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if ok, err := lockFile(f); !ok || err != nil {
+		t.Fatalf("lockFile: %v %v", ok, err)
+	}
+	g, _ := os.Open(filepath.Join(dir, LockPath))
+	if ok, _ := lockFile(g); ok {
+		t.Skip("this platform gives dreamwiki no kernel lock")
+	}
+	g.Close()
+	_, err = acquireLock(dir, time.Minute, "test")
+	var le *LockedError
+	if !errors.As(err, &le) || err.Error() != "another dream holds the lock .dreamwiki/dream.lock and is starting; try again in a moment" {
+		t.Fatalf("a kernel-held lock without a record: %v", err)
+	}
+	f.Close() // the holder dies
+	l, err := acquireLock(dir, time.Minute, "test")
+	if err != nil || l.Stale != nil {
+		t.Fatalf("an empty lock nothing holds: %v %+v", err, l)
+	}
+	l.release()
 }

@@ -23,7 +23,8 @@ import (
 // process: a forced dream over DREAM_FAULT_DIR at DREAM_FAULT_NOW. With
 // DREAM_FAULT_STOP_AT it writes the file DREAM_FAULT_STOPPED and stops
 // itself (SIGSTOP) at that step, as a debugger or a sleeping laptop would
-// stop it. It exits 0 when the dream was written, 5 with the error on
+// stop it; with DREAM_FAULT_HOLD_UNTIL it waits there instead until that
+// file exists. It exits 0 when the dream was written, 5 with the error on
 // stderr otherwise.
 func TestFaultHelper(t *testing.T) {
 	dir := os.Getenv("DREAM_FAULT_DIR")
@@ -42,6 +43,12 @@ func TestFaultHelper(t *testing.T) {
 		opts.hook = func(step string) {
 			if step == stop {
 				os.WriteFile(os.Getenv("DREAM_FAULT_STOPPED"), nil, 0o644)
+				if until := os.Getenv("DREAM_FAULT_HOLD_UNTIL"); until != "" {
+					for _, err := os.Stat(until); err != nil; _, err = os.Stat(until) {
+						time.Sleep(20 * time.Millisecond)
+					}
+					return
+				}
 				syscall.Kill(os.Getpid(), syscall.SIGSTOP)
 			}
 		}

@@ -78,7 +78,9 @@ type txn struct {
 	// before the commit point and before every rename.
 	lock *lock
 	// hook, when set, is called at each step ("backup", "stage",
-	// "journal", "rename:<path>", "done"): tests use it to simulate a crash.
+	// "journal", "recheck:<path>" between a file's last hash and its
+	// rename, "rename:<path>", "done"): tests use it to simulate a crash
+	// or an edit.
 	hook func(step string)
 }
 
@@ -203,7 +205,9 @@ func (t *txn) commit() (backupDir string, err error) {
 	syncDir(t.abs(cacheDir))
 	step("journal")
 
-	// 6. Rename into place, each file checked again first.
+	// 6. Rename into place, each file checked again first, and checked
+	// once more as it is replaced (an editor does not take the lock).
+	replaced := map[string]string{} // path -> where its replaced bytes are
 	for _, e := range j.Files {
 		if err := t.lock.check(); err != nil {
 			return backupDir, err // taken over: whoever holds the lock owns the journal now
@@ -218,9 +222,15 @@ func (t *txn) commit() (backupDir string, err error) {
 		if err := os.MkdirAll(filepath.Dir(t.abs(e.Path)), 0o755); err != nil {
 			return backupDir, t.abort(j, err)
 		}
-		if err := moveInto(t.abs(e.Staged), t.abs(e.Path)); err != nil {
+		step("recheck:" + e.Path)
+		r, err := replaceChecked(t.abs(e.Staged), t.abs(e.Path), e.Before)
+		if errors.Is(err, errReplacedChanged) {
+			return backupDir, t.abort(j, &ChangedError{Path: e.Path})
+		}
+		if err != nil {
 			return backupDir, t.abort(j, err)
 		}
+		replaced[e.Path] = r
 		step("rename:" + e.Path)
 	}
 	syncDirs(t.root, j.Files)
@@ -229,11 +239,44 @@ func (t *txn) commit() (backupDir string, err error) {
 	if err := t.lock.check(); err != nil {
 		return backupDir, err
 	}
+	late, err := t.keepLateEdits(j, replaced)
+	if err != nil {
+		return backupDir, err
+	}
 	os.Remove(t.abs(journalPath))
 	os.RemoveAll(t.abs(j.Staging))
 	os.Remove(t.abs(stagingDir)) // when no other run's folder is in it
 	step("done")
+	if len(late) > 0 {
+		return backupDir, fmt.Errorf("the dream was written, but %s; copy the edits back by hand", strings.Join(late, "; "))
+	}
 	return backupDir, nil
+}
+
+// keepLateEdits looks at the bytes each rename replaced once more, before
+// staging is removed: an editor that opened a file before the dream
+// replaced it writes into the replaced file, and such an edit is moved to
+// the journal's keep folder and described.
+func (t *txn) keepLateEdits(j journal, replaced map[string]string) ([]string, error) {
+	var late []string
+	for _, e := range j.Files {
+		r := replaced[e.Path]
+		if r == "" {
+			continue
+		}
+		if h, _ := hashFile(r); h == e.Before {
+			continue
+		}
+		kept := j.Keep + "/" + e.Path + ".edited"
+		if err := os.MkdirAll(filepath.Dir(t.abs(kept)), 0o755); err != nil {
+			return nil, err
+		}
+		if err := moveInto(r, t.abs(kept)); err != nil {
+			return nil, fmt.Errorf("%s was edited while the dream replaced it, and the edit could not be kept (%v); it is in %s", e.Path, err, r)
+		}
+		late = append(late, fmt.Sprintf("%s was edited while the dream replaced it: the edit went to the file replaced, kept as %s", e.Path, kept))
+	}
+	return late, nil
 }
 
 // saveOld keeps a file's old bytes where the journal says: in the backup
