@@ -40,6 +40,7 @@ type Item struct {
 	Key       string
 	Kind      string
 	Text      string // never committed
+	sourced   bool   // a promoted line whose source was found
 }
 
 func sha(s string) string {

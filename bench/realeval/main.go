@@ -144,6 +144,7 @@ type result struct {
 	Other     int   `json:"otherLinesAltered"`
 	DatedF    int   `json:"datedFilesWritten"`
 	DatedL    int   `json:"datedLinesAdded"`
+	Unsourced int   `json:"unsourcedLinesAdded"`
 	Todos     int   `json:"todosTouched"`
 	EventsOff int   `json:"eventsOffShape"`
 
@@ -290,7 +291,14 @@ func evalOne(ctx context.Context, o options, w Workspace, labels labelSet) *resu
 	if res.Plan != nil {
 		actions = res.Plan.Actions
 	}
-	promoted := promotedItems(w.Name(), f.Added, before, actions)
+	var promoted []Item
+	for _, it := range promotedItems(w.Name(), f.Added, before, actions) {
+		if it.sourced {
+			promoted = append(promoted, it)
+		} else {
+			r.Unsourced++
+		}
+	}
 
 	chk, err := runCheck(ctx, dir, w.Name(), now, after, o.seed, o.sample)
 	if err != nil {
@@ -359,7 +367,9 @@ var pointerRe = regexp.MustCompile(`Source:\s*\[?([^\s#\])]+\.md)#L(\d+)(?:-L?(\
 // promotedItems names each line added to curated memory by what it came
 // from: the daily-log lines its source pointer (or the dream's action for
 // it) cites, so that a label outlives a change in how the dream words or
-// places the line; a line with no source is named by its own text.
+// places the line. A line with no source (a "see memory/x.md" pointer
+// left where lines were moved out) is named by its own text and is not
+// a promotion: it is counted apart.
 func promotedItems(ws string, added []lineRef, before *snapshot, actions []dream.Action) []Item {
 	source := func(cite string) (string, string, bool) {
 		m := pointerRe.FindStringSubmatch("Source: " + cite)
@@ -402,7 +412,7 @@ func promotedItems(ws string, added []lineRef, before *snapshot, actions []dream
 			Text: fmt.Sprintf("→ %s:%d: %s", a.File, a.Line, a.Text)}
 		for _, c := range cites {
 			if p, text, ok := source(strings.TrimSpace(c)); ok {
-				it.KeyPath, it.Key = pathKey(p), sha(text)
+				it.KeyPath, it.Key, it.sourced = pathKey(p), sha(text), true
 				it.Text += "\n  FROM " + strings.TrimSpace(c) + ": " + text
 				break
 			}

@@ -21,8 +21,8 @@ func printReport(out io.Writer, results []*result) {
 			continue
 		}
 		fmt.Fprintf(out, "\n### %s\n\n", map[string]string{"dev": "Development workspaces", "heldout": "Held-out workspaces"}[set])
-		fmt.Fprintln(out, "| workspace | lang | notes | dream s | check s | promoted (dream says) | promoted precision | curated moved / annotated / rewritten / deleted / reordered | other lines altered | dated files (lines) | to-dos touched | events off-shape | claims | claim precision | contradictions | contradiction precision | evidence precision | evidence coverage | warnings |")
-		fmt.Fprintln(out, "|---|---|--:|--:|--:|--:|---|---|--:|---|--:|--:|--:|---|--:|---|---|---|--:|")
+		fmt.Fprintln(out, "| workspace | lang | notes | dream s | check s | promoted (dream says) | promoted precision | curated moved / annotated / rewritten / deleted / reordered | other lines altered | dated files (lines) | unsourced lines added | to-dos touched | events off-shape | claims | claim precision | contradictions | contradiction precision | evidence precision | evidence coverage | warnings |")
+		fmt.Fprintln(out, "|---|---|--:|--:|--:|--:|---|---|--:|---|--:|--:|--:|--:|---|--:|---|---|---|--:|")
 		tot := &result{Workspace: "**total**", ByCode: map[string]int{}, JunkBy: map[string]int{}}
 		for _, r := range rows {
 			if r.Err != "" {
@@ -44,6 +44,7 @@ func printReport(out io.Writer, results []*result) {
 			tot.DatedF += r.DatedF
 			tot.DatedL += r.DatedL
 			tot.Todos += r.Todos
+			tot.Unsourced += r.Unsourced
 			tot.EventsOff += r.EventsOff
 			tot.Claims.add(r.Claims)
 			tot.Contradictions.add(r.Contradictions)
@@ -73,9 +74,9 @@ func row(out io.Writer, r *result) {
 	if r.CuratedClaims > 0 {
 		cov = fmt.Sprintf("%.2f (%d/%d)", float64(r.WithEvidence)/float64(r.CuratedClaims), r.WithEvidence, r.CuratedClaims)
 	}
-	fmt.Fprintf(out, "| %s | %s | %d | %.1f | %.1f | %d (%d) | %s | %d / %d / %d / %d / %d | %d | %d (%d) | %d | %d | %d | %s | %d | %s | %s | %s | %d |\n",
+	fmt.Fprintf(out, "| %s | %s | %d | %.1f | %.1f | %d (%d) | %s | %d / %d / %d / %d / %d | %d | %d (%d) | %d | %d | %d | %d | %s | %d | %s | %s | %s | %d |\n",
 		r.Workspace, r.Lang, r.Notes, r.DreamSeconds, r.CheckSeconds, r.Promoted.Found, r.DreamCount, r.Promoted.precision(),
-		r.Moved, r.Annotated, r.Rewritten, r.Deleted, r.Reordered, r.Other, r.DatedF, r.DatedL, r.Todos, r.EventsOff,
+		r.Moved, r.Annotated, r.Rewritten, r.Deleted, r.Reordered, r.Other, r.DatedF, r.DatedL, r.Unsourced, r.Todos, r.EventsOff,
 		r.Claims.Found, r.Claims.precision(), r.Contradictions.Found, r.Contradictions.precision(), r.Evidence.precision(), cov, r.Warnings)
 }
 
