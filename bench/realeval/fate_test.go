@@ -58,7 +58,7 @@ func TestEventsOffShape_CountsRecordsWithKeysTheFileNeverUsed(t *testing.T) {
 func TestIsDated(t *testing.T) {
 	for p, want := range map[string]bool{
 		"memory/2026-03-01.md": true, "memory/diary/notes.md": true, "memory/archive/x.md": true,
-		"memory/20260301-report.md": true, "memory/projects.md": false, "MEMORY.md": false, "memory/v2026.md": false,
+		"memory/20260301-report.md": true, "memory/加课（2026-7-7-订立）.md": true, "memory/日记_2026-07-06.md": true, "memory/projects.md": false, "MEMORY.md": false, "memory/v2026.md": false,
 	} {
 		if got := isDated(p); got != want {
 			t.Errorf("isDated(%q) = %v, want %v", p, got, want)

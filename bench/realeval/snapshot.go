@@ -108,8 +108,9 @@ func copyTree(src, dst string) error {
 	})
 }
 
-// datedRe finds a calendar date in a path segment: 2026-03-23, 20260323.
-var datedRe = regexp.MustCompile(`(^|[^0-9])(19|20)[0-9]{2}-?[01][0-9]-?[0-3][0-9]([^0-9]|$)`)
+// datedRe finds a calendar date in a path segment: 2026-03-23, 2026-3-7,
+// 2026_03_23, 20260323.
+var datedRe = regexp.MustCompile(`(^|[^0-9])(19|20)[0-9]{2}([-_.][01]?[0-9][-_.][0-3]?[0-9]|[01][0-9][0-3][0-9])([^0-9]|$)`)
 
 // isDated says whether a path is a dated file in the sense of issue #23: a
 // date in its name or in a folder's, or a diary or archive folder. Daily
