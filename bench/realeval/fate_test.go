@@ -1,6 +1,7 @@
 package main
 
 import (
+	"os"
 	"strings"
 	"testing"
 )
@@ -63,5 +64,34 @@ func TestIsDated(t *testing.T) {
 		if got := isDated(p); got != want {
 			t.Errorf("isDated(%q) = %v, want %v", p, got, want)
 		}
+	}
+}
+
+func TestImportLabels_KeepsVerdictsButNoTextOrPath(t *testing.T) {
+	dir := t.TempDir()
+	toLabel, labelsPath := dir+"/tolabel-ws.tsv", dir+"/labels.tsv"
+	items := []Item{
+		{Workspace: "ws", Path: "memory/secret-project.md", KeyPath: pathKey("memory/secret-project.md"), Key: sha("a line"), Kind: KindPromoted, Text: "a line"},
+		{Workspace: "ws", Path: "MEMORY.md", KeyPath: pathKey("MEMORY.md"), Key: sha("b"), Kind: KindClaim, Text: "b", Verdict: "not-claim", Category: "label"},
+	}
+	if err := writeToLabel(toLabel, items); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := importLabels(labelsPath, []string{toLabel}); err != nil {
+		t.Fatal(err)
+	}
+	b, _ := os.ReadFile(labelsPath)
+	if strings.Contains(string(b), "secret-project") || strings.Contains(string(b), "a line") {
+		t.Errorf("labels.tsv holds workspace text or a path:\n%s", b)
+	}
+	set, err := readLabels(labelsPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(set) != 1 {
+		t.Fatalf("%d labels, want only the filled-in row", len(set))
+	}
+	if l, ok := set.of(items[1]); !ok || l.Verdict != "not-claim" || l.Category != "label" || l.Path != pathKey("MEMORY.md") {
+		t.Errorf("label = %+v, %v", l, ok)
 	}
 }

@@ -41,6 +41,9 @@ type Item struct {
 	Kind      string
 	Text      string // never committed
 	sourced   bool   // a promoted line whose source was found
+	// Verdict and Category prefill a to-label row (with -relabel, to
+	// review labels already given).
+	Verdict, Category string
 }
 
 func sha(s string) string {
@@ -141,14 +144,14 @@ func oneLine(s string) string {
 	return strings.NewReplacer("\t", "  ", "\r", "", "\n", " ⏎ ").Replace(s)
 }
 
-// writeToLabel writes the items that have no label yet, with their text,
-// for a person to fill in the verdict and category columns. The file
+// writeToLabel writes items with their text for a person to fill in (or,
+// prefilled, review) the verdict and category columns. The file
 // lives outside the repository: it holds the workspace's text.
 func writeToLabel(path string, items []Item) error {
 	var sb strings.Builder
 	sb.WriteString(toLabelHeader + "\n")
 	for _, it := range items {
-		fmt.Fprintf(&sb, "%s\t%s\t%s\t%s\t%s\t%s\t\t\n", it.Workspace, oneLine(it.Path), it.KeyPath, it.Key, it.Kind, oneLine(it.Text))
+		fmt.Fprintf(&sb, "%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n", it.Workspace, oneLine(it.Path), it.KeyPath, it.Key, it.Kind, oneLine(it.Text), it.Verdict, it.Category)
 	}
 	return os.WriteFile(path, []byte(sb.String()), 0o644)
 }

@@ -40,6 +40,7 @@ type options struct {
 	seed                   string
 	toLabelDir             string
 	toLabelHeldout         bool
+	relabel                bool
 	jsonOut                string
 	keep                   bool
 }
@@ -57,6 +58,7 @@ func main() {
 	flag.StringVar(&o.seed, "seed", "realeval-1", "the sampling seed; change it only to draw a new sample")
 	flag.StringVar(&o.toLabelDir, "tolabel", "", "where to write tolabel-<workspace>.tsv (default: -data); never inside the repository")
 	flag.BoolVar(&o.toLabelHeldout, "tolabel-heldout", false, "also write the held-out workspaces' unlabelled items (only to label a baseline; see README)")
+	flag.BoolVar(&o.relabel, "relabel", false, "also write the items already labelled to the to-label files, verdicts filled in, to review them")
 	flag.StringVar(&o.jsonOut, "json", "", "also write the figures as JSON to this file")
 	flag.BoolVar(&o.keep, "keep", false, "keep the dreamed copies (their folders are printed)")
 	flag.StringVar(&importFiles, "import", "", "add the verdicts of these filled-in to-label files (comma-separated) to -labels, and exit")
@@ -310,7 +312,7 @@ func evalOne(ctx context.Context, o options, w Workspace, labels labelSet) *resu
 	r.Claims.Found, r.Contradictions.Found, r.Evidence.Found = chk.Claims, chk.Contradictions, chk.EvidenceLinks
 	r.Promoted.Found = len(promoted)
 
-	var todo []Item
+	var todo, review []Item
 	r.JunkBy = map[string]int{}
 	judge := func(t *tally, it Item) {
 		t.Sampled++
@@ -318,6 +320,10 @@ func evalOne(ctx context.Context, o options, w Workspace, labels labelSet) *resu
 		if !ok {
 			todo = append(todo, it)
 			return
+		}
+		if o.relabel {
+			it.Verdict, it.Category = l.Verdict, l.Category
+			review = append(review, it)
 		}
 		t.Labelled++
 		if l.Verdict == goodVerdict[it.Kind] {
@@ -342,7 +348,7 @@ func evalOne(ctx context.Context, o options, w Workspace, labels labelSet) *resu
 	r.ToLabel = len(todo)
 	if w.Set == "dev" || o.toLabelHeldout {
 		p := filepath.Join(o.toLabelDir, "tolabel-"+w.Name()+".tsv")
-		if err := writeToLabel(p, dedupe(todo)); err != nil {
+		if err := writeToLabel(p, dedupe(append(todo, review...))); err != nil {
 			return fail(err)
 		}
 	}
