@@ -3,12 +3,13 @@
 // the wiki's address runs no script (it would read a page's token and
 // dream); a page of another site may read /api/search, with fetch(no-cors)
 // or <img>, but writes no recall event. The wiki's own page, holding the
-// token, still does.
+// token, still does. Built and put on a host that sends no header of its
+// own (GitHub Pages), the SVG runs no script either.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import { createServer } from 'node:http';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, dirname } from 'node:path';
 import { binary, launch } from './helpers.mjs';
@@ -171,4 +172,29 @@ test('another site reading /api/search (fetch, no-cors, <img>) writes no recall;
   }
   assert.match(readFileSync(events, 'utf8'), /memory\.recall\.recorded.*gateway uptime/);
   await page.close();
+});
+
+test('built and served by a host that sends no header of its own, the SVG runs no script', async () => {
+  const out = mkdtempSync(join(tmpdir(), 'dreamwiki-svg-site-'));
+  execFileSync(binary, ['build', dir, '--quiet', '--out', out], { stdio: 'inherit' });
+  const host = createServer((req, res) => {
+    const file = join(out, 'site', decodeURIComponent(new URL(req.url, 'http://x').pathname));
+    if (!existsSync(file) || !statSync(file).isFile()) { res.statusCode = 404; res.end(); return; }
+    res.setHeader('Content-Type', file.endsWith('.svg') ? 'image/svg+xml' : 'text/html; charset=utf-8');
+    res.end(readFileSync(file));
+  });
+  await new Promise((resolve) => host.listen(0, '127.0.0.1', resolve));
+  const site = `http://127.0.0.1:${host.address().port}`;
+  const page = await browser.newPage();
+  const sent = [];
+  page.on('request', (r) => { if (r.url() !== site + '/notes/diagram.svg') sent.push(r.url()); });
+  const res = await page.goto(site + '/notes/diagram.svg');
+  assert.equal(res.status(), 200);
+  assert.equal(res.headers()['content-security-policy'], undefined);
+  await page.waitForTimeout(1_000);
+  assert.equal(await page.evaluate(() => document.documentElement.getAttribute('data-ran')), null, 'the SVG ran its script');
+  assert.equal(await page.evaluate(() => document.querySelectorAll('rect').length), 1, 'the drawing is gone');
+  assert.deepEqual(sent, []);
+  await page.close();
+  host.close();
 });
