@@ -18,7 +18,8 @@ import (
 // maxBody caps request bodies: the API takes small JSON at most.
 const maxBody = 64 << 10
 
-// TokenHeader carries the per-process token on mutating requests.
+// TokenHeader carries the per-process token on requests that write: a
+// dream, and a search to be logged as a recall.
 const TokenHeader = "X-Dreamwiki-Token"
 
 // Handler returns the server's HTTP handler.
