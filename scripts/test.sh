@@ -59,6 +59,7 @@ fuzz FuzzParseQuery ./internal/search/memsearch 10000x
 fuzz FuzzWords_AreTermsOfAnalyze ./internal/analysis 20000x
 fuzz FuzzCandidate ./internal/dream 10000x
 fuzz FuzzStateFiles ./internal/memory 50000x
+fuzz FuzzClean ./internal/safesvg 50000x
 
 step "browser tests (Chromium + playwright-core)"
 go build -o tests/browser/.bin/dreamwiki ./cmd/dreamwiki

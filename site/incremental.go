@@ -198,11 +198,7 @@ func (inc *Incremental) update(ctx context.Context, old *site, v *vault.Vault, d
 	}
 	for _, a := range v.Assets {
 		if h, ok := hashes[a.Path]; !ok || h != a.Hash {
-			data, err := a.Read()
-			if err != nil {
-				return UpdateStats{}, fmt.Errorf("copying %s: %w", a.Source, err)
-			}
-			if err := s.write(a.Path, data); err != nil {
+			if err := s.writeAsset(a); err != nil {
 				return UpdateStats{}, err
 			}
 		}

@@ -6,10 +6,12 @@ import (
 	"fmt"
 	"html/template"
 	"net/url"
+	"path"
 	"sort"
 	"strings"
 
 	"github.com/dreamwiki/dreamwiki/internal/parallel"
+	"github.com/dreamwiki/dreamwiki/internal/safesvg"
 	"github.com/dreamwiki/dreamwiki/vault"
 )
 
@@ -450,15 +452,28 @@ func (s *site) basePath() string {
 // writeAssets copies the files notes embed or link (images, PDFs).
 func (s *site) writeAssets() error {
 	for _, a := range s.v.Assets {
-		data, err := a.Read()
-		if err != nil {
-			return fmt.Errorf("copying %s: %w", a.Source, err)
-		}
-		if err := s.write(a.Path, data); err != nil {
+		if err := s.writeAsset(a); err != nil {
 			return err
 		}
 	}
 	return nil
+}
+
+// writeAsset copies a file notes embed or link. An SVG is published as
+// safesvg cleans it: opened on its own it is a document of the site, and
+// most hosts send no header that would keep its scripts from running as
+// the site (one it cannot read is replaced by safesvg.Placeholder).
+func (s *site) writeAsset(a *vault.Asset) error {
+	data, err := a.Read()
+	if err != nil {
+		return fmt.Errorf("copying %s: %w", a.Source, err)
+	}
+	if strings.EqualFold(path.Ext(a.Path), ".svg") {
+		if data, err = safesvg.Clean(data); err != nil {
+			data = safesvg.Placeholder
+		}
+	}
+	return s.write(a.Path, data)
 }
 
 // writeSitemap lists every published page. Sitemaps need absolute URLs,

@@ -21,10 +21,12 @@ const maxResults = 50
 // serveSearch answers GET /api/search?q=&n=&type=&tier= from the bleve
 // index, in memory_search's shape: {"results":[{path,startLine,endLine,
 // score,snippet,source,citation}]}. The index holds the published
-// workspace only (no private notes, secrets redacted). Each query with
-// results is logged as a recall event (unless read-only), so that
-// browsing feeds decay and promotion as an agent's searches do; a secret
-// typed into the search box is redacted before it is logged.
+// workspace only (no private notes, secrets redacted). Anyone local may
+// read; a query with results is logged as a recall event, which feeds
+// decay and promotion at the next dream, only when the request is trusted
+// (this server's token, from its own pages or a program that has it, never
+// another site's page) and the server is not read-only. A secret typed
+// into the query is redacted before it is logged.
 func (s *Server) serveSearch(w http.ResponseWriter, r *http.Request) {
 	q := r.URL.Query()
 	text := strings.TrimSpace(q.Get("q"))
@@ -60,7 +62,7 @@ func (s *Server) serveSearch(w http.ResponseWriter, r *http.Request) {
 	if res == nil {
 		res = []memsearch.Result{}
 	}
-	if len(res) > 0 && !s.opts.ReadOnly {
+	if _, ok := s.trusted(r); ok && len(res) > 0 && !s.opts.ReadOnly {
 		logged, _ := secrets.Redact(text)
 		s.recalls.add(logged, res[0].Snippet)
 	}

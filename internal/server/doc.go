@@ -12,5 +12,8 @@
 // One goroutine owns the build (the rebuild loop); HTTP handlers read
 // the in-memory site and immutable snapshots of the workspace. The server
 // never writes to the workspace except through the dream engine (dreams
-// and recall events), and not at all with ReadOnly.
+// and recall events), only for requests it trusts (its token, from its
+// own pages or a program that has it; never another site's), and not at
+// all with ReadOnly. Files of the workspace it serves run no script as
+// the wiki (Content-Security-Policy: sandbox).
 package server

@@ -18,7 +18,8 @@ import (
 // maxBody caps request bodies: the API takes small JSON at most.
 const maxBody = 64 << 10
 
-// TokenHeader carries the per-process token on mutating requests.
+// TokenHeader carries the per-process token on requests that write: a
+// dream, and a search to be logged as a recall.
 const TokenHeader = "X-Dreamwiki-Token"
 
 // Handler returns the server's HTTP handler.
@@ -122,34 +123,58 @@ func hostAllowed(bound string, loopback bool, host string) bool {
 }
 
 // sameOrigin reports whether a request comes from a page of this server.
-// Browsers send Origin on websocket upgrades and POSTs; a request without
-// one comes from a program, not a page (emptyOK says whether to allow it:
-// the websocket does, mutating endpoints rely on the token as well).
+// Browsers say where a request comes from: Sec-Fetch-Site on every
+// request (Chromium, Firefox, Safari since 16.4), Origin on POSTs,
+// websocket upgrades and cross-origin fetches. An <img> or a no-cors
+// fetch from another site carries no Origin, only Sec-Fetch-Site:
+// cross-site (same-site for another port of this host). A request with
+// neither comes from a program, not a page (emptyOK says whether to allow
+// it: the websocket and /mcp do; what writes asks for the token as well).
 func sameOrigin(r *http.Request, emptyOK bool) bool {
+	switch r.Header.Get("Sec-Fetch-Site") {
+	case "", "same-origin", "none": // none: typed in the address bar
+	default:
+		return false
+	}
 	o := r.Header.Get("Origin")
 	if o == "" {
 		return emptyOK
 	}
 	u, err := url.Parse(o)
 	if err != nil || u.Scheme != "http" {
-		return false
+		return false // "null" too: a sandboxed document, a file:// page
 	}
 	return strings.EqualFold(u.Host, r.Host)
 }
 
-// mutating checks a request that changes something: same origin and the
-// per-process token. It answers 403 itself when the check fails.
-func (s *Server) mutating(w http.ResponseWriter, r *http.Request) bool {
+// trusted reports whether a request may change the workspace: it comes
+// from this server's own pages or a local program (sameOrigin) and
+// carries the per-process token, which only the pages this server serves
+// hold (another site cannot read them, nor send the header without a
+// preflight this server never answers). When it may not, why says so.
+func (s *Server) trusted(r *http.Request) (why string, ok bool) {
 	if !sameOrigin(r, true) {
-		jsonError(w, http.StatusForbidden, "this request comes from another site (Origin "+r.Header.Get("Origin")+"); dreamwiki serve only takes it from its own pages")
-		return false
+		from := r.Header.Get("Origin")
+		if from == "" {
+			from = r.Header.Get("Sec-Fetch-Site")
+		}
+		return "this request comes from another site (" + from + "); dreamwiki serve only takes it from its own pages", false
 	}
 	tok := r.Header.Get(TokenHeader)
 	if tok == "" || subtle.ConstantTimeCompare([]byte(tok), []byte(s.token)) != 1 {
-		jsonError(w, http.StatusForbidden, "missing or wrong token: reload the page (the server restarted) or send the "+TokenHeader+" header the served pages carry")
-		return false
+		return "missing or wrong token: reload the page (the server restarted) or send the " + TokenHeader + " header the served pages carry", false
 	}
-	return true
+	return "", true
+}
+
+// mutating checks a request that changes something (trusted). It
+// answers 403 itself when the check fails.
+func (s *Server) mutating(w http.ResponseWriter, r *http.Request) bool {
+	why, ok := s.trusted(r)
+	if !ok {
+		jsonError(w, http.StatusForbidden, why)
+	}
+	return ok
 }
 
 func (s *Server) serveWS(w http.ResponseWriter, r *http.Request) {
@@ -247,7 +272,15 @@ func serveFile(w http.ResponseWriter, r *http.Request, get func(name string) ([]
 	if edit != nil {
 		data = edit(name, data)
 	}
-	w.Header().Set("Content-Type", contentType(name))
+	ctype := contentType(name)
+	w.Header().Set("Content-Type", ctype)
+	if scriptable(ctype) && !ownPage(name) {
+		// Opened on its own (a link to it, its address typed), a file of
+		// the workspace would run its script as the wiki: read a page's
+		// token, dream, write recall events. Sandboxed, it has an origin
+		// of its own and runs none; an <img> shows it all the same.
+		w.Header().Set("Content-Security-Policy", "sandbox")
+	}
 	w.WriteHeader(status)
 	if r.Method != http.MethodHead {
 		_, _ = w.Write(data)
@@ -283,6 +316,22 @@ func sitePath(u *url.URL) (string, bool) {
 		return "", false
 	}
 	return name, true
+}
+
+// ownPage reports whether a file of the site is one of the pages the
+// site rendered, which run its scripts (and serve's client). Every HTML
+// file of the site is: a workspace publishes its images, PDFs, audio and
+// video, never its HTML (workspace's assetExt), and raw HTML in a note is
+// shown as text. TestServe_WorkspaceFilesRunNoScriptAsTheWiki holds both.
+func ownPage(name string) bool { return strings.HasSuffix(name, ".html") }
+
+// scriptable reports whether a browser opening a file of media type ctype
+// on its own could run script in it: HTML, and XML (SVG, XHTML, and any
+// XML a style sheet turns into HTML). Images, PDFs, audio, video, text and
+// JSON run none (nosniff keeps the browser to the type sent).
+func scriptable(ctype string) bool {
+	mt, _, _ := mime.ParseMediaType(ctype)
+	return mt == "text/html" || strings.HasSuffix(mt, "/xml") || strings.HasSuffix(mt, "+xml") || mt == "text/xsl"
 }
 
 // contentType is the media type of a site file.

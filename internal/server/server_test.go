@@ -174,6 +174,9 @@ func (ts *testServer) post(t *testing.T, path string, header map[string]string) 
 	defer res.Body.Close()
 	var out map[string]any
 	_ = json.NewDecoder(res.Body).Decode(&out)
+	// Read to the end: a long answer is chunked, and its last chunk is sent
+	// once the handler has returned (a dream's lock released).
+	_, _ = io.Copy(io.Discard, res.Body)
 	return res.StatusCode, out
 }
 
@@ -499,11 +502,8 @@ func TestServe_SearchLogsItsQueryRedacted(t *testing.T) {
 	ts := start(t, smallWorkspace(t), Options{recallSettle: time.Hour})
 	token := "ghp_" + strings.Repeat("Ab3dE", 7) + "x"
 	q := "/api/search?q=" + url.QueryEscape("gateway "+token)
-	code, body, _ := ts.get(t, q)
-	for deadline := time.Now().Add(30 * time.Second); code == http.StatusServiceUnavailable && time.Now().Before(deadline); {
-		time.Sleep(50 * time.Millisecond)
-		code, body, _ = ts.get(t, q)
-	}
+	ts.searchReady(t)
+	code, body, _ := ts.getWith(t, q, map[string]string{TokenHeader: ts.Token()})
 	if code != 200 || !strings.Contains(body, "gateway") {
 		t.Fatalf("search: %d %s", code, body)
 	}
@@ -544,15 +544,9 @@ func TestServe_ErrorStaysWhileProvenanceCatchesUp(t *testing.T) {
 func TestServe_SearchesAreLoggedAsRecalls(t *testing.T) {
 	ts := start(t, smallWorkspace(t), Options{recallSettle: 50 * time.Millisecond})
 	deadline := time.Now().Add(30 * time.Second)
-	for {
-		code, _, _ := ts.get(t, "/api/search?q=gateway+uptime")
-		if code == 200 {
-			break
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("search: %d", code)
-		}
-		time.Sleep(50 * time.Millisecond)
+	ts.searchReady(t)
+	if code, _, _ := ts.getWith(t, "/api/search?q=gateway+uptime", map[string]string{TokenHeader: ts.Token()}); code != 200 {
+		t.Fatalf("search: %d", code)
 	}
 	events := filepath.Join(ts.dir, "memory", ".dreams", "events.jsonl")
 	for {
