@@ -318,9 +318,6 @@ func (r dreamLog) notes() []string {
 	if c.Archived > 0 {
 		note("Archived %d decayed entries to %s.", c.Archived, r.archive)
 	}
-	if c.Sunk > 0 {
-		note("MEMORY.md over budget: %d entries moved into L2 files, with pointers.", c.Sunk)
-	}
 	for _, s := range r.secrets {
 		note("Secret guard: %s:%d holds a secret (%s); redacted, never written to curated memory.", s.File, s.Line, s.Kind)
 	}

@@ -164,7 +164,11 @@ func TestGate_ForceSkipsTheGatesThatFailAndSaysSo(t *testing.T) {
 	}
 }
 
-func TestFitBudget_DetailMovesToATopicFileBehindAPointer(t *testing.T) {
+// TestFitBudget_DropsTheDreamsOwnLinesNeverTheAuthors: over its budget with
+// this run's lines, the index loses those lines, lowest score first, and
+// none of its author's (before #23 the author's lines moved into a new
+// file named after their heading).
+func TestFitBudget_DropsTheDreamsOwnLinesNeverTheAuthors(t *testing.T) {
 	p := collectPhases(t, `
 -- MEMORY.md --
 # MEMORY.md
@@ -173,28 +177,25 @@ func TestFitBudget_DetailMovesToATopicFileBehindAPointer(t *testing.T) {
 - nas-01 is the Synology DS920+ in the hall cupboard, on the UPS with the router.
 - The NUC in the study runs Home Assistant, Zigbee2MQTT and the Mosquitto broker.
 - The printer is a Brother HL-L2350DW on the guest network, reserved at 10.0.0.31.
-`, "2026-04-05T07:00:00Z")
-	before := sizeOf(p.mem.memDoc.render())
-	target := Budget{Chars: before.Chars - 60}
-	fitBudget(p.mem, p.files, target, p.lg)
+`+decisionsLog("2026-04-04", 3), "2026-04-05T07:00:00Z")
+	mem := string(p.mem.memDoc.render())
+	before := sizeOf([]byte(mem))
+	p.decide()
+	if p.lg.counts.Indexed != 3 {
+		t.Fatalf("counts = %+v, want three index lines", p.lg.counts)
+	}
+	target := Budget{Chars: before.Chars + 230} // room for one line of about 140
+	fitBudget(p.mem, before, target, p.lg)
 
-	after := sizeOf(p.mem.memDoc.render())
-	if !target.fits(after) {
-		t.Errorf("MEMORY.md is %d chars, over its budget of %d", after.Chars, target.Chars)
+	after := string(p.mem.memDoc.render())
+	if !target.fits(sizeOf([]byte(after))) {
+		t.Errorf("MEMORY.md is over its budget of %d:\n%s", target.Chars, after)
 	}
-	if p.lg.counts.Sunk == 0 || p.lg.counts.NewTopics != 1 {
-		t.Fatalf("counts = %+v, want entries sunk into one new topic file", p.lg.counts)
+	if l := lineOrder(mem, after); l != "" {
+		t.Errorf("the author's line %q moved or went:\n%s", l, after)
 	}
-	mem, hosts := string(p.mem.memDoc.render()), p.files.docs["memory/hosts.md"]
-	if hosts == nil || !strings.Contains(mem, "see memory/hosts.md") {
-		t.Fatalf("no pointer to memory/hosts.md in MEMORY.md:\n%s", mem)
-	}
-	// Nothing is lost: every fact is in MEMORY.md or in the topic file.
-	both := mem + string(hosts.render())
-	for _, fact := range []string{"Synology DS920+", "Mosquitto broker", "Brother HL-L2350DW"} {
-		if !strings.Contains(both, fact) {
-			t.Errorf("%q is gone from curated memory:\n%s", fact, both)
-		}
+	if p.lg.counts.Indexed != 1 || p.lg.counts.NewTopics != 0 {
+		t.Errorf("counts = %+v, want one of the dream's three lines kept", p.lg.counts)
 	}
 }
 

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"io/fs"
 	"path"
+	"regexp"
 	"runtime"
 	"sort"
 	"strings"
@@ -308,6 +309,34 @@ func DailyLogPath(p string) (date time.Time, suffix string, ok bool) {
 	}
 	return dailyName(name)
 }
+
+// DatedPath reports a path whose file belongs to a day or a month: a date
+// in its name or in a folder's ("2026-03-01-gateway.md",
+// "2026-03/notes.md", "20260301.md"), or a folder of dated writing
+// (diary/, journal/, daily/, archive/, archives/). A dream never writes
+// into one (#23 rule 2): what was written for a day stays as it was.
+func DatedPath(p string) bool {
+	segs := strings.Split(p, "/")
+	for i, s := range segs {
+		if i < len(segs)-1 && datedFolders[strings.ToLower(s)] {
+			return true
+		}
+		if reDatedName.MatchString(s) {
+			return true
+		}
+	}
+	return false
+}
+
+// datedFolders hold writing that belongs to its day.
+var datedFolders = map[string]bool{
+	"diary": true, "diaries": true, "journal": true, "journals": true, "daily": true, "dailies": true,
+	"archive": true, "archives": true, "日记": true, "日記": true, "日誌": true, "일기": true,
+}
+
+// reDatedName is a year and month, with or without a day, in a name:
+// "2026-03", "2026-03-01", "2026_03_01", "2026.03.01", "20260301".
+var reDatedName = regexp.MustCompile(`(?:^|[^0-9])(?:19|20)\d\d(?:[-_.](?:0[1-9]|1[0-2])(?:[-_.](?:0[1-9]|[12]\d|3[01]))?|(?:0[1-9]|1[0-2])(?:0[1-9]|[12]\d|3[01]))(?:[^0-9]|$)`)
 
 // classifyPath is the role of a text file from its workspace path.
 func classifyPath(p string, vaults []string, has map[string]bool) role {
