@@ -67,16 +67,57 @@ func TestDecide_AFactAlreadyInMemoryIsNotPlacedTwice(t *testing.T) {
 	if len(p.mem.placements) != 0 {
 		t.Errorf("the fact was placed again: %+v", p.mem.placements[0].c.fact)
 	}
-	if c := p.lg.counts; c.Merged != 1 || c.Promoted != 0 || c.Indexed != 0 {
-		t.Errorf("counts = %+v, want one merge and nothing promoted", c)
+	if c := p.lg.counts; c.Merged != 0 || c.Promoted != 0 || c.Indexed != 0 {
+		t.Errorf("counts = %+v, want nothing merged into the author's line and nothing promoted", c)
 	}
 	mem := string(p.mem.memDoc.render())
 	if n := strings.Count(mem, "Backblaze B2"); n != 1 {
 		t.Errorf("MEMORY.md names the fact %d times, want once:\n%s", n, mem)
 	}
-	// The log's line is kept as the entry's evidence.
-	if !strings.Contains(mem, "memory/2026-04-02.md#L3-L3") {
-		t.Errorf("MEMORY.md lacks the new evidence:\n%s", mem)
+	// The author's line gets no Source (#23 rule 2); the log's line is
+	// reported as already kept.
+	if strings.Contains(mem, "memory/2026-04-02.md#L3-L3") || len(p.lg.skipped) != 1 || !strings.Contains(p.lg.skipped[0].Reason, "already kept at MEMORY.md:4") {
+		t.Errorf("MEMORY.md:\n%s\nskipped %+v", mem, p.lg.skipped)
+	}
+}
+
+// TestDecide_NoUserLineGetsASourceAppended: a log line that says again
+// what an author's line says (in a numbered list, or a plain one) adds
+// nothing to it; a line the dream wrote earlier (its Source footer says
+// so) still gets the new evidence.
+func TestDecide_NoUserLineGetsASourceAppended(t *testing.T) {
+	p := collectPhases(t, `
+-- MEMORY.md --
+# MEMORY.md
+
+## Garden
+1. The greenhouse vents open automatically above 27 degrees.
+2. The rain barrel overflow drains into the pond behind the shed.
+- The compost bin by the fence is turned every second Sunday.
+- The apple tree by the gate was pruned hard in February. Source: memory/2026-02-10.md#L3-L3
+-- memory/2026-04-02.md --
+# 2026-04-02
+
+- Decision: the greenhouse vents open automatically above 27 degrees.
+- Decision: the compost bin by the fence is turned every second Sunday.
+- Decision: the apple tree by the gate was pruned hard in February.
+`, "2026-04-05T07:00:00Z")
+	mem := string(p.mem.memDoc.render())
+	p.decide()
+	after := string(p.mem.memDoc.render())
+	for _, l := range strings.Split(mem, "\n") {
+		if strings.Contains(l, "Source:") {
+			continue
+		}
+		if !strings.Contains(after, l+"\n") {
+			t.Errorf("the author's line %q changed:\n%s", l, after)
+		}
+	}
+	if !strings.Contains(after, "pruned hard in February. Source: memory/2026-02-10.md#L3-L3, memory/2026-04-02.md#L5-L5") {
+		t.Errorf("the dream's own line lacks the new evidence:\n%s", after)
+	}
+	if n := strings.Count(after, "Source:"); n != 1 {
+		t.Errorf("%d Source footers, want the dream's one:\n%s", n, after)
 	}
 }
 

@@ -38,6 +38,7 @@ func materialize(placements []*placement) {
 // its author put it, and the dream reports how many there are (#23 rule 2).
 func archiveDecayed(entries []*curated, arch archive, lg *ledger) {
 	var theirs []string
+	first := ""
 	for _, c := range entries {
 		if c.fresh || c.u == nil || c.isGone() || c.table || c.pointer || c.preamble || c.structural || c.pinned() || c.meta == nil {
 			continue
@@ -46,6 +47,9 @@ func archiveDecayed(entries []*curated, arch archive, lg *ledger) {
 			continue
 		}
 		if !c.dreams() {
+			if first == "" {
+				first = c.file
+			}
 			theirs = append(theirs, c.at())
 			continue
 		}
@@ -61,7 +65,7 @@ func archiveDecayed(entries []*curated, arch archive, lg *ledger) {
 		if n > 5 {
 			at += ", …"
 		}
-		lg.warn(arch.path(), "%d curated %s decayed below the archive threshold (%s); a dream archives only lines it wrote, so %s where %s author put %s",
+		lg.warn(first, "%d curated %s decayed below the archive threshold (%s); a dream archives only lines it wrote, so %s where %s author put %s",
 			n, plural(n, "line", "lines"), at, plural(n, "it stays", "they stay"), plural(n, "its", "their"), plural(n, "it", "them"))
 	}
 }
