@@ -361,7 +361,7 @@ func batchInputs(sel *selection, d workspace.DreamConfig) (inputs, deferred []In
 	}
 	for _, l := range sel.deferred {
 		deferred = append(deferred, Input{Path: l.File.Path, Date: l.Date.Format(time.DateOnly), Bytes: l.File.Size, Hash: shortHash(l.File.Hash),
-			Reason: fmt.Sprintf("batch limit: %d logs / %s per dream, oldest first", d.MaxLogs, kib(int64(d.MaxBytes)))})
+			Reason: fmt.Sprintf("batch limit: %d days of logs / %s per dream, oldest first", d.MaxLogs, kib(int64(d.MaxBytes)))})
 	}
 	return inputs, deferred
 }

@@ -59,7 +59,7 @@ const greenhouseTopic = `# Greenhouse
 // a month (a date in the name, a diary/ folder) are read, never written,
 // though a new fact is about them; the audit refuses them too.
 func TestDream_ADatedFileIsNeverWritten(t *testing.T) {
-	for _, path := range []string{"memory/diary/greenhouse.md", "memory/2026-03/greenhouse.md", "memory/archives/greenhouse.md"} {
+	for _, path := range []string{"memory/2026-03-01-greenhouse.md", "memory/diary/greenhouse.md", "memory/2026-03/greenhouse.md", "memory/archives/greenhouse.md"} {
 		t.Run(path, func(t *testing.T) {
 			dir := workspaceFrom(t, "-- "+path+" --\n"+greenhouseTopic+`-- memory/2026-04-02.md --
 # 2026-04-02
@@ -73,6 +73,11 @@ func TestDream_ADatedFileIsNeverWritten(t *testing.T) {
 			for _, f := range res.Plan.Files {
 				if f.Path == path {
 					t.Errorf("the plan writes %s", path)
+				}
+			}
+			for _, in := range res.Plan.Inputs {
+				if in.Path == path {
+					t.Errorf("%s, a topic file by its shape, was read as a daily log", path)
 				}
 			}
 		})

@@ -567,10 +567,12 @@ func isCuratedPath(p string) bool {
 func writableTopic(p string) bool { return isTopicPath(p) && !workspace.DatedPath(p) }
 
 // isTopicPath reports a path a dream reads as an L2 topic file:
-// memory/<name>.md (or deeper), never a daily log, the dream log, an
-// archive file, or anything under memory/dreaming/ or memory/.dreams/.
+// memory/<name>.md (or deeper), never the dream log, an archive file, or
+// anything under memory/dreaming/, memory/.dreams/ or memory/daily/. Which
+// dated files are daily logs and which are topics the reader decides
+// (workspace.IsDailyLog); a dream writes neither (writableTopic).
 func isTopicPath(p string) bool {
-	if _, _, daily := workspace.DailyLogPath(p); daily || !strings.HasPrefix(p, "memory/") || !strings.HasSuffix(p, ".md") {
+	if !strings.HasPrefix(p, "memory/") || !strings.HasSuffix(p, ".md") {
 		return false
 	}
 	switch {

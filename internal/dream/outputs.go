@@ -289,7 +289,7 @@ func (r dreamLog) notes() []string {
 		note("Batch: %s.", sel.oversized)
 	}
 	if n := len(sel.deferred); n > 0 {
-		note("Deferred %d logs (%s … %s) to the next dream: batch limit of %d logs / %s.", n,
+		note("Deferred %d logs (%s … %s) to the next dream: batch limit of %d days of logs / %s.", n,
 			sel.deferred[0].Date.Format(time.DateOnly), sel.deferred[n-1].Date.Format(time.DateOnly), r.dream.MaxLogs, kib(int64(r.dream.MaxBytes)))
 	}
 	byFile := map[string]int{}
