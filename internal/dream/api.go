@@ -307,14 +307,18 @@ func PlanWorkspace(ctx context.Context, ws *workspace.Workspace, opts Options) (
 
 	// Write: the dream log entry, the state files and every changed
 	// document; what passes the audit is the plan's files.
-	dreamLogEntry(files, dreamLog{started: e.now, clock: opts.now, sel: sel, dream: d, counts: lg.counts, memory: size,
-		archive: arch.path(), actions: lg.actions, secrets: lg.secrets, skipped: lg.skipped}.lines())
+	if lang, level := dreamLogShape(ws); lang != "" {
+		dreamLogEntry(files, dreamLog{started: e.now, clock: opts.now, sel: sel, dream: d, counts: lg.counts, memory: size,
+			archive: arch.path(), actions: lg.actions, secrets: lg.secrets, skipped: lg.skipped, lang: lang, level: level}.lines())
+	} else {
+		lg.warn(dreamLogPath, "its entries are written in a language a dream cannot tell or write (it writes Chinese, Japanese, Korean and English ones); no entry was added, so the next dream reads this batch again")
+	}
 	out := files.rendered()
 	promoted := indexed(mem)
 	for path, b := range map[string][]byte{
 		metaPath:      metaOutput(ws, meta, e.now),
 		recallPath:    recallOutput(score.rec, promoted, e.now),
-		eventsPath:    eventsOutput(files, promoted, sel, mem.memDoc.path, lg.counts, e.now),
+		eventsPath:    eventsOutput(files, promoted, sel, mem.memDoc.path, lg.counts, e.now, lg),
 		heartbeatPath: heartbeatOutput(files, summary(lg.counts, size), e.now, lg),
 	} {
 		if b != nil {
