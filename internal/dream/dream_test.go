@@ -284,12 +284,12 @@ func TestDream_SecondForcedDreamChangesNoCuratedFile(t *testing.T) {
 				res := dream(t, dir, again)
 				second := snapshot(t, dir)
 				for path, b := range first {
-					if (path == "MEMORY.md" || isTopicPath(path)) && second[path] != b {
+					if (path == "MEMORY.md" || writableTopic(path)) && second[path] != b {
 						t.Errorf("%s changed on a dream without new logs:\n%s", path, unifiedDiff(path, []byte(b), []byte(second[path]), false))
 					}
 				}
 				for path := range second {
-					if _, ok := first[path]; !ok && (path == "MEMORY.md" || isTopicPath(path)) {
+					if _, ok := first[path]; !ok && (path == "MEMORY.md" || writableTopic(path)) {
 						t.Errorf("%s created on a dream without new logs", path)
 					}
 				}
