@@ -7,6 +7,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strings"
 	"time"
@@ -93,8 +94,8 @@ type Plan struct {
 type Action struct {
 	// Kind is "promote" (a new fact into an L2 file), "index" (a line into
 	// MEMORY.md), "merge" (evidence added to an entry already kept),
-	// "supersede", "close", "archive", "sink" (moved from MEMORY.md to an L2
-	// file for the budget), "new-topic" or "redact".
+	// "supersede", "close", "archive" (a line the dream wrote, decayed or
+	// superseded), "new-topic" or "redact".
 	Kind     string   `json:"kind"`
 	File     string   `json:"file"`
 	Text     string   `json:"text"`
@@ -165,7 +166,6 @@ type Counts struct {
 	Superseded int `json:"superseded"`
 	Closed     int `json:"closed"`
 	Archived   int `json:"archived"`
-	Sunk       int `json:"sunk"`
 	NewTopics  int `json:"newTopics"`
 	Skipped    int `json:"skipped"`
 	Secrets    int `json:"secrets"`
@@ -297,7 +297,7 @@ func PlanWorkspace(ctx context.Context, ws *workspace.Workspace, opts Options) (
 	}
 	archiveDecayed(mem.curated, arch, lg)
 	materialize(mem.placements)
-	fitBudget(mem, files, size.Budget, lg)
+	fitBudget(mem, size.Before, size.Budget, lg)
 	updateHeader(mem.memDoc, ws.Memory, size.Budget, e.cfg.Budget.TargetPct, e.day)
 	size.After = sizeOf(mem.memDoc.render())
 	if !mem.memDoc.changed() {
@@ -307,14 +307,18 @@ func PlanWorkspace(ctx context.Context, ws *workspace.Workspace, opts Options) (
 
 	// Write: the dream log entry, the state files and every changed
 	// document; what passes the audit is the plan's files.
-	dreamLogEntry(files, dreamLog{started: e.now, clock: opts.now, sel: sel, dream: d, counts: lg.counts, memory: size,
-		archive: arch.path(), actions: lg.actions, secrets: lg.secrets, skipped: lg.skipped}.lines())
+	if lang, level := dreamLogShape(ws); lang != "" {
+		dreamLogEntry(files, dreamLog{started: e.now, clock: opts.now, sel: sel, dream: d, counts: lg.counts, memory: size,
+			archive: arch.path(), actions: lg.actions, secrets: lg.secrets, skipped: lg.skipped, lang: lang, level: level}.lines())
+	} else {
+		lg.warn(dreamLogPath, "its entries are written in a language a dream cannot tell or write (it writes Chinese, Japanese, Korean and English ones); no entry was added, so the next dream reads this batch again")
+	}
 	out := files.rendered()
 	promoted := indexed(mem)
 	for path, b := range map[string][]byte{
 		metaPath:      metaOutput(ws, meta, e.now),
 		recallPath:    recallOutput(score.rec, promoted, e.now),
-		eventsPath:    eventsOutput(files, promoted, sel, mem.memDoc.path, lg.counts, e.now),
+		eventsPath:    eventsOutput(files, promoted, sel, mem.memDoc.path, lg.counts, e.now, lg),
 		heartbeatPath: heartbeatOutput(files, summary(lg.counts, size), e.now, lg),
 	} {
 		if b != nil {
@@ -361,7 +365,7 @@ func batchInputs(sel *selection, d workspace.DreamConfig) (inputs, deferred []In
 	}
 	for _, l := range sel.deferred {
 		deferred = append(deferred, Input{Path: l.File.Path, Date: l.Date.Format(time.DateOnly), Bytes: l.File.Size, Hash: shortHash(l.File.Hash),
-			Reason: fmt.Sprintf("batch limit: %d logs / %s per dream, oldest first", d.MaxLogs, kib(int64(d.MaxBytes)))})
+			Reason: fmt.Sprintf("batch limit: %d days of logs / %s per dream, oldest first", d.MaxLogs, kib(int64(d.MaxBytes)))})
 	}
 	return inputs, deferred
 }
@@ -601,9 +605,13 @@ func audit(out map[string][]byte, ws *workspace.Workspace, read map[string]fileS
 	return changes
 }
 
+// reArchivePath is the dream's archive: memory/archive/YYYY-MM.md.
+var reArchivePath = regexp.MustCompile(`^memory/archive/\d{4}-\d{2}\.md$`)
+
 // allowedTarget lists what a dream may write: MEMORY.md, L2 topic files,
-// the archive, the dream log and the state files. Never a daily log, never
-// memory/dreaming/, never anything outside memory/ but MEMORY.md.
+// its archive, the dream log and the state files. Never a daily log or
+// another dated file (a date in its name or folder, diary/, archives/),
+// never memory/dreaming/, never anything outside memory/ but MEMORY.md.
 func allowedTarget(path string) bool {
 	switch path {
 	case "MEMORY.md", "memory.md", dreamLogPath, metaPath, heartbeatPath, recallPath, eventsPath:
@@ -612,8 +620,8 @@ func allowedTarget(path string) bool {
 	if _, _, daily := workspace.DailyLogPath(path); daily {
 		return false // the reader's rule: what it reads as a daily log is one
 	}
-	if strings.HasPrefix(path, "memory/archive/") && strings.HasSuffix(path, ".md") && !strings.Contains(path, "..") {
-		return true
+	if reArchivePath.MatchString(path) {
+		return true // the dream's own archive (archive.path)
 	}
-	return isTopicPath(path)
+	return writableTopic(path)
 }

@@ -4,6 +4,7 @@ import (
 	"path"
 	"regexp"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 
@@ -40,7 +41,6 @@ type curated struct {
 	cand         *candidate // for a line this run writes
 	pl           *placement
 	archived     bool
-	sunk         bool
 	supersededBy *candidate
 }
 
@@ -100,6 +100,10 @@ type topic struct {
 	names map[string]bool
 	isNew bool
 	added []*candidate
+	// dated is a topic file that belongs to a day or a month
+	// (workspace.DatedPath): read, so a fact it holds is known, and never
+	// written.
+	dated bool
 }
 
 // name adds a name of the topic's subjects (see topic.names) to its
@@ -197,7 +201,8 @@ func readCurated(ws *workspace.Workspace, day time.Time, files *fileSet, lg *led
 		if t.File.Private || !isTopicPath(t.File.Path) || t.File.Path == m.memDoc.path || indexLike(t.File.Path) {
 			continue
 		}
-		tp := &topic{path: t.File.Path, slug: t.Topic, title: t.Title, doc: files.open(t.File, t.Sections), words: map[string]int{}, names: map[string]bool{}}
+		tp := &topic{path: t.File.Path, slug: t.Topic, title: t.Title, doc: files.open(t.File, t.Sections), words: map[string]int{}, names: map[string]bool{},
+			dated: workspace.DatedPath(t.File.Path)}
 		tp.name(t.Title + " " + strings.ReplaceAll(t.Topic, "-", " "))
 		for _, s := range t.Sections {
 			tp.name(s.Heading)
@@ -555,11 +560,19 @@ func isCuratedPath(p string) bool {
 	return p == "MEMORY.md" || p == "memory.md" || isTopicPath(p)
 }
 
-// isTopicPath reports a path a dream may write as an L2 topic file:
-// memory/<name>.md (or deeper), never a daily log, the dream log, an
-// archive file, or anything under memory/dreaming/ or memory/.dreams/.
+// writableTopic reports a path a dream may write as an L2 topic file: a
+// topic path (isTopicPath) that belongs to no day or month
+// (workspace.DatedPath: the same rule the reader's topics are marked
+// dated by).
+func writableTopic(p string) bool { return isTopicPath(p) && !workspace.DatedPath(p) }
+
+// isTopicPath reports a path a dream reads as an L2 topic file:
+// memory/<name>.md (or deeper), never the dream log, an archive file, or
+// anything under memory/dreaming/, memory/.dreams/ or memory/daily/. Which
+// dated files are daily logs and which are topics the reader decides
+// (workspace.IsDailyLog); a dream writes neither (writableTopic).
 func isTopicPath(p string) bool {
-	if _, _, daily := workspace.DailyLogPath(p); daily || !strings.HasPrefix(p, "memory/") || !strings.HasSuffix(p, ".md") {
+	if !strings.HasPrefix(p, "memory/") || !strings.HasSuffix(p, ".md") {
 		return false
 	}
 	switch {
@@ -571,4 +584,33 @@ func isTopicPath(p string) bool {
 		return false
 	}
 	return !slices.Contains(strings.Split(p, "/"), "..")
+}
+
+// dreams reports an entry the dream wrote: a line of this run, or one an
+// earlier dream wrote, which carries the Source footer a dream writes
+// ("Source: memory/2026-03-01.md:12"). Every other line of curated memory
+// is its author's (#23 rule 2): a dream never moves, rewrites, marks,
+// closes, supersedes or archives it, and never adds to it; a person does,
+// with `dreamwiki supersede` or by hand.
+func (c *curated) dreams() bool {
+	if c.fresh || c.cand != nil {
+		return true
+	}
+	if c.u == nil || c.e == nil {
+		return false
+	}
+	for _, l := range c.u.lines {
+		if reSourceFooter.MatchString(l) {
+			return true
+		}
+	}
+	return false
+}
+
+// at is where an entry is, for reasons: "MEMORY.md:12".
+func (c *curated) at() string {
+	if n := c.line(); n > 0 {
+		return c.file + ":" + strconv.Itoa(n)
+	}
+	return c.file
 }

@@ -206,6 +206,10 @@ func (d decider) decideOne(c *candidate) bool {
 	}
 	if c.status == memory.StatusClosed {
 		if open := mem.findLifecycle(c, memory.StatusOpen); open != nil && !open.pinned() {
+			if !open.dreams() {
+				lg.skip(c, fmt.Sprintf("it may finish the to-do at %s, which stays as its author wrote it: a dream never ticks, dates or annotates a to-do", open.at()))
+				return true
+			}
 			closeEntry(open, c)
 			lg.action(Action{Kind: "close", File: open.file, Text: c.fact, Old: shorten(open.text, 120), Type: c.typ,
 				Evidence: evidenceStrings(c.evidence), Reason: "the log says the open item is finished; closed with this date and evidence", Scores: scores})
@@ -215,6 +219,12 @@ func (d decider) decideOne(c *candidate) bool {
 	}
 	if dup := mem.findDuplicate(c); dup != nil && dup.pinned() {
 		lg.skip(c, fmt.Sprintf("already kept at %s:%d, whose line holds a secret and is left as it is (no evidence added)", dup.file, dup.line()))
+		return true
+	} else if dup != nil && !dup.dreams() {
+		lg.skip(c, fmt.Sprintf("already kept at %s, the author's line, which is left as it is (a dream adds no Source to it)", dup.at()))
+		if recalled && dup.file != mem.memDoc.path && !mem.inMemory(dup) {
+			d.placeIndex(c, nil, nil, decision)
+		}
 		return true
 	} else if dup != nil {
 		merge(dup, c)
@@ -226,7 +236,10 @@ func (d decider) decideOne(c *candidate) bool {
 		}
 		return true
 	}
-	if o := mem.restates(c); o != nil {
+	if o := mem.restates(c); o != nil && !o.dreams() {
+		lg.skip(c, fmt.Sprintf("the log says again what %s says, the author's line, which is left as it is (a dream adds no Source to it)", o.at()))
+		return true
+	} else if o != nil {
 		merge(o, c)
 		lg.action(Action{Kind: "merge", File: o.file, Text: shorten(o.text, 160), Type: c.typ, Evidence: evidenceStrings(c.evidence),
 			Reason: "the log says it again (a restatement of an entry already kept); its evidence was added to that entry", Scores: scores})
@@ -249,9 +262,17 @@ func (d decider) decideOne(c *candidate) bool {
 			old = append(old, o)
 		}
 	}
+	for _, o := range old {
+		if !o.dreams() {
+			// A user line is superseded only by a choice: `dreamwiki
+			// supersede`, or a person picking this proposal.
+			lg.skip(c, fmt.Sprintf("it would replace %s, the author's line, which a dream never supersedes (run `dreamwiki supersede` to choose)", o.at()))
+			return true
+		}
+	}
 	if tp == nil && len(old) > 0 {
 		for _, o := range old {
-			if t := mem.topicByPath[o.file]; t != nil {
+			if t := mem.topicByPath[o.file]; t != nil && !t.dated {
 				tp, why = t, "the fact it replaces is in "+o.file
 				break
 			}
@@ -588,7 +609,8 @@ func plausibleValue(v string) bool {
 	return n > 0 && n <= 10
 }
 
-// merge adds a candidate's evidence to a kept entry.
+// merge adds a candidate's evidence to a kept entry the dream wrote (an
+// author's line gets nothing appended: decideOne).
 func merge(o *curated, c *candidate) {
 	if o.cand != nil {
 		o.cand.addEvidence(c.evidence...)
@@ -601,8 +623,9 @@ func merge(o *curated, c *candidate) {
 	o.u.replace(addEvidence(o.u.lines, c.evidence))
 }
 
-// closeEntry marks an open entry done with the date and evidence of the
-// line that finished it.
+// closeEntry marks an open entry the dream wrote done with the date and
+// evidence of the line that finished it (an author's to-do is never
+// touched: decideOne).
 func closeEntry(o *curated, c *candidate) {
 	o.status = memory.StatusClosed
 	if o.cand != nil {
@@ -672,12 +695,15 @@ func (c *curated) line() int {
 // keeps the fact.
 func (m *curatedMemory) route(c *candidate) (*topic, string) {
 	if c.byModel {
-		if tp := m.topicByPath[c.modelFile]; tp != nil {
+		if tp := m.topicByPath[c.modelFile]; tp != nil && !tp.dated {
 			return tp, "the LLM filed it in " + tp.path
 		}
 		return nil, "the LLM filed it in the index"
 	}
 	for _, tp := range m.topics {
+		if tp.dated {
+			continue
+		}
 		if strings.Contains(c.raw, "[["+tp.slug+"]]") || strings.Contains(c.raw, "[["+tp.slug+"|") ||
 			strings.Contains(c.raw, tp.path) || slices.Contains(c.tags, tp.slug) {
 			return tp, "explicit link to " + tp.path
@@ -696,6 +722,9 @@ func (m *curatedMemory) route(c *candidate) (*topic, string) {
 	var bestShared, bestNames []string
 	bestScore, second := 0.0, 0.0
 	for _, tp := range m.topics {
+		if tp.dated {
+			continue // never written: it belongs to its day
+		}
 		score := 0.0
 		var shared, named []string
 		for _, w := range c.words {

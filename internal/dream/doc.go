@@ -5,7 +5,8 @@
 //
 // A dream has three phases (DESIGN 5.3). Sense is read-only: the gates
 // (time, new days, lock), the watermark from memory/dream-log.md, the
-// batch of logs (oldest first, 32 logs or 192 KiB, cut on dates) with the
+// batch of logs (oldest first, 32 days of logs or 192 KiB, cut on dates;
+// what a daily log is the reader decides, workspace.IsDailyLog) with the
 // messages of its days that public conversation digests cite
 // (conversations.go), and the candidate facts: lines whose shape is no
 // fact (status, counters, cron and health-check output, paths, hashes,
@@ -18,18 +19,28 @@
 // to-do), near-duplicates and restatements merge
 // into one entry with all their sources, and a fact replaces a curated one
 // only when the log names the old value or changes its labelled subject
-// (supersede.go). A fact goes to the L2 file that names its subject and
-// wins clearly, else to the index (found where the workspace keeps it:
+// (supersede.go). Curated memory belongs to its author (#23 rule 2): only
+// lines the dream wrote (curated.dreams: its Source footer) get evidence,
+// a "(done …)" or a supersede marker, or go to the archive; a fact that
+// would repeat, close or replace an author's line is reported as a
+// proposal and the line is left as it is. A fact goes to the L2 file that names its subject and
+// wins clearly (never a dated file: workspace.DatedPath), else to the
+// index (found where the workspace keeps it:
 // MEMORY.md or memory/**/MEMORY.md; index.go), written as it was (Markdown
 // and code spans verbatim, Rule/Why/How when it gives a reason, a date, a
 // Source pointer), at the end of an open list of a section about it or in
 // a section the dream owns, never inside a numbered or counted list, a
 // table or code (place.go). Optionally the distil step runs through an
-// LLM, every answer checked (llm.go). Settle keeps the index within its
-// character budget (detail sinks into L2 files behind pointers), archives
-// decayed entries (DESIGN 5.1), updates memory-meta.json (undated entries
-// stay undated), the recall store, the event log (in the shape it already
-// has) and the heartbeat, and appends a Markdown entry to the dream log.
+// LLM, every answer checked (llm.go). Settle keeps the dream's own index
+// lines within the index's character budget (the lowest-scored go first;
+// an index over its budget already gets none and a report: the budget is
+// the window the agent sees, never a reason to move an author's line),
+// archives the dream's own decayed entries (DESIGN 5.1), updates
+// memory-meta.json (undated entries stay undated), the recall store, the
+// event log (each record with the keys the file's records of its type
+// carry, or none) and the heartbeat, and appends a Markdown entry to the
+// dream log in the language and heading level of its entries (none, and a
+// diagnostic, when their script is one it has no labels for).
 //
 // A plan (NewPlan, PlanWorkspace) is the whole dream worked out, with the
 // reason and scores of every action and the new bytes of every file; it
@@ -42,13 +53,15 @@
 // a ledger it reports every decision to; so each phase can be run alone
 // on a small workspace (phases_test.go).
 //
-// A dream never modifies, moves or deletes a daily log, never writes
+// A dream never modifies, moves or deletes a daily log or any dated file
+// (a date in its name or folder, diary/, archives/; its own
+// memory/archive/YYYY-MM.md aside), never writes
 // outside MEMORY.md and memory/ (daily logs, memory/dreaming/ excluded),
 // never creates a second index beside the one the workspace keeps,
 // never writes a new secret into curated memory and never rewrites a line
 // that holds one (it reports it; published outputs redact it), and never
 // deletes a fact: each one is still present, superseded with a link to its
-// successor, or in memory/archive/. It never reads or writes a private
+// successor, or (a line it wrote) in memory/archive/. It never reads or writes a private
 // note (DESIGN 5.7): a private log is no source, a private topic file no
 // target, and a private index stops it (private.go says why this rule and
 // not "private facts go to private files").

@@ -150,7 +150,7 @@ func editAfterCrash(t *testing.T, dir string, before, planned map[string]string,
 	}
 	slices.Sort(paths)
 	for _, p := range paths {
-		if p != "MEMORY.md" && !isTopicPath(p) {
+		if p != "MEMORY.md" && !writableTopic(p) {
 			continue
 		}
 		if _, ok := planned[p]; ok && now[p] == planned[p] && now[p] != before[p] && replaced == "" {

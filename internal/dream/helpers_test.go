@@ -13,6 +13,7 @@ import (
 
 	"github.com/rogpeppe/go-internal/txtar"
 
+	"github.com/dreamwiki/dreamwiki/internal/diag"
 	"github.com/dreamwiki/dreamwiki/internal/workspace"
 )
 
@@ -173,4 +174,13 @@ func appendFile(p, s string) error {
 		return err
 	}
 	return f.Close()
+}
+
+// diagText is every diagnostic of a list, one a line.
+func diagText(l diag.List) string {
+	var b strings.Builder
+	for _, d := range l {
+		b.WriteString(d.Error() + "\n")
+	}
+	return b.String()
 }

@@ -159,6 +159,9 @@ func llmFiles(mem *curatedMemory) []llmFile {
 		}
 	}
 	for _, tp := range mem.topics {
+		if tp.dated {
+			continue // no target: it belongs to its day
+		}
 		f := llmFile{Path: tp.path, Title: tp.title}
 		for _, s := range tp.doc.sections {
 			if s.heading != "" {

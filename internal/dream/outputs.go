@@ -3,6 +3,7 @@ package dream
 import (
 	"fmt"
 	"maps"
+	"regexp"
 	"slices"
 	"strings"
 	"time"
@@ -134,7 +135,7 @@ func recallOutput(rec recalls, promoted []*candidate, now time.Time) []byte {
 // dream read or promoted anything. Records take the shape the log already
 // uses (its time key, the keys all its records carry); a kind of record
 // the log could not hold is left out, and nil means none was added.
-func eventsOutput(files *fileSet, promoted []*candidate, sel *selection, index string, c Counts, now time.Time) []byte {
+func eventsOutput(files *fileSet, promoted []*candidate, sel *selection, index string, c Counts, now time.Time, lg *ledger) []byte {
 	f := files.ws.FileByPath(eventsPath)
 	if f == nil || len(promoted) == 0 && len(sel.inputs) == 0 {
 		return nil
@@ -146,10 +147,22 @@ func eventsOutput(files *fileSet, promoted []*candidate, sel *selection, index s
 	}
 	log := memory.ReadEventLog(raw)
 	added := false
+	refused := map[string]bool{}
 	add := func(typ string, fields map[string]any) {
 		if rec, ok := log.Record(typ, now, fields); ok {
 			b, added = append(b, rec...), true
+			return
 		}
+		if refused[typ] {
+			return
+		}
+		refused[typ] = true
+		keys, whose := log.Common, "all its records"
+		if ks, ok := log.Types[typ]; ok {
+			keys, whose = ks, "its "+typ+" records"
+		}
+		lg.warn(eventsPath, "%s carry the keys %s, which the dream's %s record cannot fill; it wrote no such record, rather than one in a shape the file does not use",
+			whose, strings.Join(keys, ", "), typ)
 	}
 	for _, c := range promoted {
 		ev := c.evidence[0]
@@ -193,6 +206,37 @@ func summary(c Counts, m MemorySize) string {
 	return s
 }
 
+// dreamLogShape is the shape of the dream log's entries: the language
+// they are written in (language; the log's whole text when it has no
+// entry yet, English when there is no log) and the level of their
+// headings. Paths, hashes and code say nothing about the language and are
+// left out of the count.
+func dreamLogShape(ws *workspace.Workspace) (lang string, level int) {
+	dl := ws.DreamLog
+	if dl == nil || dl.File == nil {
+		return "en", 2
+	}
+	var text strings.Builder
+	level = 2
+	lines := strings.Split(dl.File.Content, "\n")
+	for _, e := range dl.Entries {
+		text.WriteString(e.Heading + "\n" + e.Body + "\n")
+		if e.Line >= 1 && e.Line <= len(lines) {
+			if n := len(lines[e.Line-1]) - len(strings.TrimLeft(lines[e.Line-1], "#")); n >= 1 && n <= 6 {
+				level = n
+			}
+		}
+	}
+	if len(dl.Entries) == 0 {
+		text.WriteString(dl.File.Content)
+	}
+	return language(reNoLanguage.ReplaceAllString(text.String(), " ")), level
+}
+
+// reNoLanguage is what says nothing about a text's language: paths, file
+// names, code spans, hashes, the names of the files a dream writes.
+var reNoLanguage = regexp.MustCompile("`[^`]*`|\\S*[/.]\\S*|\\b[0-9a-f]{8,}\\b|(?i:sha256|MEMORY|KiB|MiB)")
+
 // dreamLogEntry appends the run's entry to memory/dream-log.md (Markdown,
 // never JSON), opened in files: nothing when nothing has ever been
 // consolidated (there is no watermark to record).
@@ -226,6 +270,8 @@ type dreamLog struct {
 	actions []Action
 	secrets []SecretFinding
 	skipped []Skip
+	lang    string // the language of the log's entries (dreamLogShape)
+	level   int    // the level of their headings
 }
 
 // lines are the run's dream log entry: the watermark, inputs with their
@@ -238,28 +284,32 @@ func (r dreamLog) lines() []string {
 		return nil
 	}
 	c, m := r.counts, r.memory
+	lb, ok := workspace.DreamLogLanguages[r.lang]
+	if !ok {
+		lb = workspace.DreamLogLanguages["en"]
+	}
 	var L []string
 	add := func(format string, args ...any) { L = append(L, fmt.Sprintf(format, args...)) }
-	add("## %s — dream", r.started.Format("2006-01-02 15:04"))
+	add("%s %s — %s", strings.Repeat("#", max(r.level, 2)), r.started.Format("2006-01-02 15:04"), lb.Dream)
 	add("")
-	add("- **Consolidated through**: %s", dateOr(sel.through, "—"))
+	add("- **%s**: %s", lb.Through, dateOr(sel.through, "—"))
 	if n := len(sel.inputs); n > 0 {
 		var size int64
 		for _, in := range sel.inputs {
 			size += in.File.Size
 		}
-		add("- **Logs**: %d (%s … %s), %s", n, sel.inputs[0].Date.Format(time.DateOnly), sel.inputs[n-1].Date.Format(time.DateOnly), kib(size))
+		add("- **%s**: %d (%s … %s), %s", lb.Logs, n, sel.inputs[0].Date.Format(time.DateOnly), sel.inputs[n-1].Date.Format(time.DateOnly), kib(size))
 	} else {
-		add("- **Logs**: 0 (nothing new since %s)", dateOr(sel.watermark, "the start"))
+		add("- **%s**: "+lb.NothingNew, lb.Logs, dateOr(sel.watermark, "—")) // a watermark is set: lines() returned early without one
 	}
-	add("- **Promoted**: %d (%d into MEMORY.md)", c.Promoted, c.Indexed)
-	add("- **Merged**: %d", c.Merged)
-	add("- **Superseded**: %d", c.Superseded)
-	add("- **Archived**: %d", c.Archived)
-	add("- **MEMORY.md**: %s → %s chars (%d → %d lines), target %s", thousands(m.Before.Chars), thousands(m.After.Chars), m.Before.Lines, m.After.Lines, m.Budget.String())
-	add("- **Duration**: %.2f s", r.clock().Sub(r.started).Seconds())
+	add("- **%s**: "+lb.IntoIndex, lb.Promoted, c.Promoted, c.Indexed)
+	add("- **%s**: %d", lb.Merged, c.Merged)
+	add("- **%s**: %d", lb.Superseded, c.Superseded)
+	add("- **%s**: %d", lb.Archived, c.Archived)
+	add("- **MEMORY.md**: "+lb.Size, thousands(m.Before.Chars), thousands(m.After.Chars), m.Before.Lines, m.After.Lines, m.Budget.String())
+	add("- **%s**: %.2f s", lb.Duration, r.clock().Sub(r.started).Seconds())
 	if len(sel.inputs) > 0 {
-		add("- **Inputs**:")
+		add("- **%s**:", lb.Inputs)
 		for _, in := range sel.inputs {
 			add("  - %s (%s, sha256 %s)", in.File.Path, kib(in.File.Size), shortHash(in.File.Hash))
 		}
@@ -282,6 +332,9 @@ func (r dreamLog) lines() []string {
 // skipped line can be found; the plan, --dry-run and --json, has all).
 // A note starting "  - " is a sub-item of the one above.
 func (r dreamLog) notes() []string {
+	if lb, ok := workspace.DreamLogLanguages[r.lang]; ok && r.lang != "en" {
+		return r.localNotes(lb)
+	}
 	sel, c := r.sel, r.counts
 	var notes []string
 	note := func(format string, args ...any) { notes = append(notes, fmt.Sprintf(format, args...)) }
@@ -289,7 +342,7 @@ func (r dreamLog) notes() []string {
 		note("Batch: %s.", sel.oversized)
 	}
 	if n := len(sel.deferred); n > 0 {
-		note("Deferred %d logs (%s … %s) to the next dream: batch limit of %d logs / %s.", n,
+		note("Deferred %d logs (%s … %s) to the next dream: batch limit of %d days of logs / %s.", n,
 			sel.deferred[0].Date.Format(time.DateOnly), sel.deferred[n-1].Date.Format(time.DateOnly), r.dream.MaxLogs, kib(int64(r.dream.MaxBytes)))
 	}
 	byFile := map[string]int{}
@@ -318,9 +371,6 @@ func (r dreamLog) notes() []string {
 	if c.Archived > 0 {
 		note("Archived %d decayed entries to %s.", c.Archived, r.archive)
 	}
-	if c.Sunk > 0 {
-		note("MEMORY.md over budget: %d entries moved into L2 files, with pointers.", c.Sunk)
-	}
 	for _, s := range r.secrets {
 		note("Secret guard: %s:%d holds a secret (%s); redacted, never written to curated memory.", s.File, s.Line, s.Kind)
 	}
@@ -345,6 +395,43 @@ func (r dreamLog) notes() []string {
 			}
 			notes = append(notes, fmt.Sprintf("  - %s ×%d: %s", k, reasons[k], at))
 		}
+	}
+	return notes
+}
+
+// localNotes are the notes of an entry in a log written in another
+// language than English: the ones its labels can say (what went where,
+// what was deferred, secrets, how many lines were skipped and where); the
+// plan (--dry-run, --json) has every reason in full.
+func (r dreamLog) localNotes(lb workspace.DreamLogLabels) []string {
+	var notes []string
+	if n := len(r.sel.deferred); n > 0 {
+		notes = append(notes, fmt.Sprintf(lb.Deferred, n, r.sel.deferred[0].Date.Format(time.DateOnly), r.sel.deferred[n-1].Date.Format(time.DateOnly)))
+	}
+	byFile := map[string]int{}
+	for _, a := range r.actions {
+		if a.Kind == "promote" {
+			byFile[a.File]++
+		}
+	}
+	if len(byFile) > 0 {
+		notes = append(notes, lb.Promoted+":")
+		for _, f := range slices.Sorted(maps.Keys(byFile)) {
+			notes = append(notes, "  - "+fmt.Sprintf(lb.PromotedTo, byFile[f], f))
+		}
+	}
+	for _, s := range r.secrets {
+		notes = append(notes, fmt.Sprintf(lb.Secret, s.File, s.Line, s.Kind))
+	}
+	if n := len(r.skipped); n > 0 {
+		var at []string
+		for _, s := range r.skipped[:min(n, 5)] {
+			at = append(at, fmt.Sprintf("%s:%d", s.File, s.Line))
+		}
+		if n > 5 {
+			at = append(at, "…")
+		}
+		notes = append(notes, fmt.Sprintf(lb.Skipped, n), "  - "+strings.Join(at, ", "))
 	}
 	return notes
 }

@@ -67,16 +67,57 @@ func TestDecide_AFactAlreadyInMemoryIsNotPlacedTwice(t *testing.T) {
 	if len(p.mem.placements) != 0 {
 		t.Errorf("the fact was placed again: %+v", p.mem.placements[0].c.fact)
 	}
-	if c := p.lg.counts; c.Merged != 1 || c.Promoted != 0 || c.Indexed != 0 {
-		t.Errorf("counts = %+v, want one merge and nothing promoted", c)
+	if c := p.lg.counts; c.Merged != 0 || c.Promoted != 0 || c.Indexed != 0 {
+		t.Errorf("counts = %+v, want nothing merged into the author's line and nothing promoted", c)
 	}
 	mem := string(p.mem.memDoc.render())
 	if n := strings.Count(mem, "Backblaze B2"); n != 1 {
 		t.Errorf("MEMORY.md names the fact %d times, want once:\n%s", n, mem)
 	}
-	// The log's line is kept as the entry's evidence.
-	if !strings.Contains(mem, "memory/2026-04-02.md#L3-L3") {
-		t.Errorf("MEMORY.md lacks the new evidence:\n%s", mem)
+	// The author's line gets no Source (#23 rule 2); the log's line is
+	// reported as already kept.
+	if strings.Contains(mem, "memory/2026-04-02.md#L3-L3") || len(p.lg.skipped) != 1 || !strings.Contains(p.lg.skipped[0].Reason, "already kept at MEMORY.md:4") {
+		t.Errorf("MEMORY.md:\n%s\nskipped %+v", mem, p.lg.skipped)
+	}
+}
+
+// TestDecide_NoUserLineGetsASourceAppended: a log line that says again
+// what an author's line says (in a numbered list, or a plain one) adds
+// nothing to it; a line the dream wrote earlier (its Source footer says
+// so) still gets the new evidence.
+func TestDecide_NoUserLineGetsASourceAppended(t *testing.T) {
+	p := collectPhases(t, `
+-- MEMORY.md --
+# MEMORY.md
+
+## Garden
+1. The greenhouse vents open automatically above 27 degrees.
+2. The rain barrel overflow drains into the pond behind the shed.
+- The compost bin by the fence is turned every second Sunday.
+- The apple tree by the gate was pruned hard in February. Source: memory/2026-02-10.md#L3-L3
+-- memory/2026-04-02.md --
+# 2026-04-02
+
+- Decision: the greenhouse vents open automatically above 27 degrees.
+- Decision: the compost bin by the fence is turned every second Sunday.
+- Decision: the apple tree by the gate was pruned hard in February.
+`, "2026-04-05T07:00:00Z")
+	mem := string(p.mem.memDoc.render())
+	p.decide()
+	after := string(p.mem.memDoc.render())
+	for _, l := range strings.Split(mem, "\n") {
+		if strings.Contains(l, "Source:") {
+			continue
+		}
+		if !strings.Contains(after, l+"\n") {
+			t.Errorf("the author's line %q changed:\n%s", l, after)
+		}
+	}
+	if !strings.Contains(after, "pruned hard in February. Source: memory/2026-02-10.md#L3-L3, memory/2026-04-02.md#L5-L5") {
+		t.Errorf("the dream's own line lacks the new evidence:\n%s", after)
+	}
+	if n := strings.Count(after, "Source:"); n != 1 {
+		t.Errorf("%d Source footers, want the dream's one:\n%s", n, after)
 	}
 }
 
@@ -164,7 +205,11 @@ func TestGate_ForceSkipsTheGatesThatFailAndSaysSo(t *testing.T) {
 	}
 }
 
-func TestFitBudget_DetailMovesToATopicFileBehindAPointer(t *testing.T) {
+// TestFitBudget_DropsTheDreamsOwnLinesNeverTheAuthors: over its budget with
+// this run's lines, the index loses those lines, lowest score first, and
+// none of its author's (before #23 the author's lines moved into a new
+// file named after their heading).
+func TestFitBudget_DropsTheDreamsOwnLinesNeverTheAuthors(t *testing.T) {
 	p := collectPhases(t, `
 -- MEMORY.md --
 # MEMORY.md
@@ -173,28 +218,25 @@ func TestFitBudget_DetailMovesToATopicFileBehindAPointer(t *testing.T) {
 - nas-01 is the Synology DS920+ in the hall cupboard, on the UPS with the router.
 - The NUC in the study runs Home Assistant, Zigbee2MQTT and the Mosquitto broker.
 - The printer is a Brother HL-L2350DW on the guest network, reserved at 10.0.0.31.
-`, "2026-04-05T07:00:00Z")
-	before := sizeOf(p.mem.memDoc.render())
-	target := Budget{Chars: before.Chars - 60}
-	fitBudget(p.mem, p.files, target, p.lg)
+`+decisionsLog("2026-04-04", 3), "2026-04-05T07:00:00Z")
+	mem := string(p.mem.memDoc.render())
+	before := sizeOf([]byte(mem))
+	p.decide()
+	if p.lg.counts.Indexed != 3 {
+		t.Fatalf("counts = %+v, want three index lines", p.lg.counts)
+	}
+	target := Budget{Chars: before.Chars + 230} // room for one line of about 140
+	fitBudget(p.mem, before, target, p.lg)
 
-	after := sizeOf(p.mem.memDoc.render())
-	if !target.fits(after) {
-		t.Errorf("MEMORY.md is %d chars, over its budget of %d", after.Chars, target.Chars)
+	after := string(p.mem.memDoc.render())
+	if !target.fits(sizeOf([]byte(after))) {
+		t.Errorf("MEMORY.md is over its budget of %d:\n%s", target.Chars, after)
 	}
-	if p.lg.counts.Sunk == 0 || p.lg.counts.NewTopics != 1 {
-		t.Fatalf("counts = %+v, want entries sunk into one new topic file", p.lg.counts)
+	if l := lineOrder(mem, after); l != "" {
+		t.Errorf("the author's line %q moved or went:\n%s", l, after)
 	}
-	mem, hosts := string(p.mem.memDoc.render()), p.files.docs["memory/hosts.md"]
-	if hosts == nil || !strings.Contains(mem, "see memory/hosts.md") {
-		t.Fatalf("no pointer to memory/hosts.md in MEMORY.md:\n%s", mem)
-	}
-	// Nothing is lost: every fact is in MEMORY.md or in the topic file.
-	both := mem + string(hosts.render())
-	for _, fact := range []string{"Synology DS920+", "Mosquitto broker", "Brother HL-L2350DW"} {
-		if !strings.Contains(both, fact) {
-			t.Errorf("%q is gone from curated memory:\n%s", fact, both)
-		}
+	if p.lg.counts.Indexed != 1 || p.lg.counts.NewTopics != 0 {
+		t.Errorf("counts = %+v, want one of the dream's three lines kept", p.lg.counts)
 	}
 }
 

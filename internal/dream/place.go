@@ -162,53 +162,74 @@ func (d *mdDoc) labelledList(n int) bool {
 }
 
 // dreamSections are the names of the section a dream owns in a file, by
-// the script the file is written in; a dream finds its section again under
-// any of them.
-var dreamSections = []struct {
-	script *unicode.RangeTable
-	name   string
-}{
-	{unicode.Hangul, "드림 정리"},
-	{unicode.Hiragana, "ドリームで整理"},
-	{unicode.Katakana, "ドリームで整理"},
-	{unicode.Han, "梦境整理"},
-	{nil, "From dreams"},
-}
+// the language the file is written in (language); a dream finds its
+// section again under any of them.
+var dreamSections = map[string]string{"ko": "드림 정리", "ja": "ドリームで整理", "zh": "梦境整理", "en": "From dreams"}
 
 // dreamSection returns the section the dream owns in a file: the one an
 // earlier dream started, else a new one at the end, named in the file's
-// script.
+// language.
 func (d *mdDoc) dreamSection() *mdSection {
-	for _, ds := range dreamSections {
-		if s := d.section(ds.name); s != nil {
+	for _, lang := range []string{"ko", "ja", "zh", "en"} {
+		if s := d.section(dreamSections[lang]); s != nil {
 			return s
 		}
 	}
 	return d.addSection(dreamSectionName(strings.Join(d.lines, "\n")), 2)
 }
 
-// dreamSectionName picks the name for a file's text: the first script of
-// dreamSections the text uses for at least a tenth of its letters.
+// dreamSectionName picks the name for a file's text: in its language, in
+// English when its script tells none a dream writes.
 func dreamSectionName(text string) string {
-	letters := 0
-	count := make([]int, len(dreamSections))
+	if name, ok := dreamSections[language(text)]; ok {
+		return name
+	}
+	return dreamSections["en"]
+}
+
+// scripts are the scripts that tell a language, in the order they are
+// tried: kana before Han (Japanese writes both), Hangul first.
+var scripts = []struct {
+	table *unicode.RangeTable
+	lang  string
+}{
+	{unicode.Hangul, "ko"},
+	{unicode.Hiragana, "ja"},
+	{unicode.Katakana, "ja"},
+	{unicode.Han, "zh"},
+}
+
+// language is the language a text is written in as far as its script
+// tells: "ko", "ja" or "zh" when that script holds a tenth of its letters
+// at least, "en" for Latin text (or no letters), "" for a script a dream
+// writes nothing in. It is the one rule for "which language is this file
+// in?": the dream's own section and its dream-log entries use it.
+func language(text string) string {
+	letters, latin := 0, 0
+	count := make([]int, len(scripts))
 	for _, r := range text {
 		if !unicode.IsLetter(r) {
 			continue
 		}
 		letters++
-		for i, ds := range dreamSections {
-			if ds.script != nil && unicode.Is(ds.script, r) {
+		if unicode.Is(unicode.Latin, r) {
+			latin++
+		}
+		for i, sc := range scripts {
+			if unicode.Is(sc.table, r) {
 				count[i]++
 			}
 		}
 	}
-	for i, ds := range dreamSections {
-		if ds.script == nil || letters > 0 && count[i]*10 >= letters {
-			return ds.name
+	for i, sc := range scripts {
+		if letters > 0 && count[i]*10 >= letters {
+			return sc.lang
 		}
 	}
-	return dreamSections[len(dreamSections)-1].name
+	if letters == 0 || latin*2 >= letters {
+		return "en"
+	}
+	return ""
 }
 
 // spot picks where a new entry goes in a document: after the last item of

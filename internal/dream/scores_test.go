@@ -204,7 +204,7 @@ const decayWorkspace = `
 - The office plant needs water on Mondays.
 - The bike lock code is kept by Aiko.
 - Sam's running shoes are the blue pair.
-- The old Kindle went to the charity shop.
+- The old Kindle went to the charity shop. Source: memory/2025-05-09.md#L3-L3
 - The spare HDMI cable is in the second drawer.
 - The expired gym membership card is in the wallet.
 - The winter tyres are stored at the garage.
@@ -289,10 +289,16 @@ func TestDream_DecayAsTheEngineUsesIt(t *testing.T) {
 			}
 		}
 	}
-	if strings.Join(archived, "|") != "The old Kindle went to the charity shop.|The expired gym membership card is in the wallet." {
+	// Only the dream's own line goes (its Source footer says the dream
+	// wrote it); the author's decayed line stays and is reported (#23
+	// rule 2).
+	if strings.Join(archived, "|") != "The old Kindle went to the charity shop." {
 		t.Errorf("archived %q", archived)
 	}
-	if d5, d7 := doc.ByID("d5"), doc.ByID("d7"); d5.File != "memory/archive/2026-04.md" || d7.File != "memory/archive/2026-04.md" {
-		t.Errorf("archived records point to %q, %q", d5.File, d7.File)
+	if d5, d7 := doc.ByID("d5"), doc.ByID("d7"); d5.File != "memory/archive/2026-04.md" || d7.File != "MEMORY.md" {
+		t.Errorf("records point to %q, %q", d5.File, d7.File)
+	}
+	if !strings.Contains(diagText(pl.Diagnostics), "1 curated line decayed below the archive threshold (MEMORY.md:10)") {
+		t.Errorf("the author's decayed line is not reported:\n%s", diagText(pl.Diagnostics))
 	}
 }

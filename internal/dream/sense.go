@@ -29,7 +29,7 @@ type Input struct {
 	// dream log so the next dream knows whether the log changed since.
 	Hash string `json:"hash"`
 	// Why it was selected ("new", "changed since the last dream") or, for a
-	// deferred log, why it waits ("batch limit: 32 logs / 192 KiB").
+	// deferred log, why it waits ("batch limit: 32 days of logs / 192 KiB").
 	Reason string `json:"reason"`
 }
 
@@ -85,9 +85,11 @@ func lastDreamTime(ws *workspace.Workspace) time.Time {
 // watermark and changed since the last dream (a log dated after the
 // watermark is new; one dated on it counts when its hash differs from the
 // one recorded, or, for logs no dream recorded, when it was modified after
-// the last dream), oldest first, cut on date boundaries at maxLogs logs or
-// maxBytes bytes. A single date over the cap is taken whole.
-func selectLogs(ws *workspace.Workspace, maxLogs, maxBytes int) *selection {
+// the last dream), oldest first, cut on date boundaries at maxDays days
+// of logs (dream.max_logs: a batch is counted in days, not files, so the
+// session files of one busy day count once; #23 rule 4) or maxBytes bytes.
+// A single date over the byte cap is taken whole.
+func selectLogs(ws *workspace.Workspace, maxDays, maxBytes int) *selection {
 	sel := &selection{reasons: map[*workspace.DailyLog]string{}, lastDream: lastDreamTime(ws)}
 	if ws.DreamLog != nil {
 		sel.watermark = ws.DreamLog.Watermark()
@@ -117,8 +119,8 @@ func selectLogs(ws *workspace.Workspace, maxLogs, maxBytes int) *selection {
 		}
 	}
 	sel.newDays = len(days)
-	if maxLogs <= 0 {
-		maxLogs = 1 << 30
+	if maxDays <= 0 {
+		maxDays = 1 << 30
 	}
 	if maxBytes <= 0 {
 		maxBytes = 1 << 62
@@ -132,18 +134,17 @@ func selectLogs(ws *workspace.Workspace, maxLogs, maxBytes int) *selection {
 			dsize += picked[j].File.Size
 			j++
 		}
-		count := j - i
-		if n > 0 && (n+count > maxLogs || size+dsize > int64(maxBytes)) {
+		if n > 0 && (n+1 > maxDays || size+dsize > int64(maxBytes)) {
 			sel.deferred = picked[i:]
 			break
 		}
-		if n == 0 && (count > maxLogs || dsize > int64(maxBytes)) {
+		if n == 0 && dsize > int64(maxBytes) {
 			sel.oversized = fmt.Sprintf("%s alone is %d logs, %s: over the batch limit, taken whole",
-				picked[i].Date.Format(time.DateOnly), count, kib(dsize))
+				picked[i].Date.Format(time.DateOnly), j-i, kib(dsize))
 		}
 		sel.inputs = append(sel.inputs, picked[i:j]...)
 		sel.through = picked[i].Date
-		n += count
+		n++
 		size += dsize
 		i = j
 	}

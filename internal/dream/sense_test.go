@@ -109,12 +109,12 @@ func TestDream_BatchLimitCutsOnDateBoundariesOldestFirst(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(pl.Inputs) != 31 || pl.Inputs[0].Date != "2026-01-01" {
+	// The limit (32) counts days, not files (#23 rule 4): 2026-01-01 …
+	// 2026-02-01 is 32 days and 33 logs, 2026-02-01's two together.
+	if len(pl.Inputs) != 33 || pl.Inputs[0].Date != "2026-01-01" {
 		t.Fatalf("inputs %d, first %s, through %s", len(pl.Inputs), pl.Inputs[0].Date, pl.Through)
 	}
-	// 2026-01-01 … 2026-01-31 is 31 logs; 2026-02-01 has two, which would
-	// make 33: the cut falls before that date, not inside it.
-	if pl.Through != "2026-01-31" || len(pl.Deferred) != 10 || pl.Deferred[0].Date != "2026-02-01" || pl.Deferred[1].Date != "2026-02-01" {
+	if pl.Through != "2026-02-01" || len(pl.Deferred) != 8 || pl.Deferred[0].Date != "2026-02-02" {
 		t.Errorf("through %s, deferred %d: %+v", pl.Through, len(pl.Deferred), pl.Deferred[:2])
 	}
 
@@ -126,6 +126,25 @@ func TestDream_BatchLimitCutsOnDateBoundariesOldestFirst(t *testing.T) {
 	}
 	if len(pl.Inputs) != 1 || len(pl.Deferred) != 2 || len(pl.Notes) != 1 || !strings.Contains(pl.Notes[0], "2026-01-01 alone is 1 logs") {
 		t.Errorf("oversized date: inputs %v deferred %d notes %v", pl.Inputs, len(pl.Deferred), pl.Notes)
+	}
+}
+
+// TestDream_BatchLimitCountsDays: a busy day of many session logs is one
+// day of the batch limit; before #23 a 32-log batch covered 2 such days.
+func TestDream_BatchLimitCountsDays(t *testing.T) {
+	var b strings.Builder
+	for day := 1; day <= 3; day++ {
+		for s := 0; s < 12; s++ {
+			fmt.Fprintf(&b, "-- memory/2026-01-%02d-%02d00.md --\n# Session: 2026-01-%02d %02d:00:00 UTC\n\n- Session %d of day %d about the rack.\n", day, 8+s, day, 8+s, s, day)
+		}
+	}
+	dir := workspaceFrom(t, b.String())
+	pl, err := NewPlan(context.Background(), dir, Options{Now: at("2026-02-15T07:00:00Z"), Force: true, Configure: func(c *workspace.Config) { c.Dream.MaxLogs = 2 }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(pl.Inputs) != 24 || pl.Through != "2026-01-02" || len(pl.Deferred) != 12 || len(pl.Notes) != 0 {
+		t.Errorf("inputs %d through %s deferred %d notes %v: want two days of 12 logs", len(pl.Inputs), pl.Through, len(pl.Deferred), pl.Notes)
 	}
 }
 

@@ -33,12 +33,24 @@ func materialize(placements []*placement) {
 // archiveDecayed moves entries whose decay fell to the archived tier
 // (score < 0.1 and fewer than 2 recalls, never structural ones, DESIGN
 // 5.1) to memory/archive/YYYY-MM.md.
+//
+// Only the dream's own lines go: an author's line that decayed stays where
+// its author put it, and the dream reports how many there are (#23 rule 2).
 func archiveDecayed(entries []*curated, arch archive, lg *ledger) {
+	var theirs []string
+	first := ""
 	for _, c := range entries {
 		if c.fresh || c.u == nil || c.isGone() || c.table || c.pointer || c.preamble || c.structural || c.pinned() || c.meta == nil {
 			continue
 		}
 		if c.decay.Tier != memory.TierArchived || len(c.u.entries) != 1 {
+			continue
+		}
+		if !c.dreams() {
+			if first == "" {
+				first = c.file
+			}
+			theirs = append(theirs, c.at())
 			continue
 		}
 		arch.add(c, c.u.lines, fmt.Sprintf("decayed: score %s < 0.1, %d recalls", fmtScore(c.decay.Score), c.meta.RecallCount))
@@ -47,6 +59,14 @@ func archiveDecayed(entries []*curated, arch archive, lg *ledger) {
 				fmtScore(c.decay.Score), c.meta.RecallCount, dateOr(c.meta.Created, "unknown"), arch.path()),
 			Scores: &Scores{Decay: decayScores(c.decay)}})
 		lg.counts.Archived++
+	}
+	if n := len(theirs); n > 0 {
+		at := strings.Join(theirs[:min(n, 5)], ", ")
+		if n > 5 {
+			at += ", …"
+		}
+		lg.warn(first, "%d curated %s decayed below the archive threshold (%s); a dream archives only lines it wrote, so %s where %s author put %s",
+			n, plural(n, "line", "lines"), at, plural(n, "it stays", "they stay"), plural(n, "its", "their"), plural(n, "it", "them"))
 	}
 }
 
@@ -189,98 +209,53 @@ func budget(b workspace.BudgetConfig, m *workspace.MemoryIndex) Budget {
 	return out
 }
 
-// fitBudget keeps MEMORY.md within its budget by sinking detail into L2
-// files (DESIGN 5.3): whole entries move, lowest value first (not
-// structural, lowest decay score, longest), and the section keeps one
-// pointer line per L2 file they went to. Nothing is deleted. If that is not
-// enough, the new index lines of this run are left out (their facts are in
-// L2 already), and whatever still does not fit is reported.
-func fitBudget(mem *curatedMemory, files *fileSet, target Budget, lg *ledger) {
+// fitBudget keeps the dream's own additions to MEMORY.md within its
+// budget (DESIGN 5.3, #23 rule 2). The budget is the window of MEMORY.md
+// the agent sees each turn, not a limit on the file: a dream never moves,
+// trims or rewrites a line it did not write to make room ("a naive system
+// that trims memory to fit by editing the file would quietly destroy real
+// knowledge"). When this run's index lines take MEMORY.md over its budget,
+// they are left out, lowest promotion score first, until it fits; an
+// index over its budget before the dream (before) gets none of them, and
+// a report saying so.
+func fitBudget(mem *curatedMemory, before Size, target Budget, lg *ledger) {
 	cur := sizeOf(mem.memDoc.render())
 	if target.fits(cur) {
 		return
 	}
-	est := cur
-	for _, u := range sinkOrder(mem) {
-		if target.fits(est) {
-			cur = sizeOf(mem.memDoc.render())
-			if target.fits(cur) {
-				break
-			}
-			est = cur
-		}
-		removed := strings.Join(u.lines, "\n") + "\n"
-		added := sink(mem, files, u, lg)
-		est.Chars += utf8.RuneCountInString(added) - utf8.RuneCountInString(removed)
-		est.Bytes += len(added) - len(removed)
-		est.Lines += strings.Count(added, "\n") - strings.Count(removed, "\n")
-	}
-	cur = sizeOf(mem.memDoc.render())
-	if !target.fits(cur) {
-		cur = dropIndexLines(mem, target, lg)
-	}
-	if !target.fits(cur) {
-		lg.warn(mem.memDoc.path, "MEMORY.md is still over its budget (%s > %s) after moving every entry that can move to L2 files; what is left are index lines and lines holding a secret, which never move",
-			thousands(cur.Chars)+" chars", target.String())
+	already := mem.memDoc.exists && !target.fits(before)
+	n, cur := dropIndexLines(mem, target, already, lg)
+	switch {
+	case already:
+		lg.warn(mem.memDoc.path, "MEMORY.md is over its budget already (%s > %s); a dream never trims or moves its lines to fit (the budget is how much of it the agent sees, not a limit on the file), so it added no index line (%d left out) and changed none of its lines; shorten it, or move detail into topic files, by hand",
+			sizeText(before, target), target.String(), n)
+	case !target.fits(cur):
+		lg.warn(mem.memDoc.path, "MEMORY.md is over its budget (%s > %s) with this dream's lines that could not be left out; none of its own lines was moved or changed",
+			sizeText(cur, target), target.String())
 	}
 }
 
-// sinkOrder is the index's entries that may sink into L2 files, in the
-// order they go: lowest value first (not structural, lowest decay score,
-// longest), the preamble under the title last. Pointers and lines holding
-// a secret never move.
-func sinkOrder(mem *curatedMemory) []*unit {
-	var sinkable []*unit
-	for _, u := range mem.memDoc.units {
-		if u.gone || u.pinned || u.cur == nil || mem.allPointers(u) {
-			continue
-		}
-		sinkable = append(sinkable, u)
+// sizeText is a size in the units a budget counts.
+func sizeText(s Size, b Budget) string {
+	var parts []string
+	if b.Chars > 0 || b.Lines <= 0 && b.Bytes <= 0 {
+		parts = append(parts, thousands(s.Chars)+" chars")
 	}
-	score := func(u *unit) float64 {
-		s := 1.0
-		if c := u.cur; c != nil && c.meta != nil {
-			s = c.meta.Score
-		}
-		return s
+	if b.Lines > 0 {
+		parts = append(parts, thousands(s.Lines)+" lines")
 	}
-	structural := func(u *unit) bool { return u.cur != nil && u.cur.structural }
-	size := func(u *unit) int { return utf8.RuneCountInString(strings.Join(u.lines, "\n")) }
-	slices.SortStableFunc(sinkable, func(a, b *unit) int {
-		if sa, sb := structural(a), structural(b); sa != sb {
-			if sa {
-				return 1
-			}
-			return -1
-		}
-		if a.sec.line != b.sec.line && (a.sec.level == 1 || b.sec.level == 1 || a.sec.line == 0 || b.sec.line == 0) {
-			// The preamble under the title goes last: it says what the file is.
-			if a.sec.level == 1 || a.sec.line == 0 {
-				return 1
-			}
-			if b.sec.level == 1 || b.sec.line == 0 {
-				return -1
-			}
-		}
-		if sa, sb := score(a), score(b); sa != sb {
-			if sa < sb {
-				return -1
-			}
-			return 1
-		}
-		if za, zb := size(a), size(b); za != zb {
-			return zb - za
-		}
-		return a.start - b.start
-	})
-	return sinkable
+	if b.Bytes > 0 {
+		parts = append(parts, thousands(s.Bytes)+" bytes")
+	}
+	return strings.Join(parts, ", ")
 }
 
 // dropIndexLines leaves out this run's new index lines, lowest promotion
-// score first, until the index fits its budget: only lines whose fact
-// also went to an L2 file, so nothing is lost. It returns the index's
-// size after.
-func dropIndexLines(mem *curatedMemory, target Budget, lg *ledger) Size {
+// score first, until the index fits its budget (all of them when all is
+// set): the dream drops its own proposals, never its author's lines. A
+// fact that has no line in an L2 file either is reported as left out. It
+// returns how many lines it left out and the index's size after.
+func dropIndexLines(mem *curatedMemory, target Budget, all bool, lg *ledger) (int, Size) {
 	var fresh []*placement
 	for _, pl := range mem.placements {
 		if pl.index && pl.block != nil && !pl.dropped {
@@ -297,16 +272,22 @@ func dropIndexLines(mem *curatedMemory, target Budget, lg *ledger) Size {
 		return 0
 	})
 	cur := sizeOf(mem.memDoc.render())
+	n := 0
 	for _, pl := range fresh {
-		if mem.fitsL2(pl.c) {
-			pl.dropped, pl.block.dropped = true, true
-			lg.counts.Indexed--
-			if cur = sizeOf(mem.memDoc.render()); target.fits(cur) {
-				break
-			}
+		if !all && target.fits(cur) {
+			break
 		}
+		pl.dropped, pl.block.dropped = true, true
+		n++
+		lg.counts.Indexed--
+		if !mem.fitsL2(pl.c) {
+			lg.counts.Promoted--
+			lg.skip(pl.c, fmt.Sprintf("left out of MEMORY.md, which is over its budget (%s): a dream drops its own lowest-scored lines (score %s), never its author's",
+				target.String(), fmtScore(pl.score)))
+		}
+		cur = sizeOf(mem.memDoc.render())
 	}
-	return cur
+	return n, cur
 }
 
 // fitsL2 reports whether a fact also has a line in an L2 file, so leaving
@@ -314,162 +295,6 @@ func dropIndexLines(mem *curatedMemory, target Budget, lg *ledger) Size {
 func (m *curatedMemory) fitsL2(c *candidate) bool {
 	for _, cur := range m.fresh[c] {
 		if cur.file != m.memDoc.path && !cur.isGone() {
-			return true
-		}
-	}
-	return false
-}
-
-// allPointers reports a unit that is nothing but index lines.
-func (m *curatedMemory) allPointers(u *unit) bool {
-	for _, e := range u.entries {
-		if !m.isPointer(e) {
-			return false
-		}
-	}
-	return true
-}
-
-// sink moves a MEMORY.md entry into an L2 file and leaves a pointer to it
-// in its section. It returns the text the pointer line adds to MEMORY.md.
-func sink(mem *curatedMemory, files *fileSet, u *unit, lg *ledger) string {
-	tp, how := sinkTarget(mem, files, u, lg)
-	dup := true
-	for _, e := range u.entries {
-		if !mem.topicHolds(tp, e.Text) {
-			dup = false
-		}
-	}
-	if !dup {
-		b := newBlock(stripComments(u.lines)...)
-		if sec, after := sinkSection(tp, u); after != nil {
-			after.after = append(after.after, b)
-		} else {
-			sec.inserts = append(sec.inserts, b)
-		}
-		for _, w := range u.cur.words {
-			tp.words[w]++
-		}
-	}
-	u.remove()
-	for _, c := range mem.curated {
-		if c.u == u {
-			c.sunk = true
-			if c.meta != nil {
-				c.meta.File = tp.path
-			}
-		}
-	}
-	lg.counts.Sunk++
-	reason := "MEMORY.md over budget; moved " + how
-	if dup {
-		reason = "MEMORY.md over budget; " + tp.path + " already holds it, so the index line goes"
-	}
-	lg.action(Action{Kind: "sink", File: tp.path, Text: shorten(u.cur.text, 160), Reason: reason})
-	// One pointer per section and L2 file.
-	for _, other := range u.sec.units {
-		if !other.gone && (strings.Contains(strings.Join(other.lines, "\n"), tp.path) || strings.Contains(strings.Join(other.lines, "\n"), "[["+tp.slug+"]]")) {
-			return ""
-		}
-	}
-	for _, b := range u.sec.inserts {
-		if !b.dropped && strings.Contains(strings.Join(b.lines, "\n"), "see "+tp.path) {
-			return ""
-		}
-	}
-	name := u.sec.heading
-	if name == "" || u.sec.level == 1 {
-		name = "index"
-	}
-	line := fmt.Sprintf("- More %s entries: see %s", name, tp.path)
-	u.sec.inserts = append(u.sec.inserts, newBlock(line))
-	return line + "\n"
-}
-
-// sinkTarget picks the L2 file a MEMORY.md entry moves to: the file it
-// points to, else the topic whose vocabulary it shares, else a file named
-// for its MEMORY.md section (a new file, opened in files).
-func sinkTarget(mem *curatedMemory, files *fileSet, u *unit, lg *ledger) (*topic, string) {
-	for _, e := range u.entries {
-		for _, s := range e.Sources {
-			switch s.Kind {
-			case workspace.PointerSee, workspace.PointerWikilink, workspace.PointerLink, workspace.PointerPath:
-				if t := mem.resolveTopic(s.Path); t != "" {
-					return mem.topicByPath[t], "to " + t + ", which it points to"
-				}
-			}
-		}
-	}
-	// Vocabulary decides only among the files that were there before: a
-	// file this run started for a section's detail is no topic of its own.
-	pseudo := &candidate{raw: strings.Join(u.lines, "\n"), words: u.cur.words}
-	if tp, why := mem.route(pseudo); tp != nil && !tp.isNew {
-		return tp, "to " + tp.path + ": " + why
-	}
-	s := slug(u.sec.heading)
-	if s == "" || u.sec.level == 1 {
-		s = "notes"
-	}
-	path := "memory/" + s + ".md"
-	for n := 2; ; n++ {
-		if tp := mem.topicByPath[path]; tp != nil {
-			return tp, "to " + path + ", the file for its section"
-		}
-		if !files.taken(path) && isTopicPath(path) {
-			break
-		}
-		path = fmt.Sprintf("memory/%s-%d.md", s, n)
-	}
-	title := u.sec.heading
-	if title == "" || u.sec.level == 1 {
-		title = "Notes"
-	}
-	tp := &topic{path: path, slug: strings.TrimSuffix(strings.TrimPrefix(path, "memory/"), ".md"), title: title, words: map[string]int{}, names: map[string]bool{}, isNew: true}
-	tp.name(title)
-	tp.doc = newEmptyDoc(path)
-	tp.doc.lines = []string{"# " + title}
-	tp.doc.sections[0].end = 1
-	files.docs[path] = tp.doc
-	mem.topics = append(mem.topics, tp)
-	mem.topicByPath[path] = tp
-	lg.counts.NewTopics++
-	lg.action(Action{Kind: "new-topic", File: path, Text: title, Reason: "detail sunk from MEMORY.md § " + u.sec.heading})
-	return tp, "to " + path + ", a new file for its section"
-}
-
-// sinkSection is where a sunk entry goes in its L2 file: a section with
-// the MEMORY.md section's name, else where spot puts a fact of its type
-// and words (after is set when it goes right after that entry).
-func sinkSection(tp *topic, u *unit) (sec *mdSection, after *unit) {
-	if u.sec.heading != "" && u.sec.level > 1 {
-		if s := tp.doc.section(u.sec.heading); s != nil {
-			if s.isNew {
-				return s, nil
-			}
-			if after := tp.doc.openListEnd(s); after != nil {
-				return s, after
-			}
-		}
-	}
-	if tp.isNew {
-		h := u.sec.heading
-		if h == "" || u.sec.level == 1 {
-			h = "Notes"
-		}
-		return tp.doc.addSection(h, 2), nil
-	}
-	return tp.doc.spot(u.cur.typ, u.cur.words)
-}
-
-// topicHolds reports whether an L2 file already has an entry containing
-// the text (compared normalised).
-func (m *curatedMemory) topicHolds(tp *topic, text string) bool {
-	n := normText(text)
-	if n == "" {
-		return false
-	}
-	for _, c := range m.curated {
-		if c.file == tp.path && !c.isGone() && c.e != nil && strings.Contains(normText(c.text), n) {
 			return true
 		}
 	}

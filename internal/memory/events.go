@@ -3,6 +3,7 @@ package memory
 import (
 	"bufio"
 	"bytes"
+	"encoding/json"
 	"maps"
 	"slices"
 	"time"
@@ -19,6 +20,10 @@ type EventLog struct {
 	// Common are the keys every record of the log has, sorted. A record
 	// that cannot carry them all is not written (see Record).
 	Common []string
+	// Types are the keys every record of each type carries, sorted: a
+	// record of a type the log already holds carries them too (see
+	// Record).
+	Types map[string][]string
 }
 
 // eventTimeKeys are the keys a record's time is found under, the one
@@ -29,9 +34,10 @@ var eventTimeKeys = []string{"timestamp", "ts", "at", "time", "recordedAt", "cre
 // its records use and the keys all of them share. Lines that are not JSON
 // objects are left out of both.
 func ReadEventLog(data []byte) EventLog {
-	l := EventLog{TimeKey: eventTimeKeys[0]}
+	l := EventLog{TimeKey: eventTimeKeys[0], Types: map[string][]string{}}
 	uses := map[string]int{}
 	var common map[string]bool
+	all := map[string]map[string]bool{}
 	sc := bufio.NewScanner(bytes.NewReader(data))
 	sc.Buffer(make([]byte, 0, 64*1024), 16<<20)
 	for sc.Scan() {
@@ -47,6 +53,20 @@ func ReadEventLog(data []byte) EventLog {
 			if o.has(k) {
 				uses[k]++
 				break
+			}
+		}
+		var typ string
+		if raw, _ := o.first("type"); raw != nil && json.Unmarshal(raw, &typ) == nil && typ != "" {
+			if all[typ] == nil {
+				all[typ] = map[string]bool{}
+				for _, k := range o.keys {
+					all[typ][k] = true
+				}
+			}
+			for k := range all[typ] {
+				if !o.has(k) {
+					delete(all[typ], k)
+				}
 			}
 		}
 		if common == nil {
@@ -69,21 +89,27 @@ func ReadEventLog(data []byte) EventLog {
 		}
 	}
 	l.Common = slices.Sorted(maps.Keys(common))
+	for typ := range all {
+		l.Types[typ] = slices.Sorted(maps.Keys(all[typ]))
+	}
 	return l
 }
 
 // Record returns the line (with its newline) of an event in the log's
 // shape: type, the time under the log's time key, then the fields in
-// sorted order, strings redacted. ok is false when every record of the log
-// has a key this event has no value for: such a record would not be one
-// of the log's records, so none is written.
+// sorted order, strings redacted. A type the log already holds follows
+// the keys its records use (#23 rule 3). ok is false when the event has no
+// value for a key every record of its type carries, or every record of the
+// log: such a record would not be one of the log's records, so none is
+// written.
 func (l EventLog) Record(typ string, at time.Time, fields map[string]any) (line []byte, ok bool) {
 	timeKey := l.TimeKey
 	if timeKey == "" {
 		timeKey = eventTimeKeys[0]
 	}
-	for _, k := range l.Common {
-		if _, has := fields[k]; !has && k != "type" && k != timeKey {
+	need := append(slices.Clone(l.Common), l.Types[typ]...)
+	for _, k := range need {
+		if _, has := fields[k]; !has && k != "type" && k != timeKey && !isTimeKey(k) {
 			return nil, false
 		}
 	}
@@ -116,3 +142,6 @@ func (l EventLog) RecallEvent(query string, results []Match, at time.Time) ([]by
 	}
 	return l.Record("memory.recall.recorded", at, map[string]any{"query": query, "resultCount": len(results), "results": rs})
 }
+
+// isTimeKey reports a key events carry their time under.
+func isTimeKey(k string) bool { return slices.Contains(eventTimeKeys, k) }

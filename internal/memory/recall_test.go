@@ -86,6 +86,10 @@ func TestEventLog_WritesInTheShapeTheLogUses(t *testing.T) {
 		{"an older log keeps ts", `{"type":"memory.recall.recorded","ts":"2026-11-01T10:00:00Z","query":"q"}` + "\n" +
 			`{"type":"memory.dream.completed","ts":"2026-11-02T10:00:00Z"}`, `{"type":"memory.dream.completed","ts":"2026-11-20T17:40:06.000Z","promoted":2}`, true},
 		{"a log of recall records only gets no other kind", `{"type":"memory.recall.recorded","timestamp":"2026-11-01T10:00:00Z","query":"q","resultCount":0,"results":[]}`, "", false},
+		{"a type the log holds keeps its records' keys (#23 rule 3)", `{"type":"memory.recall.recorded","timestamp":"2026-11-01T10:00:00Z"}` + "\n" +
+			`{"type":"memory.dream.completed","timestamp":"2026-11-02T10:00:00Z","runId":"r1","phases":["deep"]}`, "", false},
+		{"a type's keys are those all its records carry", `{"type":"memory.dream.completed","timestamp":"2026-11-01T10:00:00Z","promoted":1,"note":"x"}` + "\n" +
+			`{"type":"memory.dream.completed","timestamp":"2026-11-02T10:00:00Z","promoted":0}`, `{"type":"memory.dream.completed","timestamp":"2026-11-20T17:40:06.000Z","promoted":2}`, true},
 		{"lines that are not JSON are left out", "not json\n" + `{"type":"x","timestamp":"2026-11-01T10:00:00Z"}`, `{"type":"memory.dream.completed","timestamp":"2026-11-20T17:40:06.000Z","promoted":2}`, true},
 	} {
 		got, ok := ReadEventLog([]byte(c.log)).Record("memory.dream.completed", at, map[string]any{"promoted": 2})

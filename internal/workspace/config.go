@@ -69,9 +69,11 @@ func (b BudgetConfig) TargetChars() int { return b.MaxChars * b.TargetPct / 100 
 
 // DreamConfig holds the dream cycle's thresholds (DESIGN 5.2, 5.3).
 type DreamConfig struct {
-	MinDaysBetween   int     `toml:"min_days_between"`
-	MinNewDays       int     `toml:"min_new_days"`
-	LockTimeoutMin   int     `toml:"lock_timeout_minutes"`
+	MinDaysBetween int `toml:"min_days_between"`
+	MinNewDays     int `toml:"min_new_days"`
+	LockTimeoutMin int `toml:"lock_timeout_minutes"`
+	// MaxLogs is how many days of daily logs one dream reads (a busy
+	// day of many session files counts once).
 	MaxLogs          int     `toml:"max_logs"`
 	MaxBytes         int     `toml:"max_bytes"`
 	MinScore         float64 `toml:"min_score"`

@@ -1,6 +1,7 @@
 package workspace
 
 import (
+	"regexp"
 	"strings"
 	"time"
 	"unicode/utf8"
@@ -8,6 +9,64 @@ import (
 	"github.com/dreamwiki/dreamwiki/internal/dates"
 	"github.com/dreamwiki/dreamwiki/internal/mdline"
 )
+
+// IsDailyLog is the one rule for "is this a daily log?" (#23 rule 4): the
+// reader that gives files their kind calls it, and through the kind every
+// surface (the dream's batch, claims, check, the site). A file is a daily
+// log when its name says so (DailyLogPath) and, if its name goes on past
+// the date with words ("2026-04-07-gateway-move.md"), its content is shaped
+// as a log, not as a topic file (topicShaped): a dated topic file is judged
+// by its headings, not by its name alone. A time after the date
+// ("2026-04-07-0810.md") is a log's name whatever it holds.
+func IsDailyLog(p, content string) (date time.Time, suffix string, ok bool) {
+	date, suffix, ok = DailyLogPath(p)
+	if !ok || suffix == "" || reTimeSuffix.MatchString(suffix) {
+		return date, suffix, ok
+	}
+	if topicShaped(content) {
+		return time.Time{}, "", false
+	}
+	return date, suffix, true
+}
+
+// reTimeSuffix is a time of day after a log's date: "0810", "08-10",
+// "08h10", "am", "1".
+var reTimeSuffix = regexp.MustCompile(`^(?i:\d{1,4}|\d{1,2}[-_:h.]\d{2}(?:[-_:.]\d{2})?|am|pm|morning|evening|night)$`)
+
+// reClock is a time of day in a heading ("## 08:10", "## 21:30 standup").
+var reClock = regexp.MustCompile(`\b\d{1,2}:\d{2}\b`)
+
+// topicShaped reports content shaped as a topic file: it opens with a
+// title (an H1 that names no date, time or session) and has sections (an
+// H2 at least), and no heading of it names a date or a time of day, or is
+// a session header or a sleep phase: the headings of a log.
+func topicShaped(content string) bool {
+	lines := mdline.Split(content)
+	title, sections := false, 0
+	first := true
+	var code mdline.Fence
+	for _, l := range lines[mdline.FrontMatterEnd(lines):] {
+		t := strings.TrimSpace(l)
+		if code.Code(t) {
+			continue
+		}
+		level, text := mdline.Heading(t)
+		if level == 0 {
+			continue
+		}
+		if _, _, dated := headingDateTime(text); dated || reClock.MatchString(text) || hasPrefixFold(text, "session:") || sleepName(text) != "" {
+			return false
+		}
+		if first {
+			title, first = level == 1, false
+			continue
+		}
+		if level >= 2 {
+			sections++
+		}
+	}
+	return title && sections > 0
+}
 
 // maxItemParagraph is the longest paragraph (in characters) taken as a
 // daily-log item: longer prose is narrative, not a candidate fact.

@@ -183,3 +183,63 @@ func TestDailyLogPath(t *testing.T) {
 		}
 	}
 }
+
+// TestDaily_ADatedTopicFileIsJudgedByItsContent: a file named for a day
+// with words after the date is a daily log when it reads as one (a session
+// header, a dated or timed heading, no headings at all) and a topic file
+// when it has a topic's shape (a title and sections, no dated heading):
+// #23 rule 4. One rule (IsDailyLog) decides, and the reader's kinds follow.
+func TestDaily_ADatedTopicFileIsJudgedByItsContent(t *testing.T) {
+	ws := loadTxtar(t, `
+-- memory/2026-04-06-greenhouse-plan.md --
+# Greenhouse plan
+
+## Heating
+- The heater runs on a thermostat plug.
+
+## Watering
+- Drip lines on a timer at 06:00.
+-- memory/2026-04-06-vendor-call.md --
+# Session: 2026-04-06 14:30:00 UTC
+
+- **Session Key**: agent:main:direct:1
+
+## Summary
+- Talked through the pump quote.
+-- memory/2026-04-07-standup.md --
+# Standup
+
+## 09:30
+- Rack cabling done.
+-- memory/2026-04-07-scratch.md --
+- nothing but a bullet
+-- memory/2026-04-08-0810.md --
+# Pump notes
+
+## Parts
+- A time after the date: a log whatever it holds.
+`)
+	kinds := map[string]Kind{}
+	for _, f := range ws.Files {
+		kinds[f.Path] = f.Kind
+	}
+	want := map[string]Kind{
+		"memory/2026-04-06-greenhouse-plan.md": KindTopic,
+		"memory/2026-04-06-vendor-call.md":     KindDaily,
+		"memory/2026-04-07-standup.md":         KindDaily,
+		"memory/2026-04-07-scratch.md":         KindDaily,
+		"memory/2026-04-08-0810.md":            KindDaily,
+	}
+	for p, k := range want {
+		if kinds[p] != k {
+			t.Errorf("%s is %s, want %s", p, kinds[p], k)
+		}
+		f := ws.FileByPath(p)
+		if _, _, daily := IsDailyLog(p, f.Content); daily != (k == KindDaily) {
+			t.Errorf("IsDailyLog(%s) = %v, the reader says %s", p, daily, kinds[p])
+		}
+	}
+	if len(ws.Daily) != 4 || len(ws.Topics) != 1 || ws.Topics[0].Title != "Greenhouse plan" {
+		t.Errorf("%d logs, topics %+v", len(ws.Daily), ws.Topics)
+	}
+}

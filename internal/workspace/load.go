@@ -4,6 +4,7 @@ import (
 	"errors"
 	"io/fs"
 	"path"
+	"regexp"
 	"runtime"
 	"sort"
 	"strings"
@@ -291,12 +292,13 @@ func (l *loader) classify(cands []candidate, vaults, private []string, diags *di
 	return roles, newest
 }
 
-// DailyLogPath reports whether a workspace path names a daily log, and its
-// date and the rest of its name: memory/YYYY-MM-DD.md or a file named so
-// with a suffix ("2026-04-07-0810.md", "2026-04-07-gateway-move.md"), also
-// under memory/daily/. It is the one rule for "is this a daily log?": the
-// reader that gives logs their kind and every writer that must never touch
-// one call it.
+// DailyLogPath reports whether a workspace path is named as a daily log,
+// and its date and the rest of its name: memory/YYYY-MM-DD.md or a file
+// named so with a suffix ("2026-04-07-0810.md", "2026-04-07-gateway-move.md"),
+// also under memory/daily/. It is the name half of the one rule for "is
+// this a daily log?" (IsDailyLog): a caller that holds only a path (a file
+// of another commit, one yet to be written) calls it, and a writer that
+// must never touch a log refuses every dated path anyway (DatedPath).
 func DailyLogPath(p string) (date time.Time, suffix string, ok bool) {
 	rest, found := strings.CutPrefix(p, "memory/")
 	if !found {
@@ -308,6 +310,34 @@ func DailyLogPath(p string) (date time.Time, suffix string, ok bool) {
 	}
 	return dailyName(name)
 }
+
+// DatedPath reports a path whose file belongs to a day or a month: a date
+// in its name or in a folder's ("2026-03-01-gateway.md",
+// "2026-03/notes.md", "20260301.md"), or a folder of dated writing
+// (diary/, journal/, daily/, archive/, archives/). A dream never writes
+// into one (#23 rule 2): what was written for a day stays as it was.
+func DatedPath(p string) bool {
+	segs := strings.Split(p, "/")
+	for i, s := range segs {
+		if i < len(segs)-1 && datedFolders[strings.ToLower(s)] {
+			return true
+		}
+		if reDatedName.MatchString(s) {
+			return true
+		}
+	}
+	return false
+}
+
+// datedFolders hold writing that belongs to its day.
+var datedFolders = map[string]bool{
+	"diary": true, "diaries": true, "journal": true, "journals": true, "daily": true, "dailies": true,
+	"archive": true, "archives": true, "日记": true, "日記": true, "日誌": true, "일기": true,
+}
+
+// reDatedName is a year and month, with or without a day, in a name:
+// "2026-03", "2026-03-01", "2026_03_01", "2026.03.01", "20260301".
+var reDatedName = regexp.MustCompile(`(?:^|[^0-9])(?:19|20)\d\d(?:[-_.](?:0[1-9]|1[0-2])(?:[-_.](?:0[1-9]|[12]\d|3[01]))?|(?:0[1-9]|1[0-2])(?:0[1-9]|[12]\d|3[01]))(?:[^0-9]|$)`)
 
 // classifyPath is the role of a text file from its workspace path.
 func classifyPath(p string, vaults []string, has map[string]bool) role {
@@ -383,12 +413,19 @@ func classifyPath(p string, vaults []string, has map[string]bool) role {
 	if d, suffix, ok := DailyLogPath(p); ok {
 		return role{kind: KindDaily, date: d, suffix: suffix}
 	}
+	return role{kind: dailyNamedTopic(p)}
+}
+
+// dailyNamedTopic is the kind of a file under memory/ that is no daily log:
+// a note in a folder of notes, else an L2 topic.
+func dailyNamedTopic(p string) Kind {
+	segs := strings.Split(p, "/")
 	for _, s := range segs[1 : len(segs)-1] {
 		if noteFolders[strings.ToLower(s)] {
-			return role{kind: KindNote}
+			return KindNote
 		}
 	}
-	return role{kind: KindTopic}
+	return KindTopic
 }
 
 // readAll reads and parses every candidate, in parallel, keeping order.
@@ -418,6 +455,13 @@ func (l *loader) readOne(c candidate, r role, newest time.Time) (res parsed) {
 	f, data := readText(l.fsys, c, &res.diags)
 	if f == nil {
 		return res
+	}
+	if r.kind == KindDaily {
+		// A file named for a day with words after the date is a daily
+		// log only when its content is shaped as one (IsDailyLog).
+		if _, _, ok := IsDailyLog(f.Path, f.Content); !ok {
+			r = role{kind: dailyNamedTopic(f.Path), private: r.private}
+		}
 	}
 	f.Kind = r.kind
 	f.Private = r.private || privateByFrontMatter(f.Path, f.Content, &res.diags)
