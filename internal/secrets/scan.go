@@ -88,6 +88,11 @@ func buildGuard() *guard {
 	ts = append(ts, splitTriggers()...)
 	ts = append(ts, tableTriggers()...)
 	ts = append(ts, headerTriggers()...)
+	return compileGuard(ts)
+}
+
+// compileGuard builds the automaton of the triggers' keywords.
+func compileGuard(ts []trigger) *guard {
 	kw := make([]string, len(ts))
 	for i, t := range ts {
 		kw[i] = t.keyword
@@ -179,7 +184,7 @@ func preview(k Kind, v string) string {
 	const ell = "…"
 	var prefix string
 	switch k {
-	case KindPassword, KindURLCredentials, KindAWSSecretKey, KindPrivateKey, KindSecret:
+	case KindPassword, KindURLCredentials, KindAWSSecretKey, KindPrivateKey, KindSecret, KindPhone, KindEmail, KindAddress:
 		return ell
 	case KindAWSKey, KindGoogleKey:
 		prefix = v[:min(4, len(v))]
