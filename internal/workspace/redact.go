@@ -64,6 +64,25 @@ func personalDiagnostic(file string, p secrets.Finding, redacted bool) diag.Diag
 	return d
 }
 
+// PersonalCounts counts the personal data the diagnostics ds report
+// (code PersonalCode), by kind.
+func PersonalCounts(ds diag.List) (phones, emails, addresses int) {
+	for _, d := range ds {
+		if d.Code != PersonalCode {
+			continue
+		}
+		switch {
+		case strings.HasPrefix(d.Message, describePersonal(secrets.KindPhone)):
+			phones++
+		case strings.HasPrefix(d.Message, describePersonal(secrets.KindEmail)):
+			emails++
+		case strings.HasPrefix(d.Message, describePersonal(secrets.KindAddress)):
+			addresses++
+		}
+	}
+	return phones, emails, addresses
+}
+
 // personal reports whether k is a kind of personal data.
 func personal(k secrets.Kind) bool {
 	return k == secrets.KindPhone || k == secrets.KindEmail || k == secrets.KindAddress
