@@ -240,10 +240,28 @@ func pinSecrets(d *mdDoc, raw []byte) []SecretFinding {
 		for _, u := range d.units {
 			if u.start <= last && u.end >= f.Line {
 				u.pinned = true
+				u.values = append(u.values, secretValue{data[f.Start:f.End], f.Kind})
 			}
 		}
 	}
 	return found
+}
+
+// secretValue is a secret a curated line holds, and its kind.
+type secretValue struct {
+	value string
+	kind  secrets.Kind
+}
+
+// withoutSecrets is an entry's text as memory-meta.json records it and a
+// plan shows it: each secret its file holds on its lines replaced by its
+// placeholder. The guard reading the text alone could miss one (a table
+// row does not hold the header that names its value).
+func withoutSecrets(text string, vs []secretValue) string {
+	for _, v := range vs {
+		text = strings.ReplaceAll(text, v.value, secrets.Placeholder(v.kind))
+	}
+	return text
 }
 
 // pinned reports an entry whose lines hold a secret: it is read, matched
@@ -260,7 +278,7 @@ func (m *curatedMemory) topicDocs() []*mdDoc {
 
 // add registers an entry of unit u; day is the date the plan is made on.
 func (m *curatedMemory) add(u *unit, e *workspace.Entry, day time.Time) *curated {
-	c := &curated{id: len(m.curated), u: u, e: e, file: u.doc.path, section: e.Section, text: e.Text,
+	c := &curated{id: len(m.curated), u: u, e: e, file: u.doc.path, section: e.Section, text: withoutSecrets(e.Text, u.values),
 		table: e.Shape == workspace.ShapeTableRow, date: e.Date}
 	c.words = contentWords(e.Text)
 	c.nums = numbers(e.Text)
