@@ -112,7 +112,7 @@ func readShapes(t *testing.T) []*shape {
 	if len(out) < 40 {
 		t.Errorf("only %d shapes; the test plants at least 40", len(out))
 	}
-	for _, c := range []string{"prose", "list", "code", "table", "frontmatter", "filename", "json"} {
+	for _, c := range []string{"prose", "list", "code", "table", "frontmatter", "filename", "json", "svg", "symlink"} {
 		if !contexts[c] {
 			t.Errorf("no shape is written as %s", c)
 		}
@@ -218,6 +218,28 @@ func plantWorkspace(t *testing.T, shapes []*shape) (dir string, markers []string
 		return s
 	}
 	dir = t.TempDir()
+	// A "symlink" shape is the target of a link that leaves the
+	// workspace: the walk does not follow it, and says so in the report.
+	outside := t.TempDir()
+	for _, sh := range shapes {
+		if sh.context != "symlink" {
+			continue
+		}
+		target := filepath.Join(outside, sh.text, "notes.md")
+		if err := os.MkdirAll(filepath.Dir(target), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(target, []byte("# Outside\n"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.MkdirAll(filepath.Join(dir, "notes"), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.Symlink(target, filepath.Join(dir, "notes", sh.id+".md")); err != nil {
+			t.Skipf("symbolic links: %v", err)
+		}
+		used[sh.id]++
+	}
 	for _, f := range a.Files {
 		name := plant(f.Name, false)
 		data := plant(string(f.Data), strings.HasSuffix(name, ".json") || strings.HasSuffix(name, ".jsonl"))
@@ -417,20 +439,30 @@ type leakScanner struct {
 	shapes  []*shape
 	markers []string
 	grams   map[string]*shape
-	hits    map[string]map[string]bool // what (shape id or marker) -> where
-	files   int
-	bytes   int64
+	// exact are the values whose random parts are too short for a window
+	// (a phone number), looked for whole, case-folded.
+	exact map[string]*shape
+	hits  map[string]map[string]bool // what (shape id or marker) -> where
+	files int
+	bytes int64
 }
 
 func newLeakScanner(shapes []*shape, markers []string) *leakScanner {
-	sc := &leakScanner{shapes: shapes, markers: markers, grams: map[string]*shape{}, hits: map[string]map[string]bool{}}
+	sc := &leakScanner{shapes: shapes, markers: markers, grams: map[string]*shape{}, exact: map[string]*shape{}, hits: map[string]map[string]bool{}}
 	for _, s := range shapes {
+		n := 0
 		for _, r := range s.random {
 			r = strings.ToLower(r)
 			for i := 0; i+window <= len(r); i++ {
 				if g := r[i : i+window]; strings.IndexFunc(g, isLetter) >= 0 && strings.Trim(g, "0123456789abcdefghijklmnopqrstuvwxyz") == "" {
 					sc.grams[g] = s
+					n++
 				}
+			}
+		}
+		if n == 0 {
+			for _, v := range s.values {
+				sc.exact[strings.ToLower(v)] = s
 			}
 		}
 	}
@@ -443,7 +475,7 @@ func isLetter(r rune) bool { return r >= 'a' && r <= 'z' }
 // every marker must be found there, or the test proves nothing.
 func (sc *leakScanner) selfTest(t *testing.T, ws string) {
 	t.Helper()
-	probe := &leakScanner{shapes: sc.shapes, markers: sc.markers, grams: sc.grams, hits: map[string]map[string]bool{}}
+	probe := &leakScanner{shapes: sc.shapes, markers: sc.markers, grams: sc.grams, exact: sc.exact, hits: map[string]map[string]bool{}}
 	probe.tree(t, "workspace", ws)
 	for _, s := range sc.shapes {
 		if len(probe.hits[s.id]) == 0 {
@@ -468,6 +500,13 @@ func (sc *leakScanner) tree(t *testing.T, label, root string) {
 		rel, _ := filepath.Rel(root, p)
 		name := label + "/" + filepath.ToSlash(rel)
 		sc.scan(name+" (its name)", []byte(filepath.ToSlash(rel)))
+		if d.Type()&fs.ModeSymlink != 0 {
+			target, err := os.Readlink(p)
+			if err != nil {
+				return err
+			}
+			sc.scan(name+" (its target)", []byte(target))
+		}
 		if d.IsDir() {
 			return nil
 		}
@@ -582,6 +621,11 @@ func (sc *leakScanner) scan(where string, b []byte) {
 	for _, m := range sc.markers {
 		if strings.Contains(s, m) {
 			sc.hit(m, where)
+		}
+	}
+	for v, sh := range sc.exact {
+		if strings.Contains(s, v) {
+			sc.hit(sh.id, where)
 		}
 	}
 }

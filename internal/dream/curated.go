@@ -253,15 +253,19 @@ type secretValue struct {
 	kind  secrets.Kind
 }
 
-// withoutSecrets is an entry's text as memory-meta.json records it and a
-// plan shows it: each secret its file holds on its lines replaced by its
-// placeholder. The guard reading the text alone could miss one (a table
-// row does not hold the header that names its value).
-func withoutSecrets(text string, vs []secretValue) string {
-	for _, v := range vs {
+// recorded is the entry's text as memory-meta.json records it: for an
+// entry holding a secret, redacted, with each secret its file holds on its
+// lines replaced too, which the guard reading the text alone could miss
+// (a table row does not hold the header that names its value).
+func (c *curated) recorded() string {
+	if !c.pinned() {
+		return c.text
+	}
+	text := c.text
+	for _, v := range c.u.values {
 		text = strings.ReplaceAll(text, v.value, secrets.Placeholder(v.kind))
 	}
-	return text
+	return redact(text)
 }
 
 // pinned reports an entry whose lines hold a secret: it is read, matched
@@ -278,7 +282,7 @@ func (m *curatedMemory) topicDocs() []*mdDoc {
 
 // add registers an entry of unit u; day is the date the plan is made on.
 func (m *curatedMemory) add(u *unit, e *workspace.Entry, day time.Time) *curated {
-	c := &curated{id: len(m.curated), u: u, e: e, file: u.doc.path, section: e.Section, text: withoutSecrets(e.Text, u.values),
+	c := &curated{id: len(m.curated), u: u, e: e, file: u.doc.path, section: e.Section, text: e.Text,
 		table: e.Shape == workspace.ShapeTableRow, date: e.Date}
 	c.words = contentWords(e.Text)
 	c.nums = numbers(e.Text)
@@ -409,12 +413,7 @@ func matchMeta(meta *memory.MetaDoc, entries []*curated) {
 	// looked up redacted too. An entry a dream marked ("(superseded …)",
 	// "(done …)") is the same entry as before: its record is found by the
 	// text without the marker.
-	key := func(c *curated) string {
-		if c.pinned() {
-			return redact(c.text)
-		}
-		return c.text
-	}
+	key := func(c *curated) string { return c.recorded() }
 	text := func(c *curated) string { return stripMarkers(key(c)) }
 	take := func(rs []*memory.MetaRecord) *memory.MetaRecord {
 		for _, r := range rs {
@@ -510,7 +509,7 @@ func bootstrapMeta(meta *memory.MetaDoc, entries []*curated, day time.Time) int 
 
 // track adds a record for one entry, first seen on day.
 func track(meta *memory.MetaDoc, c *curated, day time.Time) *memory.MetaRecord {
-	c.meta = meta.Add(c.text)
+	c.meta = meta.Add(c.recorded())
 	c.meta.Created = c.date
 	if c.meta.Created.IsZero() {
 		c.meta.FirstSeen = day
