@@ -736,3 +736,91 @@ func TestLeak_TeamSiteKeepsEachWorkspacesPrivateNotes(t *testing.T) {
 		t.Errorf("b's home does not link a's infra page")
 	}
 }
+
+// personalWorkspace holds personal data in a published note, and things
+// shaped like it that are not (a date, a version, an order number, a
+// hash).
+const personalWorkspace = `
+-- MEMORY.md --
+# MEMORY.md
+
+- Noor's mobile is +32 470 55 01 23; her mail is noor.haddad@fastmail.fm.
+- 联系人：王小明 13912345678
+- The workshop is at 742 Evergreen Terrace, Springfield.
+- Version 1.13.2 shipped on 2026-05-01 08:12:40; order 13812345678; commit 3f2a9c7e1b3d4f6a8c0e2b4d6f8a1c3e.
+`
+
+// TestCheck_ReportsPersonalDataAndTheSettingThatRedactsIt is issue #22's
+// finding 12: check lists the phone numbers, e-mail and street addresses
+// a published note holds (count and file:line, nothing shaped like one
+// that is not), a build says so in one line naming the setting, and with
+// [publish] redact_personal = true no output holds them.
+func TestCheck_ReportsPersonalDataAndTheSettingThatRedactsIt(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds a workspace")
+	}
+	ws := t.TempDir()
+	if err := txtar.Write(txtar.Parse([]byte(personalWorkspace)), ws); err != nil {
+		t.Fatal(err)
+	}
+	var out bytes.Buffer
+	if code := run([]string{"check", ws}, &out, &out); code != 0 {
+		t.Fatalf("check: exit %d\n%s", code, out.String())
+	}
+	for _, want := range []string{
+		"  personal data: 2 phone numbers, 1 e-mail address and 1 street address are published; set [publish] redact_personal = true in dreamwiki.toml to redact them\n",
+		"    MEMORY.md:3:20: phone number published\n",
+		"    MEMORY.md:3:50: e-mail address published\n",
+		"    MEMORY.md:4:11: phone number published\n",
+		"    MEMORY.md:5:22: street address published\n",
+	} {
+		if !strings.Contains(out.String(), want) {
+			t.Errorf("check does not say %q:\n%s", want, out.String())
+		}
+	}
+	if strings.Contains(out.String(), "    MEMORY.md:6:") {
+		t.Errorf("check reports a date, a version, an order or a hash as personal data:\n%s", out.String())
+	}
+
+	dist := filepath.Join(t.TempDir(), "dist")
+	out.Reset()
+	if code := run([]string{"build", ws, "--out", dist}, &out, &out); code != 0 {
+		t.Fatalf("build: exit %d\n%s", code, out.String())
+	}
+	if n := strings.Count(out.String(), "personal data:"); n != 1 || strings.Contains(out.String(), "phone number published") {
+		t.Errorf("the build should say so in one line, it said:\n%s", out.String())
+	}
+
+	values := []string{"+32 470 55 01 23", "noor.haddad@fastmail.fm", "13912345678", "742 Evergreen Terrace"}
+	if err := os.WriteFile(filepath.Join(ws, "dreamwiki.toml"), []byte("[publish]\nredact_personal = true\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out.Reset()
+	if code := run([]string{"build", ws, "--out", dist, "--json"}, &out, &out); code != 0 {
+		t.Fatalf("build: exit %d\n%s", code, out.String())
+	}
+	var r struct {
+		Personal struct {
+			Phones, Emails, Addresses int
+			Redacted                  bool
+		}
+	}
+	if err := json.Unmarshal(out.Bytes(), &r); err != nil || !r.Personal.Redacted || r.Personal.Phones != 2 {
+		t.Errorf("the report's personal data: %+v (%v)\n%s", r.Personal, err, out.String())
+	}
+	err := filepath.WalkDir(dist, func(p string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		b, err := os.ReadFile(p)
+		for _, v := range values {
+			if bytes.Contains(b, []byte(v)) || strings.Contains(p, v) {
+				t.Errorf("%s holds %q", p, v)
+			}
+		}
+		return err
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+}
