@@ -15,50 +15,60 @@ import "strings"
 // tokens hold.
 func isEscapable(c byte) bool { return strings.IndexByte("_*-.+=~#!|", c) >= 0 }
 
-// hasEscape reports whether t holds a backslash before an escapable byte.
-func hasEscape(t string) bool {
-	for i := 0; ; {
+// runUnescaped scans each line that holds an escape again with its
+// escapes removed, and adds what it finds, mapped back onto the text. A
+// line at a time keeps the cost to the lines that need it (a long note
+// with one escaped word is not scanned twice); a secret escaped over
+// several lines is left to the first scan.
+func (s *scanner) runUnescaped() {
+	t := s.t
+	for i := 0; i < len(t); {
 		b := strings.IndexByte(t[i:], '\\')
 		if b < 0 {
-			return false
+			return
 		}
-		i += b + 1
-		if i < len(t) && isEscapable(t[i]) {
-			return true
+		i += b
+		if i+1 >= len(t) || !isEscapable(t[i+1]) {
+			i++
+			continue
 		}
+		ls, _ := lineStart(t, i, maxLine)
+		le := lineEnd(t, i, maxLine)
+		if s.unescapeLine(ls, le) {
+			return
+		}
+		i = le + 1
 	}
 }
 
-// runUnescaped scans the text with its Markdown escapes removed, and adds
-// what it finds, mapped back onto the text.
-func (s *scanner) runUnescaped() {
+// unescapeLine scans t[ls:le] without its escapes, and reports whether
+// the scan should stop.
+func (s *scanner) unescapeLine(ls, le int) bool {
 	t := s.t
-	if !hasEscape(t) {
-		return
-	}
 	var b strings.Builder
-	b.Grow(len(t))
-	// at[i] is the offset in t of byte i of the unescaped text.
-	at := make([]int32, 0, len(t)+1)
-	for i := 0; i < len(t); i++ {
-		if t[i] == '\\' && i+1 < len(t) && isEscapable(t[i+1]) {
+	b.Grow(le - ls)
+	// at[i] is the offset in t of byte i of the unescaped line.
+	at := make([]int32, 0, le-ls+1)
+	for i := ls; i < le; i++ {
+		if t[i] == '\\' && i+1 < le && isEscapable(t[i+1]) {
 			i++
 		}
 		b.WriteByte(t[i])
 		at = append(at, int32(i))
 	}
-	at = append(at, int32(len(t)))
-	sub := scanner{t: b.String(), first: s.first, joined: s.joined, unescaped: true}
+	at = append(at, int32(le))
+	sub := scanner{t: b.String(), first: s.first, joined: true, unescaped: true}
 	sub.run()
 	for _, c := range sub.found {
 		start, end := int(at[c.start]), int(at[c.end-1])+1
-		// A secret starting right after an escape starts at its backslash
-		// ("\_" opens nothing, but keeps the span whole when redacted).
+		// A secret starting right after an escape starts at its backslash,
+		// so the span redacted is the span written.
 		if start > 0 && t[start-1] == '\\' && isEscapable(t[start]) {
 			start--
 		}
 		if s.add(start, end, c.kind, c.rule) {
-			return
+			return true
 		}
 	}
+	return false
 }

@@ -218,8 +218,9 @@ func phoneAt(t string, i int) (end int, ok bool) {
 			return j, false
 		}
 	}
-	var groups []int
-	var seps []byte
+	var groupsBuf [8]int
+	var sepsBuf [8]byte
+	groups, seps := groupsBuf[:0], sepsBuf[:0]
 	paren := false
 	for len(groups) < 8 {
 		if j < len(t) && t[j] == '(' {
@@ -274,23 +275,26 @@ func phoneAt(t string, i int) (end int, ok bool) {
 	switch {
 	case plus:
 		return j, digits >= 8 && digits <= 15 && (sep != '.' || len(groups) >= 4)
-	case sep == '.':
-		return j, false // versions and addresses: 1.13.0, 10.0.0.12
-	case labelled(t, i) && digits >= 7 && digits <= 15 && !dateShape(groups):
-		return j, true
-	case idContext(t, i):
-		return j, false
-	case len(groups) == 1 && digits == 11 && first[0] == '1' && first[1] >= '3' && first[1] <= '9':
-		return j, true // a Chinese mobile
-	case len(groups) == 3 && groups[0] == 3 && groups[1] == 4 && groups[2] == 4 && first[0] == '1' && first[1] >= '3' && first[1] <= '9' && !paren:
-		return j, true // a Chinese mobile, 3-4-4
+	case sep == '.' || digits < 7 || digits > 15 || dateShape(groups):
+		return j, false // versions and addresses (1.13.0, 10.0.0.12), short numbers, dates
+	}
+	mobile := first[0] == '1' && first[1] >= '3' && first[1] <= '9'
+	bare := false
+	switch {
+	case len(groups) == 1 && digits == 11 && mobile:
+		bare = true // a Chinese mobile
+	case len(groups) == 3 && groups[0] == 3 && groups[1] == 4 && groups[2] == 4 && mobile && !paren:
+		bare = true // a Chinese mobile, 3-4-4
 	case first[0] == '0' && sep == '-' && len(groups) == 3 && groups[0] >= 2 && groups[0] <= 4 && groups[2] == 4 && (digits == 10 || digits == 11):
-		return j, true // Japan, Korea: 090-1234-5678, 03-1234-5678, 010-1234-5678
+		bare = true // Japan, Korea: 090-1234-5678, 03-1234-5678, 010-1234-5678
 	case len(groups) == 3 && groups[0] == 3 && groups[1] == 3 && groups[2] == 4 && (sep == '-' || paren):
 		d := onlyDigits(t[i:j]) // NANP: area code and exchange start with 2-9
-		return j, d[0] >= '2' && d[3] >= '2'
+		bare = d[0] >= '2' && d[3] >= '2'
 	}
-	return j, false
+	if bare {
+		return j, !idContext(t, i) || labelled(t, i)
+	}
+	return j, labelled(t, i)
 }
 
 // onlyDigits returns the digits of s.
@@ -331,38 +335,34 @@ func window(t string, i, n int) string {
 
 // labelled reports whether a phone label precedes the number at i on its
 // line, within a few words.
-func labelled(t string, i int) bool {
-	w := window(t, i, 32)
-	for _, l := range phoneLabels {
-		if labelIn(w, l) {
-			return true
-		}
-	}
-	return false
-}
+func labelled(t string, i int) bool { return hasLabel(window(t, i, 32), phoneLabels) }
 
 // idContext reports whether an identifier's label precedes the number at i.
-func idContext(t string, i int) bool {
-	w := window(t, i, 24)
-	for _, l := range idLabels {
-		if labelIn(w, l) {
+func idContext(t string, i int) bool { return hasLabel(window(t, i, 24), idLabels) }
+
+// hasLabel reports whether w holds one of labels (lower-case), ASCII case
+// folded; an ASCII label must be a word of its own ("tel", not
+// "telegram").
+func hasLabel(w string, labels []string) bool {
+	var buf [64]byte
+	lw := buf[:0]
+	for k := 0; k < len(w); k++ {
+		lw = append(lw, fold(w[k]))
+	}
+	lower := string(lw)
+	for _, l := range labels {
+		for k := 0; ; {
+			n := strings.Index(lower[k:], l)
+			if n < 0 {
+				break
+			}
+			k += n
+			if isAlnum(l[0]) && k > 0 && isAlnum(lower[k-1]) || isAlnum(l[len(l)-1]) && k+len(l) < len(lower) && isAlnum(lower[k+len(l)]) {
+				k++
+				continue
+			}
 			return true
 		}
-	}
-	return false
-}
-
-// labelIn reports whether w holds the label l, ASCII case folded; an
-// ASCII label must be a word of its own ("tel", not "telegram").
-func labelIn(w, l string) bool {
-	for k := 0; k+len(l) <= len(w); k++ {
-		if !equalFold(w[k:k+len(l)], l) {
-			continue
-		}
-		if isAlnum(l[0]) && k > 0 && isAlnum(w[k-1]) || isAlnum(l[len(l)-1]) && k+len(l) < len(w) && isAlnum(w[k+len(l)]) {
-			continue
-		}
-		return true
 	}
 	return false
 }

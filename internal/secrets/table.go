@@ -99,16 +99,23 @@ func tableColumn(s *scanner, at, end int, password bool) bool {
 // delimiterRow reports whether line is a table's delimiter row ("|---|:-:|",
 // "--- | ---"), after its container markup.
 func delimiterRow(line string) bool {
-	line = strings.TrimRight(line[containerPrefix(line):], " \t\r")
-	if !strings.Contains(line, "-") || !strings.Contains(line, "|") && !strings.HasPrefix(line, "-") {
-		return false
+	line = line[containerPrefix(line):]
+	if line == "" || line[0] != '|' && line[0] != '-' && line[0] != ':' {
+		return false // most lines: decided by their first byte
 	}
+	dash, pipe := false, false
 	for i := 0; i < len(line); i++ {
-		if strings.IndexByte("|-: \t", line[i]) < 0 {
+		switch line[i] {
+		case '-':
+			dash = true
+		case '|':
+			pipe = true
+		case ':', ' ', '\t', '\r':
+		default:
 			return false
 		}
 	}
-	return true
+	return dash && (pipe || line[0] == '-')
 }
 
 // tableLine reports whether line is a row of a table: it holds a cell
@@ -168,13 +175,30 @@ func cellAt(t string, ls, le, at int) (col, start, end int) {
 	return -1, 0, 0
 }
 
-// cellOf returns the bounds of cell col of row t[ls:le], or -1.
+// cellOf returns the bounds of cell col of row t[ls:le], or -1. It reads
+// the row as rowCells does, without building its lists: it runs on every
+// body row of a table.
 func cellOf(t string, ls, le, col int) (start, end int) {
-	starts, ends := rowCells(t, ls, le)
-	if col >= len(starts) {
-		return -1, -1
+	s := skipBlanks(t[:le], ls+containerPrefix(t[ls:le]))
+	if s < le && t[s] == '|' {
+		s++
 	}
-	return starts[col], ends[col]
+	for k := 0; ; k++ {
+		e := s
+		for e < le && (t[e] != '|' || e > ls && t[e-1] == '\\') {
+			e++
+		}
+		if e == le && k > 0 && strings.TrimSpace(t[s:le]) == "" {
+			return -1, -1 // after the closing boundary
+		}
+		if k == col {
+			return s, e
+		}
+		if e >= le {
+			return -1, -1
+		}
+		s = e + 1
+	}
 }
 
 // unwrapCell trims a cell to its value: blanks, emphasis, and a code span
