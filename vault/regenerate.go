@@ -23,6 +23,7 @@ import (
 	"github.com/dreamwiki/dreamwiki/internal/output"
 	"github.com/dreamwiki/dreamwiki/internal/parallel"
 	"github.com/dreamwiki/dreamwiki/internal/provenance"
+	"github.com/dreamwiki/dreamwiki/internal/secrets"
 )
 
 // The vault is generated, but people open it in Obsidian and write in it.
@@ -93,7 +94,22 @@ func (p *Previous) Claims() []provenance.PriorClaim {
 	if p == nil || p.manifest == nil {
 		return nil
 	}
-	return p.manifest.Claims
+	// A claim id is a slug of its text, and survives edits: one made by
+	// a version of the guard that missed a secret (or before [publish]
+	// redact_personal was set) would carry the value into this build's
+	// file names. Such a claim gets a new id, made from redacted text.
+	g := secrets.Guard{Personal: true}
+	out := make([]provenance.PriorClaim, 0, len(p.manifest.Claims))
+	for _, c := range p.manifest.Claims {
+		if _, found := g.RedactName(c.ID); len(found) > 0 {
+			continue
+		}
+		if _, found := g.Redact(c.Text); len(found) > 0 {
+			continue
+		}
+		out = append(out, c)
+	}
+	return out
 }
 
 // BackupName is the folder name hand-edited files of this previous vault

@@ -13,6 +13,7 @@ import (
 	"github.com/dreamwiki/dreamwiki/internal/build"
 	"github.com/dreamwiki/dreamwiki/internal/diag"
 	"github.com/dreamwiki/dreamwiki/internal/team"
+	"github.com/dreamwiki/dreamwiki/internal/workspace"
 )
 
 // buildFlags are shared by build and check.
@@ -194,7 +195,33 @@ func printReport(w io.Writer, r *build.Report, verb string) {
 	if r.Out != "" && r.Files > 0 {
 		fmt.Fprintf(w, "  vault  %s/vault\n  site   %s/site  (%d pages, %d files)\n", r.Out, r.Out, r.Pages, r.Files)
 	}
+	printPersonal(w, r, verb == "checked")
 	printProblems(w, r.Diagnostics)
+}
+
+// printPersonal says in one line what personal data the published files
+// hold, and what [publish] redact_personal does about it; a check also
+// lists where (a build's --json has them all).
+func printPersonal(w io.Writer, r *build.Report, list bool) {
+	if r.Personal == nil {
+		return
+	}
+	fmt.Fprintf(w, "  %s\n", r.Personal.Summary())
+	if !list {
+		return
+	}
+	n := 0
+	for _, d := range r.Diagnostics {
+		if d.Code != workspace.PersonalCode {
+			continue
+		}
+		if n++; n > maxListed {
+			fmt.Fprintf(w, "    … and %d more (use --json for all)\n", r.Personal.Total()-maxListed)
+			break
+		}
+		d.Hint = ""
+		fmt.Fprintf(w, "    %s\n", d.Error())
+	}
 }
 
 // printProblems lists the warnings and errors of ds, up to maxListed.

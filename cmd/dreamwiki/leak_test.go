@@ -112,7 +112,7 @@ func readShapes(t *testing.T) []*shape {
 	if len(out) < 40 {
 		t.Errorf("only %d shapes; the test plants at least 40", len(out))
 	}
-	for _, c := range []string{"prose", "list", "code", "table", "frontmatter", "filename", "json"} {
+	for _, c := range []string{"prose", "list", "code", "table", "frontmatter", "filename", "json", "svg", "symlink"} {
 		if !contexts[c] {
 			t.Errorf("no shape is written as %s", c)
 		}
@@ -218,6 +218,28 @@ func plantWorkspace(t *testing.T, shapes []*shape) (dir string, markers []string
 		return s
 	}
 	dir = t.TempDir()
+	// A "symlink" shape is the target of a link that leaves the
+	// workspace: the walk does not follow it, and says so in the report.
+	outside := t.TempDir()
+	for _, sh := range shapes {
+		if sh.context != "symlink" {
+			continue
+		}
+		target := filepath.Join(outside, sh.text, "notes.md")
+		if err := os.MkdirAll(filepath.Dir(target), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(target, []byte("# Outside\n"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.MkdirAll(filepath.Join(dir, "notes"), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.Symlink(target, filepath.Join(dir, "notes", sh.id+".md")); err != nil {
+			t.Skipf("symbolic links: %v", err)
+		}
+		used[sh.id]++
+	}
 	for _, f := range a.Files {
 		name := plant(f.Name, false)
 		data := plant(string(f.Data), strings.HasSuffix(name, ".json") || strings.HasSuffix(name, ".jsonl"))
@@ -417,20 +439,30 @@ type leakScanner struct {
 	shapes  []*shape
 	markers []string
 	grams   map[string]*shape
-	hits    map[string]map[string]bool // what (shape id or marker) -> where
-	files   int
-	bytes   int64
+	// exact are the values whose random parts are too short for a window
+	// (a phone number), looked for whole, case-folded.
+	exact map[string]*shape
+	hits  map[string]map[string]bool // what (shape id or marker) -> where
+	files int
+	bytes int64
 }
 
 func newLeakScanner(shapes []*shape, markers []string) *leakScanner {
-	sc := &leakScanner{shapes: shapes, markers: markers, grams: map[string]*shape{}, hits: map[string]map[string]bool{}}
+	sc := &leakScanner{shapes: shapes, markers: markers, grams: map[string]*shape{}, exact: map[string]*shape{}, hits: map[string]map[string]bool{}}
 	for _, s := range shapes {
+		n := 0
 		for _, r := range s.random {
 			r = strings.ToLower(r)
 			for i := 0; i+window <= len(r); i++ {
 				if g := r[i : i+window]; strings.IndexFunc(g, isLetter) >= 0 && strings.Trim(g, "0123456789abcdefghijklmnopqrstuvwxyz") == "" {
 					sc.grams[g] = s
+					n++
 				}
+			}
+		}
+		if n == 0 {
+			for _, v := range s.values {
+				sc.exact[strings.ToLower(v)] = s
 			}
 		}
 	}
@@ -443,7 +475,7 @@ func isLetter(r rune) bool { return r >= 'a' && r <= 'z' }
 // every marker must be found there, or the test proves nothing.
 func (sc *leakScanner) selfTest(t *testing.T, ws string) {
 	t.Helper()
-	probe := &leakScanner{shapes: sc.shapes, markers: sc.markers, grams: sc.grams, hits: map[string]map[string]bool{}}
+	probe := &leakScanner{shapes: sc.shapes, markers: sc.markers, grams: sc.grams, exact: sc.exact, hits: map[string]map[string]bool{}}
 	probe.tree(t, "workspace", ws)
 	for _, s := range sc.shapes {
 		if len(probe.hits[s.id]) == 0 {
@@ -468,6 +500,13 @@ func (sc *leakScanner) tree(t *testing.T, label, root string) {
 		rel, _ := filepath.Rel(root, p)
 		name := label + "/" + filepath.ToSlash(rel)
 		sc.scan(name+" (its name)", []byte(filepath.ToSlash(rel)))
+		if d.Type()&fs.ModeSymlink != 0 {
+			target, err := os.Readlink(p)
+			if err != nil {
+				return err
+			}
+			sc.scan(name+" (its target)", []byte(target))
+		}
 		if d.IsDir() {
 			return nil
 		}
@@ -584,6 +623,11 @@ func (sc *leakScanner) scan(where string, b []byte) {
 			sc.hit(m, where)
 		}
 	}
+	for v, sh := range sc.exact {
+		if strings.Contains(s, v) {
+			sc.hit(sh.id, where)
+		}
+	}
 }
 
 func (sc *leakScanner) hit(what, where string) {
@@ -690,5 +734,93 @@ func TestLeak_TeamSiteKeepsEachWorkspacesPrivateNotes(t *testing.T) {
 	}
 	if !bytes.Contains(home, []byte(`href="../a/topics/infra.html"`)) {
 		t.Errorf("b's home does not link a's infra page")
+	}
+}
+
+// personalWorkspace holds personal data in a published note, and things
+// shaped like it that are not (a date, a version, an order number, a
+// hash).
+const personalWorkspace = `
+-- MEMORY.md --
+# MEMORY.md
+
+- Noor's mobile is +32 470 55 01 23; her mail is noor.haddad@fastmail.fm.
+- 联系人：王小明 13912345678
+- The workshop is at 742 Evergreen Terrace, Springfield.
+- Version 1.13.2 shipped on 2026-05-01 08:12:40; order 13812345678; commit 3f2a9c7e1b3d4f6a8c0e2b4d6f8a1c3e.
+`
+
+// TestCheck_ReportsPersonalDataAndTheSettingThatRedactsIt is issue #22's
+// finding 12: check lists the phone numbers, e-mail and street addresses
+// a published note holds (count and file:line, nothing shaped like one
+// that is not), a build says so in one line naming the setting, and with
+// [publish] redact_personal = true no output holds them.
+func TestCheck_ReportsPersonalDataAndTheSettingThatRedactsIt(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds a workspace")
+	}
+	ws := t.TempDir()
+	if err := txtar.Write(txtar.Parse([]byte(personalWorkspace)), ws); err != nil {
+		t.Fatal(err)
+	}
+	var out bytes.Buffer
+	if code := run([]string{"check", ws}, &out, &out); code != 0 {
+		t.Fatalf("check: exit %d\n%s", code, out.String())
+	}
+	for _, want := range []string{
+		"  personal data: 2 phone numbers, 1 e-mail address and 1 street address are published; set [publish] redact_personal = true in dreamwiki.toml to redact them\n",
+		"    MEMORY.md:3:20: phone number published\n",
+		"    MEMORY.md:3:50: e-mail address published\n",
+		"    MEMORY.md:4:11: phone number published\n",
+		"    MEMORY.md:5:22: street address published\n",
+	} {
+		if !strings.Contains(out.String(), want) {
+			t.Errorf("check does not say %q:\n%s", want, out.String())
+		}
+	}
+	if strings.Contains(out.String(), "    MEMORY.md:6:") {
+		t.Errorf("check reports a date, a version, an order or a hash as personal data:\n%s", out.String())
+	}
+
+	dist := filepath.Join(t.TempDir(), "dist")
+	out.Reset()
+	if code := run([]string{"build", ws, "--out", dist}, &out, &out); code != 0 {
+		t.Fatalf("build: exit %d\n%s", code, out.String())
+	}
+	if n := strings.Count(out.String(), "personal data:"); n != 1 || strings.Contains(out.String(), "phone number published") {
+		t.Errorf("the build should say so in one line, it said:\n%s", out.String())
+	}
+
+	values := []string{"+32 470 55 01 23", "noor.haddad@fastmail.fm", "13912345678", "742 Evergreen Terrace"}
+	if err := os.WriteFile(filepath.Join(ws, "dreamwiki.toml"), []byte("[publish]\nredact_personal = true\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out.Reset()
+	if code := run([]string{"build", ws, "--out", dist, "--json"}, &out, &out); code != 0 {
+		t.Fatalf("build: exit %d\n%s", code, out.String())
+	}
+	var r struct {
+		Personal struct {
+			Phones, Emails, Addresses int
+			Redacted                  bool
+		}
+	}
+	if err := json.Unmarshal(out.Bytes(), &r); err != nil || !r.Personal.Redacted || r.Personal.Phones != 2 {
+		t.Errorf("the report's personal data: %+v (%v)\n%s", r.Personal, err, out.String())
+	}
+	err := filepath.WalkDir(dist, func(p string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		b, err := os.ReadFile(p)
+		for _, v := range values {
+			if bytes.Contains(b, []byte(v)) || strings.Contains(p, v) {
+				t.Errorf("%s holds %q", p, v)
+			}
+		}
+		return err
+	})
+	if err != nil {
+		t.Fatal(err)
 	}
 }

@@ -95,6 +95,9 @@ func printTeam(w io.Writer, r *team.Report, verb string) {
 			private = fmt.Sprintf(", %d private files not published", wr.Private)
 		}
 		fmt.Fprintf(w, "  %s: %d notes (%d published%s) from %s, health %d/100\n", r.Names[i], wr.Notes, wr.Published, private, wr.Workspace, wr.Health.Score)
+		if wr.Personal != nil {
+			fmt.Fprintf(w, "    %s\n", wr.Personal.Summary())
+		}
 	}
 	noun := "disagreements"
 	if r.DisagreementCount == 1 {

@@ -10,6 +10,7 @@ import (
 	"context"
 	"fmt"
 	"path/filepath"
+	"strings"
 	"time"
 
 	"github.com/dreamwiki/dreamwiki/internal/demo"
@@ -20,6 +21,7 @@ import (
 	"github.com/dreamwiki/dreamwiki/internal/output"
 	"github.com/dreamwiki/dreamwiki/internal/provenance"
 	"github.com/dreamwiki/dreamwiki/internal/search"
+	"github.com/dreamwiki/dreamwiki/internal/secrets"
 	"github.com/dreamwiki/dreamwiki/internal/workspace"
 	"github.com/dreamwiki/dreamwiki/site"
 	"github.com/dreamwiki/dreamwiki/vault"
@@ -86,6 +88,53 @@ type Report struct {
 	Snapshot *history.Snapshot `json:"snapshot,omitempty"`
 	// Health is the memory's health score and its parts.
 	Health health.Health `json:"health"`
+	// Personal counts the personal data in the published files; nil when
+	// there is none.
+	Personal *Personal `json:"personal,omitempty"`
+}
+
+// Personal counts the phone numbers, e-mail addresses and street
+// addresses of the published files (each is a diagnostic with code
+// workspace.PersonalCode, at its file and line).
+type Personal struct {
+	Phones    int `json:"phones"`
+	Emails    int `json:"emails"`
+	Addresses int `json:"addresses"`
+	// Redacted is set when [publish] redact_personal replaced them in
+	// every output; otherwise they are published as written.
+	Redacted bool `json:"redacted"`
+}
+
+// Total is how many there are.
+func (p *Personal) Total() int { return p.Phones + p.Emails + p.Addresses }
+
+// Summary says what was found, and what the setting does about it, in one
+// line: "3 phone numbers and 1 e-mail address are published; set …".
+func (p *Personal) Summary() string {
+	var parts []string
+	for _, c := range []struct {
+		n            int
+		one, several string
+	}{{p.Phones, "phone number", "phone numbers"}, {p.Emails, "e-mail address", "e-mail addresses"}, {p.Addresses, "street address", "street addresses"}} {
+		switch {
+		case c.n == 1:
+			parts = append(parts, "1 "+c.one)
+		case c.n > 1:
+			parts = append(parts, fmt.Sprintf("%d %s", c.n, c.several))
+		}
+	}
+	what := strings.Join(parts, ", ")
+	if i := strings.LastIndex(what, ", "); i >= 0 {
+		what = what[:i] + " and " + what[i+2:]
+	}
+	if p.Redacted {
+		return "personal data: " + what + " redacted ([publish] redact_personal)"
+	}
+	verb := "are"
+	if p.Total() == 1 {
+		verb = "is"
+	}
+	return "personal data: " + what + " " + verb + " published; set [publish] redact_personal = true in dreamwiki.toml to redact them"
 }
 
 // Duration marshals as seconds with millisecond precision.
@@ -271,6 +320,13 @@ func (m *Model) Report(opts Options) *Report {
 		Health: health.Of(m.Provenance)}
 	if opts.Demo {
 		r.Workspace = "(demo)"
+	}
+	// The report prints the paths it was given: they go through the
+	// guard as every path does (a diagnostic's own text does, in diag).
+	r.Workspace, _ = secrets.RedactName(r.Workspace)
+	r.Out, _ = secrets.RedactName(r.Out)
+	if p, e, a := workspace.PersonalCounts(r.Diagnostics); p+e+a > 0 {
+		r.Personal = &Personal{Phones: p, Emails: e, Addresses: a, Redacted: m.Workspace.Config.Publish.RedactPersonal}
 	}
 	return r
 }

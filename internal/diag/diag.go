@@ -4,8 +4,11 @@
 package diag
 
 import (
+	"encoding/json"
 	"fmt"
 	"sort"
+
+	"github.com/dreamwiki/dreamwiki/internal/secrets"
 )
 
 // Severity orders diagnostics from informational to fatal.
@@ -53,8 +56,28 @@ type Diagnostic struct {
 	Hint string `json:"hint,omitempty"`
 }
 
-// Error formats the diagnostic as "file:line:col: message; hint".
+// Redacted returns d with every secret in its text replaced by its
+// placeholder: in its file (a path may hold a token, and so may a
+// symbolic link's target a message quotes), its message and its hint.
+// Error and the JSON encoding print only this, so no report, printed or
+// --json, can carry a secret whatever its stage put in it.
+func (d Diagnostic) Redacted() Diagnostic {
+	d.File, _ = secrets.RedactName(d.File)
+	d.Message, _ = secrets.Redact(d.Message)
+	d.Hint, _ = secrets.Redact(d.Hint)
+	return d
+}
+
+// MarshalJSON encodes the redacted diagnostic (see Redacted).
+func (d Diagnostic) MarshalJSON() ([]byte, error) {
+	type fields Diagnostic // without this method
+	return json.Marshal(fields(d.Redacted()))
+}
+
+// Error formats the diagnostic as "file:line:col: message; hint", redacted
+// (see Redacted).
 func (d Diagnostic) Error() string {
+	d = d.Redacted()
 	loc := d.File
 	if loc != "" && d.Line > 0 {
 		loc += fmt.Sprintf(":%d", d.Line)

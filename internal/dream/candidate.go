@@ -117,9 +117,10 @@ var (
 	reBlockLabel = regexp.MustCompile(`(?i)^\s*(?:[-*+]\s+)?(what|why|how(?: to apply)?|next|proof|evidence|source|ref|todo)\s*[:：]\s*`)
 )
 
-// newCandidate reads one daily-log item; skip is set instead when the item
-// is no candidate.
-func newCandidate(id int, log *workspace.DailyLog, it workspace.LogItem) (*candidate, *Skip) {
+// newCandidate reads one daily-log item, with the secrets of its file
+// (fs, nil when unknown); skip is set instead when the item is no
+// candidate.
+func newCandidate(id int, log *workspace.DailyLog, it workspace.LogItem, fs *fileSecrets) (*candidate, *Skip) {
 	c := &candidate{id: id, path: log.File.Path, date: log.Date, line: it.Line, endLine: it.EndLine,
 		section: it.Section, raw: it.Raw, text: it.Text, tags: it.Tags}
 	if c.endLine < c.line {
@@ -130,13 +131,30 @@ func newCandidate(id int, log *workspace.DailyLog, it workspace.LogItem) (*candi
 	for _, f := range secrets.Scan(it.Raw) {
 		c.secrets = append(c.secrets, SecretFinding{File: c.path, Line: it.Line + f.Line - 1, Kind: f.Kind, Action: "redacted"})
 	}
+	// The guard also reads them in their file, which finds what the item
+	// alone hides (a table row's value named by the table's header).
+	alone := len(c.secrets)
+	inFile := fs.in(c.path, c.line, c.endLine)
+	if len(inFile) > alone {
+		c.secrets = inFile
+	}
+	text := redact(it.Text)
 	skip := func(why string) (*candidate, *Skip) {
-		return nil, &Skip{File: c.path, Line: it.Line, Text: shorten(redact(it.Text), 80), Reason: why}
+		return nil, &Skip{File: c.path, Line: it.Line, Text: shorten(text, 80), Reason: why}
 	}
 	// A secret can span lines (a private key block); the lines are read
 	// redacted, so no part of a value survives into anything below.
 	raw := it.Raw
-	if len(c.secrets) > 0 {
+	if len(inFile) > alone {
+		r, ok := fs.redactedRaw(it.Raw, it.Line)
+		if !ok {
+			text = "(a line holding a secret)"
+			return skip("holds a secret the guard found in its file's context; it is left out")
+		}
+		raw = r
+		c.text = strings.Join(strings.Fields(stripListMarker(raw)), " ")
+		text = c.text
+	} else if len(c.secrets) > 0 {
 		raw = redact(raw)
 		c.text = strings.Join(strings.Fields(stripListMarker(raw)), " ")
 	}

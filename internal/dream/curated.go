@@ -245,10 +245,32 @@ func pinSecrets(d *mdDoc, raw []byte) []SecretFinding {
 		for _, u := range d.units {
 			if u.start <= last && u.end >= f.Line {
 				u.pinned = true
+				u.values = append(u.values, secretValue{data[f.Start:f.End], f.Kind})
 			}
 		}
 	}
 	return found
+}
+
+// secretValue is a secret a curated line holds, and its kind.
+type secretValue struct {
+	value string
+	kind  secrets.Kind
+}
+
+// recorded is the entry's text as memory-meta.json records it: for an
+// entry holding a secret, redacted, with each secret its file holds on its
+// lines replaced too, which the guard reading the text alone could miss
+// (a table row does not hold the header that names its value).
+func (c *curated) recorded() string {
+	if !c.pinned() {
+		return c.text
+	}
+	text := c.text
+	for _, v := range c.u.values {
+		text = strings.ReplaceAll(text, v.value, secrets.Placeholder(v.kind))
+	}
+	return redact(text)
 }
 
 // pinned reports an entry whose lines hold a secret: it is read, matched
@@ -396,12 +418,7 @@ func matchMeta(meta *memory.MetaDoc, entries []*curated) {
 	// looked up redacted too. An entry a dream marked ("(superseded …)",
 	// "(done …)") is the same entry as before: its record is found by the
 	// text without the marker.
-	key := func(c *curated) string {
-		if c.pinned() {
-			return redact(c.text)
-		}
-		return c.text
-	}
+	key := func(c *curated) string { return c.recorded() }
 	text := func(c *curated) string { return stripMarkers(key(c)) }
 	take := func(rs []*memory.MetaRecord) *memory.MetaRecord {
 		for _, r := range rs {
@@ -497,7 +514,7 @@ func bootstrapMeta(meta *memory.MetaDoc, entries []*curated, day time.Time) int 
 
 // track adds a record for one entry, first seen on day.
 func track(meta *memory.MetaDoc, c *curated, day time.Time) *memory.MetaRecord {
-	c.meta = meta.Add(c.text)
+	c.meta = meta.Add(c.recorded())
 	c.meta.Created = c.date
 	if c.meta.Created.IsZero() {
 		c.meta.FirstSeen = day

@@ -41,12 +41,17 @@ func sense(ws *workspace.Workspace, sel *selection, logs []*workspace.DailyLog, 
 		skip *Skip
 	}
 	var jobs []*job
-	for _, log := range sel.inputs {
+	files := make([]*workspace.File, len(sel.inputs))
+	for i, log := range sel.inputs {
+		files[i] = log.File
 		for _, it := range log.Items {
 			jobs = append(jobs, &job{log: log, it: it})
 		}
 	}
-	parallel.For(len(jobs), runtime.GOMAXPROCS(0), func(i int) { jobs[i].c, jobs[i].skip = newCandidate(i, jobs[i].log, jobs[i].it) })
+	found := secretsOf(files)
+	parallel.For(len(jobs), runtime.GOMAXPROCS(0), func(i int) {
+		jobs[i].c, jobs[i].skip = newCandidate(i, jobs[i].log, jobs[i].it, found[jobs[i].log.File])
+	})
 	take := func(c *candidate, skip *Skip, note string) {
 		if c != nil {
 			c.id = len(s.cands)
@@ -82,7 +87,10 @@ func sense(ws *workspace.Workspace, sel *selection, logs []*workspace.DailyLog, 
 	// Messages the conversation digests cite, then recalled facts of
 	// earlier logs.
 	for _, ci := range conversationItems(ws, sel) {
-		c, skip := newCandidate(len(s.cands), ci.log, ci.it)
+		if found[ci.log.File] == nil {
+			found[ci.log.File] = newFileSecrets(ci.log.File)
+		}
+		c, skip := newCandidate(len(s.cands), ci.log, ci.it, found[ci.log.File])
 		take(c, skip, "from a conversation digest")
 	}
 	s.addRecalled(logs, inBatch, mem, sc)
@@ -107,11 +115,15 @@ func (s *sensed) addRecalled(logs []*workspace.DailyLog, inBatch map[string]bool
 		if log == nil || inBatch[path] {
 			continue
 		}
+		var found *fileSecrets
 		for _, it := range log.Items {
 			if len(sc.rec.forRange(path, it.Line, max(it.EndLine, it.Line))) == 0 {
 				continue
 			}
-			c, skip := newCandidate(len(s.cands), log, it)
+			if found == nil {
+				found = newFileSecrets(log.File)
+			}
+			c, skip := newCandidate(len(s.cands), log, it, found)
 			if skip != nil || mem.citedBy(c.path, c.line, c.endLine) != nil {
 				continue
 			}

@@ -42,7 +42,7 @@ func FuzzCandidate(f *testing.F) {
 			return
 		}
 		for i, it := range ws.Daily[0].Items {
-			c, _ := newCandidate(i, ws.Daily[0], it)
+			c, _ := newCandidate(i, ws.Daily[0], it, newFileSecrets(ws.Daily[0].File))
 			if c == nil {
 				continue
 			}

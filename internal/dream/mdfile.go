@@ -78,6 +78,10 @@ type unit struct {
 	// rewrites, moves or removes such a line (redacting it would lose the
 	// value; moving it would copy it), it only reports it.
 	pinned bool
+	// values are the secrets in the unit's lines, found in its file's
+	// context (a table row's value named by the header above it): its
+	// entries' texts are recorded and shown with them redacted.
+	values []secretValue
 	after  []*block
 	cur    *curated // the dream's view of the entry
 }

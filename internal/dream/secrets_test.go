@@ -287,3 +287,90 @@ func TestDream_APlanOverARedactedReadNeverLosesASecret(t *testing.T) {
 		}
 	}
 }
+
+// withTableSecrets is a log whose credentials are named only by their
+// table's header (issue #22: a real workspace's Feishu app secret reached
+// a claim page, a dream page and memory-meta.json that way), next to a
+// fact worth promoting.
+const withTableSecrets = `
+-- MEMORY.md --
+# MEMORY.md
+
+## Bots
+- The alert bot posts to the ops group.
+-- memory/2026-04-02.md --
+# 2026-04-02
+
+- [project] The alert bot moved to Feishu; the WeChat account sends the shop's order notices.
+
+| 名称 | App ID | App Secret |
+|---|---|---|
+| 告警 | cli_a5f3c2d1e4b6a7c8 | uTucnfGoMeTlRwS0pqKbU4b73vh3vY9f |
+
+| 公众号 | AppID | 密钥 |
+|---|---|---|
+| 店铺 | wx8a1c3e5f7b9d2c4e | a9cf2dcb65a355766176abc4312bb3df |
+`
+
+// TestDream_ASecretNamedByItsTableHeaderIsNeverCopied: the guard reads a
+// log's items in their file, so a table row's value named by the header
+// above it is redacted in everything the dream writes (memory-meta.json,
+// DREAMS.md, curated memory, the dream log) and shows (the plan).
+func TestDream_ASecretNamedByItsTableHeaderIsNeverCopied(t *testing.T) {
+	values := []string{"uTucnfGoMeTlRwS0pqKbU4b73vh3vY9f", "a9cf2dcb65a355766176abc4312bb3df"}
+	dir := workspaceFrom(t, withTableSecrets)
+	plan, err := Run(context.Background(), dir, Options{Now: at("2026-04-05T07:00:00Z"), Force: true}, true, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var text strings.Builder
+	plan.Plan.WriteText(&text)
+	js, _ := json.Marshal(plan)
+	if !strings.Contains(text.String(), "[REDACTED:secret]") {
+		t.Errorf("the plan shows no redacted row; the test does not test much:\n%s", text.String())
+	}
+	dream(t, dir, "2026-04-05T07:00:00Z")
+	outputs := snapshot(t, dir)
+	outputs["(the plan)"] = text.String() + plan.Plan.Diff() + string(js)
+	for path, content := range outputs {
+		if _, _, daily := workspace.DailyLogPath(path); daily {
+			continue
+		}
+		for _, v := range values {
+			if strings.Contains(content, v) {
+				t.Errorf("%s holds %q:\n%s", path, v, content)
+			}
+		}
+	}
+}
+
+// TestDream_ACuratedTableSecretIsNotRecordedInMemoryMeta: a dream records
+// each curated entry in memory-meta.json; a MEMORY.md table row whose
+// value its header names (a WeChat AppSecret) is recorded with the value
+// redacted, and the line itself is left as it is.
+func TestDream_ACuratedTableSecretIsNotRecordedInMemoryMeta(t *testing.T) {
+	const value = "a9cf2dcb65a355766176abc4312bb3df"
+	dir := workspaceFrom(t, `
+-- MEMORY.md --
+# MEMORY.md
+
+## Accounts
+
+| 公众号 | AppID | AppSecret |
+|---|---|---|
+| 店铺通知 | wx8a1c3e5f7b9d2c4e | `+value+` |
+
+- The shop's order notices go out through the WeChat account.
+`)
+	dream(t, dir, "2026-04-05T07:00:00Z")
+	if mem := read(t, dir, "MEMORY.md"); !strings.Contains(mem, value) {
+		t.Errorf("the dream rewrote the curated line holding the secret:\n%s", mem)
+	}
+	meta := read(t, dir, "memory/memory-meta.json")
+	if strings.Contains(meta, value) {
+		t.Errorf("memory-meta.json holds the AppSecret:\n%s", meta)
+	}
+	if !strings.Contains(meta, "wx8a1c3e5f7b9d2c4e — [REDACTED:secret]") {
+		t.Errorf("memory-meta.json does not record the row redacted:\n%s", meta)
+	}
+}

@@ -268,7 +268,10 @@ func planOut(pl *dream.Plan, ws *workspace.Workspace) PlanOut {
 			out.Private++
 		}
 	}
-	out.Diff = b.String()
+	// The diff is redacted of secrets already; the workspace's guard
+	// adds personal data when [publish] redact_personal asks for it, as
+	// every other answer made from the published workspace has it.
+	out.Diff, _ = ws.Config.Guard().Redact(b.String())
 	return out
 }
 

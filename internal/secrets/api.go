@@ -40,7 +40,9 @@ const (
 	// KindJWT is a JSON Web Token: eyJ….eyJ….signature.
 	KindJWT Kind = "jwt"
 	// KindBearer is the token after "Bearer" in an Authorization header, or
-	// after "Bearer" in text when it is long and random enough to be one.
+	// after "Bearer" in text when it is long and random enough to be one;
+	// also the credentials of an Authorization header in any other scheme
+	// (Basic, token, Bot …) or with none.
 	KindBearer Kind = "bearer"
 	// KindWebhookURL is the secret part of an incoming-webhook URL (Slack,
 	// Discord, Microsoft Teams), which anyone can post with.
@@ -141,10 +143,29 @@ func Contains(text string) bool {
 // token is too long to be a Google key until the token is replaced), so
 // anything found in the output is mapped back onto the original text and
 // redacted too. Redact may therefore report a finding that Scan does not.
-func Redact(text string) (string, []Finding) {
-	s := scanner{t: text}
+func Redact(text string) (string, []Finding) { return Guard{}.Redact(text) }
+
+// Guard says what a redaction covers: credentials always, and personal
+// data (phone numbers, e-mail addresses, street addresses; see
+// ScanPersonal) when Personal is set. The zero Guard is what Redact and
+// RedactName use.
+type Guard struct {
+	Personal bool
+}
+
+// Redact is the package's Redact, covering what g covers.
+func (g Guard) Redact(text string) (string, []Finding) {
+	return redact(text, Placeholder, g.scan(text), g)
+}
+
+// scan returns the raw detections of what g covers in t.
+func (g Guard) scan(t string) []candidate {
+	s := scanner{t: t}
 	s.run()
-	return redact(text, Placeholder, s.found)
+	if g.Personal {
+		s.found = append(s.found, scanPersonal(t)...)
+	}
+	return s.found
 }
 
 // RedactName redacts a short string that becomes part of a path: a file
@@ -155,18 +176,18 @@ func Redact(text string) (string, []Finding) {
 // Windows and break Obsidian links. Call it on the original name, before
 // any slug is made from it: a slug lower-cases the text, and a lower-cased
 // secret ("akia…") no longer has the shape the detectors know.
-func RedactName(name string) (string, []Finding) {
-	s := scanner{t: name}
-	s.run()
+func RedactName(name string) (string, []Finding) { return Guard{}.RedactName(name) }
+
+// RedactName is the package's RedactName, covering what g covers.
+func (g Guard) RedactName(name string) (string, []Finding) {
+	found := g.scan(name)
 	// The dot of a file extension ends a token in a name as a blank does
 	// in text ("sk_live_….md"), so the name is also scanned with a blank
 	// there; both scans' findings are redacted.
 	if dot := strings.LastIndexByte(name, '.'); dot > 0 && isExtension(name[dot+1:]) {
-		blank := scanner{t: name[:dot] + " " + name[dot+1:]}
-		blank.run()
-		s.found = append(s.found, blank.found...)
+		found = append(found, g.scan(name[:dot]+" "+name[dot+1:])...)
 	}
-	return redact(name, NamePlaceholder, s.found)
+	return redact(name, NamePlaceholder, found, g)
 }
 
 // NamePlaceholder returns the file-name-safe form of Placeholder(k):

@@ -1,8 +1,10 @@
 package secrets
 
 import (
+	"maps"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -30,17 +32,13 @@ func benchText(b *testing.B) string {
 // 4 MiB, one string per note: a build calls the guard once per note.
 func demoNotes(b *testing.B) ([]string, int) {
 	b.Helper()
-	var notes []string
-	err := filepath.WalkDir("../demo/workspace", func(p string, d os.DirEntry, err error) error {
-		if err != nil || d.IsDir() || filepath.Ext(p) != ".md" {
-			return err
-		}
-		t, err := os.ReadFile(p)
-		notes = append(notes, string(t))
-		return err
-	})
-	if err != nil || len(notes) == 0 {
+	files, err := demoNoteFiles(b)
+	if err != nil || len(files) == 0 {
 		b.Skipf("demo workspace: %v", err)
+	}
+	var notes []string
+	for _, name := range slices.Sorted(maps.Keys(files)) {
+		notes = append(notes, files[name])
 	}
 	var out []string
 	size := 0
@@ -51,6 +49,21 @@ func demoNotes(b *testing.B) ([]string, int) {
 		}
 	}
 	return out, size
+}
+
+// demoNoteFiles returns the Markdown notes of the demo workspace by path.
+func demoNoteFiles(tb testing.TB) (map[string]string, error) {
+	tb.Helper()
+	notes := map[string]string{}
+	err := filepath.WalkDir("../demo/workspace", func(p string, d os.DirEntry, err error) error {
+		if err != nil || d.IsDir() || filepath.Ext(p) != ".md" {
+			return err
+		}
+		t, err := os.ReadFile(p)
+		notes[filepath.ToSlash(p)] = string(t)
+		return err
+	})
+	return notes, err
 }
 
 func BenchmarkScan(b *testing.B) {
@@ -69,6 +82,19 @@ func BenchmarkScan_Notes(b *testing.B) {
 	for b.Loop() {
 		for _, n := range notes {
 			Scan(n)
+		}
+	}
+}
+
+// BenchmarkScanPersonal_Notes is the personal-data pass a build makes over
+// every published note, on the demo's notes.
+func BenchmarkScanPersonal_Notes(b *testing.B) {
+	notes, size := demoNotes(b)
+	b.SetBytes(int64(size))
+	b.ReportAllocs()
+	for b.Loop() {
+		for _, n := range notes {
+			ScanPersonal(n)
 		}
 	}
 }

@@ -7,11 +7,14 @@
 // blocks, cloud and API keys and tokens of known formats, JWTs, bearer
 // tokens, webhook URLs, credentials in URLs, passwords, and random-looking
 // values assigned to keys that name a credential. The list covers gitleaks'
-// default rule set and what a line scanner misses in notes. This package
-// is not a privacy classifier: names, addresses, hostnames, IP addresses,
-// hashes and everything else outside the list never raise a finding,
-// because an alert about ordinary content has nowhere to go and teaches
-// people to skim past the alert that matters.
+// default rule set and what a line scanner misses in notes.
+//
+// Personal data is a second, separate class (personal.go): phone numbers,
+// e-mail addresses and street addresses, found by ScanPersonal and
+// redacted by a Guard with Personal set, never by Scan or Redact. Beyond
+// these two closed lists (names, hostnames, IP addresses, hashes …)
+// nothing raises a finding, because an alert about ordinary content has
+// nowhere to go and teaches people to skim past the alert that matters.
 //
 // Detection is one pass over the bytes. A keyword automaton (automaton.go)
 // finds every place worth a closer look, as gitleaks' keyword prefilter
@@ -31,6 +34,12 @@
 //     key id.
 //   - split.go: a secret split over two lines of a list is found by joining
 //     the lines.
+//   - table.go: a value named by its table column's header ("App Secret",
+//     密钥, password) rather than on its own row.
+//   - headers.go: Authorization credentials in every scheme, cookies.
+//   - escape.go: a text with Markdown escapes inside words ("ghp\_…", as
+//     web clippers write them) is scanned again without them, and what is
+//     found there is redacted over the escaped span.
 //
 // Why carried-over rules rather than gitleaks as a library, measured with
 // gitleaks v8.30.1 on the benchmark texts of bench_test.go: its detector

@@ -17,6 +17,9 @@ func FuzzRedact(f *testing.F) {
 	for _, c := range readCases(f, "testdata/shapes.txt") {
 		f.Add(c.text)
 	}
+	for _, c := range readCases(f, "testdata/personal.txt") {
+		f.Add(c.text)
+	}
 	if b, err := os.ReadFile("testdata/ordinary.txt"); err == nil {
 		for _, l := range strings.Split(string(b), "\n") {
 			f.Add(l)
@@ -50,6 +53,25 @@ func FuzzRedact(f *testing.F) {
 		name, _ := RedactName(text)
 		if again := Scan(name); len(again) != 0 {
 			t.Fatalf("redacted name still has %v\ninput: %q\nname:  %q", again, text, name)
+		}
+		// With personal data: the same promises, for both classes.
+		g := Guard{Personal: true}
+		pred, pfs := g.Redact(text)
+		last = 0
+		for _, x := range pfs {
+			if x.Start < last || x.End <= x.Start || x.End > len(text) {
+				t.Fatalf("bad finding %+v (previous end %d) in %q", x, last, text)
+			}
+			last = x.End
+		}
+		if strings.Count(pred, "\n") != strings.Count(text, "\n") {
+			t.Fatalf("personal redaction changed the number of lines\ninput:    %q\nredacted: %q", text, pred)
+		}
+		if again := append(Scan(pred), ScanPersonal(pred)...); len(again) != 0 {
+			t.Fatalf("personal redaction left %v\ninput:    %q\nredacted: %q", again, text, pred)
+		}
+		if twice, _ := g.Redact(pred); twice != pred {
+			t.Fatalf("second personal Redact changed %q to %q", pred, twice)
 		}
 	})
 }

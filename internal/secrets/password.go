@@ -38,7 +38,7 @@ func passwordLabel(s string) (n int, weak bool) {
 		return 0, false
 	}
 	// Longest first, so "password" is not read as "pass".
-	for _, l := range [...]string{"passphrase", "password", "passcode", "passwd"} {
+	for _, l := range [...]string{"passphrase", "password", "passwort", "passcode", "passwd", "passord"} {
 		if hasPrefixFold(s, l) {
 			return len(l), false
 		}
@@ -98,6 +98,11 @@ func password(t string, i int) (start, end int) {
 		k += 2
 		prose = true
 	case spaced && flag:
+	case k < len(t) && t[k] == '|' && !weak && tableRow(t, k):
+		k++ // "| password | hunter2 |": the cell boundary
+		prose = true
+	case spaced && n == len("password") && netrcLine(t, ks):
+		prose = true
 	default:
 		return 0, 0
 	}
@@ -109,14 +114,64 @@ func password(t string, i int) (start, end int) {
 // traditional), Japanese and Korean notes.
 var cjkPasswordLabels = []string{"密码", "密碼", "口令", "パスワード", "비밀번호"}
 
+// foreignPasswordLabels are the password labels of other languages that
+// passwordLabel does not read (it reads German Passwort and Norwegian
+// passord): those of the ten most common languages of notes that have
+// their own word. A weak label is also an everyday word (Italian parola
+// "word", Polish hasło "slogan"): it must be in key position, and a plain
+// word after it is not a password. Each non-ASCII byte widens the keyword
+// automaton's table, which every byte of every note pays for, so the list
+// is kept to what people write.
+var foreignPasswordLabels = []struct {
+	label string
+	weak  bool
+}{
+	{"mot de passe", false}, {"contraseña", false}, {"contrasena", false}, {"senha", false},
+	{"пароль", false}, {"wachtwoord", false}, {"kennwort", false}, {"lösenord", false},
+	{"hasło", true}, {"haslo", true}, {"parola", true},
+}
+
+// caseVariants returns s and s with its first letter upper-case: the
+// keyword automaton folds ASCII letters only, so "Пароль" is a keyword of
+// its own. (Upper case throughout is left out: each non-ASCII byte widens
+// the automaton's table, which every byte of every note pays for.)
+func caseVariants(s string) []string {
+	r := []rune(s)
+	title := string(unicode.ToUpper(r[0])) + string(r[1:])
+	if title == s || r[0] < utf8.RuneSelf {
+		return []string{s}
+	}
+	return []string{s, title}
+}
+
 // passwordTriggers registers the password detectors.
 func passwordTriggers() []trigger {
 	ts := []trigger{{"pass", latinPassword}, {"pwd", latinPassword}}
 	for _, l := range cjkPasswordLabels {
 		ts = append(ts, trigger{l, func(s *scanner, at, end int) bool {
-			start, e := cjkPassword(s.t, end)
+			start, e := labelledPassword(s.t, end, false)
 			return e > 0 && s.add(start, e, KindPassword, "password")
 		}})
+	}
+	for _, l := range foreignPasswordLabels {
+		weak := l.weak
+		detect := func(s *scanner, at, end int) bool {
+			t := s.t
+			if r, _ := utf8.DecodeLastRuneInString(t[:at]); at > 0 && (unicode.IsLetter(r) || unicode.IsDigit(r)) {
+				return false
+			}
+			if r, _ := utf8.DecodeRuneInString(t[end:]); end < len(t) && (unicode.IsLetter(r) || unicode.IsDigit(r)) {
+				return false
+			}
+			if weak && !keyContext(t, at) {
+				return false
+			}
+			start, e := labelledPassword(t, end, weak)
+			return e > 0 && s.add(start, e, KindPassword, "password")
+		}
+		for _, k := range caseVariants(l.label) {
+			ts = append(ts, trigger{k, detect})
+		}
 	}
 	return ts
 }
@@ -126,18 +181,53 @@ func passwordTriggers() []trigger {
 // ("dbPassword").
 func latinPassword(s *scanner, at, _ int) bool {
 	t := s.t
-	if !wordStart(t, at) && (t[at] != 'P' || !isLower(t[at-1])) {
+	if !wordStart(t, at) && (t[at] != 'P' || !isLower(t[at-1])) && !upperKey(t, at) {
 		return false
 	}
 	start, end := password(t, at)
 	return end > 0 && s.add(start, end, KindPassword, "password")
 }
 
-// cjkPassword matches the value after a CJK password label ending at j,
-// with ':', '：', '=' or a copula (是, 为, 為, は, 는, 은) as the separator.
-func cjkPassword(t string, j int) (start, end int) {
+// upperKey reports whether the password label at at ends an upper-case
+// environment variable's name that is assigned a value: PGPASSWORD=…,
+// MYSQLPWD=….
+func upperKey(t string, at int) bool {
+	if at == 0 || !isUpper(t[at-1]) || t[at] != 'P' {
+		return false
+	}
+	n, _ := passwordLabel(t[at:])
+	return n > 0 && at+n < len(t) && t[at+n] == '=' && span(t, at, isUpper) == at+n
+}
+
+// netrcLine reports whether the "password" label at ks is a .netrc token:
+// after "machine HOST" or "login USER" on its line, or first on a line
+// that follows a netrc "machine" or "login" line.
+func netrcLine(t string, ks int) bool {
+	ls, ok := lineStart(t, ks, 512)
+	if !ok {
+		return false
+	}
+	pre := strings.TrimSpace(t[ls+containerPrefix(t[ls:ks]) : ks])
+	if pre != "" {
+		f := strings.Fields(pre)
+		return len(f) >= 2 && (f[0] == "machine" || f[0] == "default" || f[len(f)-2] == "login")
+	}
+	if ls == 0 {
+		return false
+	}
+	ps, _ := lineStart(t, ls-1, 512)
+	prev := strings.TrimSpace(t[ps : ls-1])
+	prev = strings.TrimSpace(prev[containerPrefix(prev):])
+	return strings.HasPrefix(prev, "login ") || strings.HasPrefix(prev, "machine ")
+}
+
+// labelledPassword matches the value after a CJK or foreign password
+// label ending at j, with ':', '：', '=', a table cell boundary or a
+// copula (是, 为, 為, は, 는, 은) as the separator. After a weak label a plain
+// word is not a password.
+func labelledPassword(t string, j int, weak bool) (start, end int) {
 	j = skipCJKBlanks(t, j)
-	prose := false
+	prose := weak
 	switch {
 	case j < len(t) && (t[j] == ':' || t[j] == '='):
 		j++
@@ -146,6 +236,9 @@ func cjkPassword(t string, j int) (start, end int) {
 	case hasAnyPrefix(t[j:], "是", "为", "為", "は", "는", "은"):
 		_, size := utf8.DecodeRuneInString(t[j:])
 		j += size
+		prose = true
+	case j < len(t) && t[j] == '|' && tableRow(t, j):
+		j++
 		prose = true
 	default:
 		return 0, 0
@@ -172,6 +265,13 @@ func passwordValue(t string, k int, weak, prose, query bool) (start, end int) {
 	k = skipBlanks(t, k)
 	k = skipByte(t, k, '*')
 	tight := k == k0 // KEY=value, an assignment rather than a sentence
+	if k < len(t) && !prose && (t[k] == '\n' || t[k] == '\r') {
+		// "password:" ends its line and the value is alone on the next
+		// (a soft line break in a paragraph or list item).
+		if k = nextLineValue(t, k); k < 0 {
+			return 0, 0
+		}
+	}
 	if k >= len(t) {
 		return 0, 0
 	}
@@ -224,6 +324,27 @@ func passwordValue(t string, k int, weak, prose, query bool) (start, end int) {
 		}
 	}
 	return vs, ve
+}
+
+// nextLineValue returns where the value starts when the line break at nl
+// is followed by a line holding one word and nothing else (after its list,
+// quote and indentation markup), or -1. A word that is a key of its own
+// ("user:", "a=b") or a code fence is no value.
+func nextLineValue(t string, nl int) int {
+	if t[nl] == '\r' {
+		nl++
+	}
+	if nl >= len(t) || t[nl] != '\n' {
+		return -1
+	}
+	ns := nl + 1
+	ne := lineEnd(t, ns, maxLine)
+	vs := ns + containerPrefix(t[ns:ne])
+	v := strings.TrimRight(t[vs:ne], " \t\r")
+	if v == "" || strings.ContainsAny(v, " \t:=`#|") {
+		return -1
+	}
+	return vs
 }
 
 // notAPassword reports values that are placeholders, references or markup

@@ -39,6 +39,9 @@ func privateKey(t string, i int) (start, end int) {
 		if e := spacedKeyEnd(t, bodyStart); e > 0 {
 			return i, e
 		}
+		if e := brKeyEnd(t, he); e > 0 {
+			return i, e
+		}
 		// One-line form: the body runs on ("\nMIIE…\n-----END …-----").
 		e := span(t, bodyStart, func(c byte) bool { return isBase64(c) || c == '\\' })
 		if base64Count(t[bodyStart:e]) < minBody {
@@ -153,6 +156,55 @@ func spacedKeyEnd(t string, bodyStart int) int {
 		return 0
 	}
 	return bodyStart + endAt + len("-----END ") + c + len("-----")
+}
+
+// brKeyEnd returns the end of a key block whose lines are joined by HTML
+// line breaks ("<br>", "<br/>", "<br />"), as a key pasted into a Markdown
+// table cell is, from the first break at i: the END marker's end, or the
+// end of the body when the marker is missing; 0 when no such body follows.
+func brKeyEnd(t string, i int) int {
+	le := lineEnd(t, i, 64<<10)
+	body, last := 0, 0
+	for {
+		n := brLen(t[i:le])
+		if n == 0 {
+			break
+		}
+		i = skipBlanks(t[:le], i+n)
+		if rest, ok := strings.CutPrefix(t[i:le], "-----END "); ok {
+			c := strings.Index(rest, "-----")
+			if c < 0 || !strings.Contains(rest[:c], "PRIVATE KEY") || body < 32 {
+				return 0
+			}
+			return i + len("-----END ") + c + len("-----")
+		}
+		e := span(t[:le], i, isBase64)
+		if e == i {
+			break
+		}
+		body += e - i
+		i, last = e, e
+		i = skipBlanks(t[:le], i)
+	}
+	if body < 32 {
+		return 0
+	}
+	return last
+}
+
+// brLen returns the length of the HTML line break s starts with, or 0.
+func brLen(s string) int {
+	if !hasPrefixFold(s, "<br") {
+		return 0
+	}
+	j := skipBlanks(s, 3)
+	if j < len(s) && s[j] == '/' {
+		j++
+	}
+	if j < len(s) && s[j] == '>' {
+		return j + 1
+	}
+	return 0
 }
 
 func allBase64(s string) bool {

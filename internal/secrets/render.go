@@ -2,10 +2,10 @@ package secrets
 
 import "strings"
 
-// redact replaces the secrets found in text (found, from scanning it) with
-// their placeholders, ph being Placeholder for text and NamePlaceholder for
-// names.
-func redact(text string, ph func(Kind) string, found []candidate) (string, []Finding) {
+// redact replaces the secrets found in text (found, from scanning it with
+// g) with their placeholders, ph being Placeholder for text and
+// NamePlaceholder for names.
+func redact(text string, ph func(Kind) string, found []candidate, g Guard) (string, []Finding) {
 	if len(found) == 0 {
 		return text, nil
 	}
@@ -14,13 +14,12 @@ func redact(text string, ph func(Kind) string, found []candidate) (string, []Fin
 	// Each round covers more of the text, so this ends; the bound is a
 	// guard, not a limit any real text reaches.
 	for round := 0; round < 8; round++ {
-		again := scanner{t: out}
-		again.run()
-		if len(again.found) == 0 {
+		again := g.scan(out)
+		if len(again) == 0 {
 			break
 		}
 		before := coverage(fs)
-		for _, c := range again.found {
+		for _, c := range again {
 			found = append(found, candidate{mapBack(fs, reps, c.start, false), mapBack(fs, reps, c.end, true), c.kind, c.rule})
 		}
 		fs = resolve(text, found)

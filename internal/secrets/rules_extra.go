@@ -6,9 +6,11 @@ package secrets
 var extraRules = []rule{
 	// A Telegram bot token: the bot's numeric id, ':' and 35 characters
 	// starting with "AA". gitleaks finds it only after a key naming
-	// Telegram; the shape alone is distinctive enough.
+	// Telegram; the shape alone is distinctive enough. In the Bot API's
+	// URLs it follows "bot" with no break
+	// (https://api.telegram.org/bot<id>:<token>/sendMessage).
 	{id: "telegram-bot-token", kind: KindAPIKey, shape: tokenNear, keywords: []string{":AA"},
-		pattern: `\b(\d{8,10}:AA[A-Za-z0-9_-]{33})(?:[^A-Za-z0-9_-]|$)`, entropy: 3.5},
+		pattern: `(?:\b|bot)(\d{8,10}:AA[A-Za-z0-9_-]{33})(?:[^A-Za-z0-9_-]|$)`, entropy: 3.5},
 	// An Azure storage account key or Service Bus / Event Hubs shared
 	// access key, in a connection string ("…;AccountKey=…==;…").
 	{id: "azure-storage-account-key", kind: KindAPIKey, shape: tokenAt, word: true, fold: true,

@@ -28,6 +28,12 @@ type scanner struct {
 	// its keywords the window holds. Few rules run on one text, so a list
 	// is searched.
 	scanned []ruleWindow
+	// notHeader is the end of the last line the table detector found is
+	// no table header, so the other keywords of that line cost nothing.
+	notHeader int
+	// unescaped is set on the scanner of a text with its Markdown escapes
+	// removed (escape.go), which must not remove them again.
+	unescaped bool
 }
 
 // ruleWindow is where a rule's last window ended.
@@ -80,6 +86,13 @@ func buildGuard() *guard {
 	ts = append(ts, genericTriggers()...)
 	ts = append(ts, ruleTriggers()...)
 	ts = append(ts, splitTriggers()...)
+	ts = append(ts, tableTriggers()...)
+	ts = append(ts, headerTriggers()...)
+	return compileGuard(ts)
+}
+
+// compileGuard builds the automaton of the triggers' keywords.
+func compileGuard(ts []trigger) *guard {
 	kw := make([]string, len(ts))
 	for i, t := range ts {
 		kw[i] = t.keyword
@@ -95,6 +108,9 @@ func (s *scanner) run() {
 	g.auto.scan(s.t, func(id, start, end int) bool {
 		return g.triggers[id].detect(s, start, end)
 	})
+	if !s.unescaped && !(s.first && len(s.found) > 0) {
+		s.runUnescaped()
+	}
 }
 
 // findings resolves overlaps and turns candidates into Findings.
@@ -168,7 +184,7 @@ func preview(k Kind, v string) string {
 	const ell = "…"
 	var prefix string
 	switch k {
-	case KindPassword, KindURLCredentials, KindAWSSecretKey, KindPrivateKey, KindSecret:
+	case KindPassword, KindURLCredentials, KindAWSSecretKey, KindPrivateKey, KindSecret, KindPhone, KindEmail, KindAddress:
 		return ell
 	case KindAWSKey, KindGoogleKey:
 		prefix = v[:min(4, len(v))]

@@ -581,7 +581,7 @@ func (s *Server) problemsOf(c *build.Change, paths []string) []Problem {
 	var out []Problem
 	for _, d := range c.Diagnostics {
 		if d.Severity == diag.Error || d.Severity == diag.Warning && s.edited[d.File] && brokenInput[d.Code] {
-			out = append(out, Problem{File: d.File, Line: d.Line, Col: d.Col, Severity: d.Severity.String(), Message: d.Error()})
+			out = append(out, Problem{File: d.Redacted().File, Line: d.Line, Col: d.Col, Severity: d.Severity.String(), Message: d.Error()})
 		}
 	}
 	return out

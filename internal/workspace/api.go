@@ -12,6 +12,7 @@ import (
 	"strings"
 
 	"github.com/dreamwiki/dreamwiki/internal/diag"
+	"github.com/dreamwiki/dreamwiki/internal/secrets"
 )
 
 // MaxFileSize is the largest file read. Bigger files are skipped with a
@@ -172,6 +173,14 @@ func (w *Workspace) ReadAsset(p string) ([]byte, error) {
 	}
 	if len(b) > MaxFileSize {
 		return nil, &fs.PathError{Op: "read", Path: a.Path, Err: errors.New("file grew over the 16 MiB limit")}
+	}
+	if w.state != nil && w.state.opts.Redact && textAsset(a.Path) {
+		// An SVG is copied byte for byte: its text and metadata are
+		// redacted as a note's are (reported when it was read).
+		if s := string(b); secrets.Contains(s) || w.Config.Publish.RedactPersonal {
+			out, _ := w.Config.Guard().Redact(s)
+			b = []byte(out)
+		}
 	}
 	return b, nil
 }

@@ -8,6 +8,7 @@ import (
 	"github.com/BurntSushi/toml"
 
 	"github.com/dreamwiki/dreamwiki/internal/diag"
+	"github.com/dreamwiki/dreamwiki/internal/secrets"
 )
 
 // ConfigFile is the optional workspace configuration file.
@@ -21,10 +22,11 @@ type Config struct {
 	Exclude []string `toml:"exclude"` // globs never read
 	Private []string `toml:"private"` // globs read but never published
 
-	Budget BudgetConfig `toml:"budget"`
-	Dream  DreamConfig  `toml:"dream"`
-	Search SearchConfig `toml:"search"`
-	Vault  VaultConfig  `toml:"vault"`
+	Budget  BudgetConfig  `toml:"budget"`
+	Dream   DreamConfig   `toml:"dream"`
+	Search  SearchConfig  `toml:"search"`
+	Vault   VaultConfig   `toml:"vault"`
+	Publish PublishConfig `toml:"publish"`
 
 	// Workspaces are the [[workspace]] entries of a team site: a folder
 	// whose dreamwiki.toml has any is a team's, and builds them into one
@@ -52,6 +54,20 @@ type VaultConfig struct {
 	// them. Off by default: private means absent (DESIGN 5.7).
 	IncludePrivate bool `toml:"include_private"`
 }
+
+// PublishConfig holds what is redacted from everything published, on top
+// of the secrets that always are (DESIGN 5.6).
+type PublishConfig struct {
+	// RedactPersonal redacts phone numbers, e-mail addresses and street
+	// addresses (secrets.ScanPersonal) from every published text and
+	// path, as secrets are. Off by default: they are reported by check,
+	// and a build that publishes some says so.
+	RedactPersonal bool `toml:"redact_personal"`
+}
+
+// Guard is the secret guard the configuration asks for: secrets always,
+// personal data with [publish] redact_personal.
+func (c Config) Guard() secrets.Guard { return secrets.Guard{Personal: c.Publish.RedactPersonal} }
 
 // BudgetConfig is the MEMORY.md size budget (DESIGN 5.3).
 type BudgetConfig struct {

@@ -14,6 +14,7 @@ import (
 	"github.com/dreamwiki/dreamwiki/internal/diag"
 	"github.com/dreamwiki/dreamwiki/internal/mdline"
 	"github.com/dreamwiki/dreamwiki/internal/parallel"
+	"github.com/dreamwiki/dreamwiki/internal/secrets"
 )
 
 // loader reads one workspace.
@@ -22,6 +23,9 @@ type loader struct {
 	opts     Options
 	absRoot  string
 	realRoot string
+	// guard is the secret guard of the workspace's configuration, once
+	// read (Config.Guard).
+	guard secrets.Guard
 }
 
 func newLoader(fsys fs.FS, opts Options) *loader { return &loader{fsys: fsys, opts: opts} }
@@ -72,6 +76,7 @@ type parsed struct {
 
 func (l *loader) load() *Workspace {
 	sc := l.scan()
+	l.guard = sc.config.Guard()
 	return l.assemble(sc, l.readAll(sc.cands, sc.roles, sc.newest))
 }
 
@@ -129,7 +134,8 @@ func (l *loader) scan() *scan {
 		private = append(private, g)
 	}
 
-	w := &walker{fsys: l.fsys, absRoot: l.absRoot, realRoot: l.realRoot, skip: skip, globs: globs, redact: l.opts.Redact}
+	w := &walker{fsys: l.fsys, absRoot: l.absRoot, realRoot: l.realRoot, skip: skip, globs: globs, redact: l.opts.Redact,
+		guard: ws.Config.Guard()}
 	w.walk("", "", []string{""}, nil)
 	diags = append(diags, w.diags...)
 	sort.Slice(w.cands, func(i, j int) bool { return w.cands[i].path < w.cands[j].path })
@@ -247,7 +253,7 @@ func (l *loader) readConfig(ws *Workspace, diags *diag.List) {
 	var local diag.List
 	f, _ := readText(l.fsys, candidate{path: ConfigFile, source: ConfigFile}, &local)
 	if f != nil && l.opts.Redact {
-		redactFile(f, &local) // a base URL may carry a password
+		redactFile(f, secrets.Guard{}, &local) // a base URL may carry a password
 	}
 	*diags = append(*diags, local...)
 	if f == nil {
@@ -449,7 +455,7 @@ func (l *loader) readOne(c candidate, r role, newest time.Time) (res parsed) {
 			res.withheld = &Withheld{Path: c.path, Blob: assetBlobID(l.fsys, c)}
 			return res
 		}
-		res.asset = readAsset(l.fsys, c, &res.diags)
+		res.asset = readAsset(l.fsys, c, l.assetGuard(), &res.diags)
 		return res
 	}
 	f, data := readText(l.fsys, c, &res.diags)
@@ -470,7 +476,7 @@ func (l *loader) readOne(c candidate, r role, newest time.Time) (res parsed) {
 		return res
 	}
 	if l.opts.Redact {
-		redactFile(f, &res.diags)
+		redactFile(f, l.guard, &res.diags)
 	}
 	res.file = f
 	defer func() {

@@ -13,6 +13,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/dreamwiki/dreamwiki/internal/diag"
+	"github.com/dreamwiki/dreamwiki/internal/secrets"
 )
 
 // readText reads one text file: size cap, hash of the raw bytes, then the
@@ -66,15 +67,22 @@ func assetBlobID(fsys fs.FS, c candidate) string {
 	return hex.EncodeToString(h.Sum(nil))
 }
 
-// readAsset hashes one asset without keeping its bytes.
-func readAsset(fsys fs.FS, c candidate, diags *diag.List) *Asset {
+// readAsset hashes one asset without keeping its bytes. With a guard
+// (a read with Options.Redact), a text asset's secrets are reported here;
+// ReadAsset redacts them in what it returns.
+func readAsset(fsys fs.FS, c candidate, g *secrets.Guard, diags *diag.List) *Asset {
 	f, info, ok := openCapped(fsys, c, diags)
 	if !ok {
 		return nil
 	}
 	defer f.Close()
 	h := sha256.New()
-	n, err := io.Copy(h, io.LimitReader(f, MaxFileSize+1))
+	var w io.Writer = h
+	var text bytes.Buffer
+	if g != nil && textAsset(c.path) {
+		w = io.MultiWriter(h, &text)
+	}
+	n, err := io.Copy(w, io.LimitReader(f, MaxFileSize+1))
 	if err != nil {
 		diags.Warnf("read", c.path, 0, "file could not be read (%v); it was skipped", underlying(err))
 		return nil
@@ -82,6 +90,17 @@ func readAsset(fsys fs.FS, c candidate, diags *diag.List) *Asset {
 	if n > MaxFileSize {
 		tooBig(diags, c.path, n)
 		return nil
+	}
+	if g != nil && textAsset(c.path) {
+		content, _ := normalizeText(text.Bytes())
+		var found diag.List
+		redactFile(&File{Path: c.path, Content: content}, *g, &found)
+		for _, d := range found {
+			if d.Code == "secret" {
+				d.Message = strings.Replace(d.Message, "the site, the vault and the search index show", "the copies in the site and the vault show", 1)
+			}
+			diags.Add(d)
+		}
 	}
 	return &Asset{Path: c.path, Size: n, ModTime: info.mod, Hash: hex.EncodeToString(h.Sum(nil)), source: c.source}
 }

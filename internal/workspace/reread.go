@@ -8,8 +8,6 @@ import (
 	"slices"
 	"sort"
 	"strings"
-
-	"github.com/dreamwiki/dreamwiki/internal/secrets"
 )
 
 // loadState is what a load keeps so that Reread can read only what changed:
@@ -58,6 +56,7 @@ func (w *Workspace) reread(paths []string, complete bool) (*Workspace, error) {
 	st := w.state
 	l := newLoader(st.fsys, st.opts)
 	l.absRoot, l.realRoot = st.abs, st.real
+	l.guard = st.scan.config.Guard()
 	changed := make(map[string]bool, len(paths))
 	for _, p := range paths {
 		if c := cleanRel(filepath.ToSlash(p)); c != "" {
@@ -143,7 +142,7 @@ func (l *loader) patchScan(sc *scan, changed map[string]bool) (*scan, bool) {
 			return nil, false
 		}
 		if l.opts.Redact {
-			if _, found := secrets.RedactName(p); len(found) > 0 {
+			if _, found := sc.config.Guard().RedactName(p); len(found) > 0 {
 				return nil, false
 			}
 		}

@@ -57,8 +57,10 @@ type walker struct {
 	realRoot string // disk only: the root with symlinks resolved
 	skip     map[string]bool
 	globs    []string
-	// redact names files by their redacted paths (Options.Redact).
+	// redact names files by their redacted paths (Options.Redact), with
+	// guard.
 	redact bool
+	guard  secrets.Guard
 
 	cands   []candidate
 	vaults  []string // nested Obsidian vaults (folders holding .obsidian/)
@@ -172,11 +174,16 @@ func (w *walker) named(p string) string {
 	if !w.redact {
 		return p
 	}
-	out, found := secrets.RedactName(p)
+	out, found := w.guard.RedactName(p)
 	for _, s := range found {
-		w.diags.Add(diag.Diagnostic{Severity: diag.Warning, Code: "secret", File: out,
+		d := diag.Diagnostic{Severity: diag.Warning, Code: "secret", File: out,
 			Message: fmt.Sprintf("the file's name holds %s %s; it is published as %s", s.Kind, s.Preview, out),
-			Hint:    "rotate it, and rename the file"})
+			Hint:    "rotate it, and rename the file"}
+		if personal(s.Kind) {
+			d.Severity, d.Code, d.Hint = diag.Info, "personal", ""
+			d.Message = fmt.Sprintf("the file's name holds %s; it is published as %s", describePersonal(s.Kind), out)
+		}
+		w.diags.Add(d)
 	}
 	return out
 }
