@@ -37,6 +37,13 @@ type Options struct {
 	LLM *LLM
 	// Command is recorded in the lock ("dreamwiki dream").
 	Command string
+	// Choose lists the ids of candidates (Plan.Proposals) a person or an
+	// agent chose: they are written as a line past the Deep gates is.
+	Choose []string
+	// Rewrites are lines an agent wrote from cited daily-log lines; each
+	// is checked as a distiller's answer is before it is written. An id
+	// not found or a rewrite refused refuses the plan (*ChoiceError).
+	Rewrites []Rewrite
 
 	// hook is called at each write step; tests use it to simulate crashes.
 	hook func(step string)
@@ -76,6 +83,9 @@ type Plan struct {
 	// the byte cap, a recovery that is pending).
 	Notes       []string        `json:"notes,omitempty"`
 	Actions     []Action        `json:"actions"`
+	// Proposals are the lines the dream found worth a look and may not
+	// write by itself, highest score first; Options.Choose takes their ids.
+	Proposals   []Proposal      `json:"proposals"`
 	Skipped     []Skip          `json:"skipped"`
 	Secrets     []SecretFinding `json:"secrets"`
 	Counts      Counts          `json:"counts"`
@@ -168,7 +178,9 @@ type Counts struct {
 	Sunk       int `json:"sunk"`
 	NewTopics  int `json:"newTopics"`
 	Skipped    int `json:"skipped"`
-	Secrets    int `json:"secrets"`
+	// Proposals are lines left to a choice (Plan.Proposals).
+	Proposals int `json:"proposals"`
+	Secrets   int `json:"secrets"`
 	Tracked    int `json:"tracked"` // entries given a memory-meta.json record
 }
 
@@ -279,6 +291,9 @@ func PlanWorkspace(ctx context.Context, ws *workspace.Workspace, opts Options) (
 	if opts.LLM != nil {
 		cands = distilByModel(ctx, opts.LLM, llmFiles(mem), cands, lg)
 	}
+	if cands, err = choose(e, mem, cands, opts.Choose, opts.Rewrites); err != nil {
+		return nil, err
+	}
 
 	// Consolidate: each candidate placed, merged, closing or superseding,
 	// oldest first, against curated memory as the earlier ones left it.
@@ -287,6 +302,11 @@ func PlanWorkspace(ctx context.Context, ws *workspace.Workspace, opts Options) (
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
+	proposals := collectProposals(cands, score)
+	lg.counts.Proposals = len(proposals)
+	// A dream that wrote no line of its own into curated memory writes
+	// only its diary entry and its log entry (its journal and watermark).
+	nothing := len(mem.placements) == 0
 
 	// Settle: decayed entries archived, the new lines written, the index
 	// kept within its budget and its header dated, new lines given their
@@ -311,12 +331,14 @@ func PlanWorkspace(ctx context.Context, ws *workspace.Workspace, opts Options) (
 		archive: arch.path(), actions: lg.actions, secrets: lg.secrets, skipped: lg.skipped}.lines())
 	out := files.rendered()
 	promoted := indexed(mem)
-	for path, b := range map[string][]byte{
-		metaPath:      metaOutput(ws, meta, e.now),
-		recallPath:    recallOutput(score.rec, promoted, e.now),
-		eventsPath:    eventsOutput(files, promoted, sel, mem.memDoc.path, lg.counts, e.now),
-		heartbeatPath: heartbeatOutput(files, summary(lg.counts, size), e.now, lg),
-	} {
+	state := map[string][]byte{dreamsPath: diaryOutput(ws, files, e.day, len(sel.inputs) > 0, summary(lg.counts, size), proposals)}
+	if !nothing {
+		state[metaPath] = metaOutput(ws, meta, e.now)
+		state[recallPath] = recallOutput(score.rec, promoted, e.now)
+		state[eventsPath] = eventsOutput(files, promoted, sel, mem.memDoc.path, lg.counts, e.now)
+		state[heartbeatPath] = heartbeatOutput(files, summary(lg.counts, size), e.now, lg)
+	}
+	for path, b := range state {
 		if b != nil {
 			out[path] = b
 		}
@@ -329,7 +351,7 @@ func PlanWorkspace(ctx context.Context, ws *workspace.Workspace, opts Options) (
 	lg.diags.Sort()
 	return &Plan{Workspace: ws.Root, Now: e.now, Force: opts.Force, Gates: gs, Ready: ready,
 		Watermark: dateOr(sel.watermark, ""), Through: dateOr(sel.through, ""), Inputs: inputs, Deferred: deferred,
-		Notes: lg.notes, Actions: lg.actions, Skipped: lg.skipped, Secrets: lg.secrets, Counts: lg.counts, Memory: size,
+		Notes: lg.notes, Actions: lg.actions, Proposals: proposals, Skipped: lg.skipped, Secrets: lg.secrets, Counts: lg.counts, Memory: size,
 		Files: changes, Summary: summary(lg.counts, size), Diagnostics: lg.diags,
 		root: ws.Root, command: opts.Command, lockTimeout: time.Duration(max(d.LockTimeoutMin, 1)) * time.Minute}, nil
 }
@@ -606,7 +628,7 @@ func audit(out map[string][]byte, ws *workspace.Workspace, read map[string]fileS
 // memory/dreaming/, never anything outside memory/ but MEMORY.md.
 func allowedTarget(path string) bool {
 	switch path {
-	case "MEMORY.md", "memory.md", dreamLogPath, metaPath, heartbeatPath, recallPath, eventsPath:
+	case "MEMORY.md", "memory.md", dreamsPath, dreamLogPath, metaPath, heartbeatPath, recallPath, eventsPath:
 		return true
 	}
 	if _, _, daily := workspace.DailyLogPath(path); daily {

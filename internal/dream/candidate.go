@@ -52,6 +52,14 @@ type candidate struct {
 	byModel   bool
 	modelFile string
 	modelSkip bool
+	// chosen is set for a line a person or an agent chose (Options.Choose)
+	// or wrote from cited lines (Options.Rewrites): by saying so, in
+	// chosenBy. proposed is set for a line the dream leaves to a choice,
+	// with the cues that make it worth one (durable.go).
+	chosen   bool
+	chosenBy string
+	proposed bool
+	cues     []string
 	nums      []string // the fact's numbers, for near-duplicate checks
 	subject   string
 	value     string
