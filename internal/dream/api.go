@@ -81,8 +81,8 @@ type Plan struct {
 	Deferred  []Input `json:"deferred,omitempty"`
 	// Notes are remarks about the batch (a date taken whole although over
 	// the byte cap, a recovery that is pending).
-	Notes       []string        `json:"notes,omitempty"`
-	Actions     []Action        `json:"actions"`
+	Notes   []string `json:"notes,omitempty"`
+	Actions []Action `json:"actions"`
 	// Proposals are the lines the dream found worth a look and may not
 	// write by itself, highest score first; Options.Choose takes their ids.
 	Proposals   []Proposal      `json:"proposals"`
@@ -181,7 +181,7 @@ type Counts struct {
 	// Proposals are lines left to a choice (Plan.Proposals).
 	Proposals int `json:"proposals"`
 	Secrets   int `json:"secrets"`
-	Tracked    int `json:"tracked"` // entries given a memory-meta.json record
+	Tracked   int `json:"tracked"` // entries given a memory-meta.json record
 }
 
 // MemorySize is MEMORY.md before and after, and its budget.

@@ -60,14 +60,14 @@ type candidate struct {
 	chosenBy string
 	proposed bool
 	cues     []string
-	nums      []string // the fact's numbers, for near-duplicate checks
-	subject   string
-	value     string
-	perm      bool
-	expires   time.Time
-	secrets   []SecretFinding
-	evidence  []evidence // this line and its near-duplicates elsewhere
-	notes     []string   // what distillation did ("relative dates made absolute")
+	nums     []string // the fact's numbers, for near-duplicate checks
+	subject  string
+	value    string
+	perm     bool
+	expires  time.Time
+	secrets  []SecretFinding
+	evidence []evidence // this line and its near-duplicates elsewhere
+	notes    []string   // what distillation did ("relative dates made absolute")
 
 	// Set while deciding.
 	routeNote     string     // why no topic took it

@@ -25,7 +25,7 @@ import (
 // citations ("memory/2026-01-02.md#L5" or "#L5-L7").
 type Rewrite struct {
 	Text  string   `json:"text"`
-	Cites []string `json:"cites"`
+	Cites []string `json:"cites,omitempty"`
 	// Type is user, feedback, project or reference; empty takes the type
 	// of the first cited line.
 	Type string `json:"type,omitempty"`
