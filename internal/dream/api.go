@@ -304,9 +304,11 @@ func PlanWorkspace(ctx context.Context, ws *workspace.Workspace, opts Options) (
 	}
 	proposals := collectProposals(cands, score)
 	lg.counts.Proposals = len(proposals)
-	// A dream that wrote no line of its own into curated memory writes
-	// only its diary entry and its log entry (its journal and watermark).
-	nothing := len(mem.placements) == 0
+	// A dream that read logs and wrote no line of them into curated memory
+	// writes only its diary entry, its log entry (its journal and
+	// watermark) and the heartbeat's lastDreamAt (the time gate's
+	// watermark). One that read no log only keeps the books (decay).
+	nothing := len(sel.inputs) > 0 && len(mem.placements) == 0
 
 	// Settle: decayed entries archived, the new lines written, the index
 	// kept within its budget and its header dated, new lines given their
@@ -331,12 +333,14 @@ func PlanWorkspace(ctx context.Context, ws *workspace.Workspace, opts Options) (
 		archive: arch.path(), actions: lg.actions, secrets: lg.secrets, skipped: lg.skipped}.lines())
 	out := files.rendered()
 	promoted := indexed(mem)
-	state := map[string][]byte{dreamsPath: diaryOutput(ws, files, e.day, len(sel.inputs) > 0, summary(lg.counts, size), proposals)}
+	state := map[string][]byte{
+		dreamsPath:    diaryOutput(ws, files, e.day, len(sel.inputs) > 0, summary(lg.counts, size), proposals),
+		heartbeatPath: heartbeatOutput(files, summary(lg.counts, size), e.now, lg),
+	}
 	if !nothing {
 		state[metaPath] = metaOutput(ws, meta, e.now)
 		state[recallPath] = recallOutput(score.rec, promoted, e.now)
 		state[eventsPath] = eventsOutput(files, promoted, sel, mem.memDoc.path, lg.counts, e.now)
-		state[heartbeatPath] = heartbeatOutput(files, summary(lg.counts, size), e.now, lg)
 	}
 	for path, b := range state {
 		if b != nil {

@@ -92,20 +92,39 @@ func generated(t testing.TB) (dir, now string) {
 	return dir, end.Add(7 * time.Hour).Format(time.RFC3339)
 }
 
-// forcedPlan plans a forced dream and fails the test on error.
+// forcedPlan plans a forced dream in which a person chose every proposal
+// (issue #23, rule 1: without a choice or recall signals past the gates a
+// dream writes no line), and fails the test on error. Tests of what a
+// dream writes, and how, use it; tests of what it may write alone call
+// NewPlan.
 func forcedPlan(t testing.TB, dir, now string) *Plan {
 	t.Helper()
-	pl, err := NewPlan(context.Background(), dir, Options{Now: at(now), Force: true})
+	pl, err := NewPlan(context.Background(), dir, Options{Now: at(now), Force: true, Choose: chooseAll(t, dir, now)})
 	if err != nil {
 		t.Fatal(err)
 	}
 	return pl
 }
 
-// dream runs a forced dream and fails the test on error.
+// chooseAll is the id of every proposal a forced dream makes.
+func chooseAll(t testing.TB, dir, now string) []string {
+	t.Helper()
+	pl, err := NewPlan(context.Background(), dir, Options{Now: at(now), Force: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var ids []string
+	for _, p := range pl.Proposals {
+		ids = append(ids, p.ID)
+	}
+	return ids
+}
+
+// dream runs a forced dream in which a person chose every proposal
+// (forcedPlan), and fails the test on error.
 func dream(t testing.TB, dir string, now string) *Result {
 	t.Helper()
-	res, err := Run(context.Background(), dir, Options{Now: at(now), Force: true}, false, nil)
+	res, err := Run(context.Background(), dir, Options{Now: at(now), Force: true, Choose: chooseAll(t, dir, now)}, false, nil)
 	if err != nil {
 		t.Fatalf("dream: %v", err)
 	}
