@@ -286,13 +286,21 @@ func diaryEntry(day time.Time, summary string, props []Proposal) string {
 		}
 		b.WriteString(" A proposal is written into memory only when someone chooses it (`dreamwiki dream --choose ID`, or MCP dream_apply).\n\n")
 		for _, p := range props[:shown] {
+			// Three lines, each within MaxLine: the proposal, its signals,
+			// its sources.
 			s := p.Signals
-			fmt.Fprintf(&b, "- %s — status: proposed · score %.2f (relevance %.2f, frequency %.2f, diversity %.2f, recency %.2f, consolidation %.2f, conceptual %.2f",
-				oneLine(p.Text), p.Score, s.Relevance, s.Frequency, s.Diversity, s.Recency, s.Consolidation, s.Conceptual)
+			fmt.Fprintf(&b, "- %s — status: proposed · score %.2f · id %s\n", oneLine(p.Text), p.Score, p.ID)
+			fmt.Fprintf(&b, "  - signals: relevance %.2f, frequency %.2f, diversity %.2f, recency %.2f, consolidation %.2f, conceptual %.2f",
+				s.Relevance, s.Frequency, s.Diversity, s.Recency, s.Consolidation, s.Conceptual)
 			if len(p.Cues) > 0 {
 				b.WriteString("; " + strings.Join(p.Cues, "; "))
 			}
-			fmt.Fprintf(&b, ") · from %s · id %s\n", strings.Join(p.Source, ", "), p.ID)
+			src := p.Source
+			more := ""
+			if len(src) > 3 {
+				src, more = src[:3], fmt.Sprintf(" and %d more", len(p.Source)-3)
+			}
+			fmt.Fprintf(&b, "\n  - from %s%s\n", strings.Join(src, ", "), more)
 		}
 	} else {
 		b.WriteString("\n")
