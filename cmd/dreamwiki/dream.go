@@ -61,6 +61,7 @@ func printRecovered(w io.Writer, rec *dream.Recovery) {
 }
 
 type dreamFlags struct {
+	choose []string
 	memoryFlags
 	demo     bool
 	dryRun   bool
@@ -135,7 +136,7 @@ fact that fails is not used, and its lines go the rule-based way.`,
 					return usageError{"the embedded demo is read-only: use --demo with --dry-run, or copy it and dream there"}
 				}
 			}
-			opts := dream.Options{Now: now, Force: f.force, Command: "dreamwiki dream"}
+			opts := dream.Options{Now: now, Force: f.force, Command: "dreamwiki dream", Choose: f.choose}
 			opts.LLM = llmConfig(f.llmURL, f.llmModel)
 			var progress func(dream.Event)
 			if !f.quiet && !f.json && isTerminal(e.stderr) {
@@ -188,6 +189,7 @@ fact that fails is not used, and its lines go the rule-based way.`,
 	cmd.Flags().BoolVarP(&f.dryRun, "dry-run", "n", false, "print the plan and the diff, write nothing")
 	cmd.Flags().BoolVar(&f.demo, "demo", false, "plan a dream over the embedded demo workspace (with --dry-run)")
 	cmd.Flags().BoolVar(&f.force, "force", false, "skip the time and session gates (never the lock)")
+	cmd.Flags().StringSliceVar(&f.choose, "choose", nil, "write these proposals (ids from the plan or DREAMS.md) into curated memory too")
 	cmd.Flags().BoolVar(&f.noDiff, "no-diff", false, "with --dry-run, print the plan without the diff")
 	cmd.Flags().StringVar(&f.llmURL, "llm-url", "", "OpenAI-compatible API base URL: the distil step runs through the model, every answer checked (off by default)")
 	cmd.Flags().StringVar(&f.llmModel, "llm-model", "", "model name for --llm-url")

@@ -38,6 +38,13 @@ type Options struct {
 	LLM *LLM
 	// Command is recorded in the lock ("dreamwiki dream").
 	Command string
+	// Choose lists the ids of candidates (Plan.Proposals) a person or an
+	// agent chose: they are written as a line past the Deep gates is.
+	Choose []string
+	// Rewrites are lines an agent wrote from cited daily-log lines; each
+	// is checked as a distiller's answer is before it is written. An id
+	// not found or a rewrite refused refuses the plan (*ChoiceError).
+	Rewrites []Rewrite
 
 	// hook is called at each write step; tests use it to simulate crashes.
 	hook func(step string)
@@ -75,8 +82,11 @@ type Plan struct {
 	Deferred  []Input `json:"deferred,omitempty"`
 	// Notes are remarks about the batch (a date taken whole although over
 	// the byte cap, a recovery that is pending).
-	Notes       []string        `json:"notes,omitempty"`
-	Actions     []Action        `json:"actions"`
+	Notes   []string `json:"notes,omitempty"`
+	Actions []Action `json:"actions"`
+	// Proposals are the lines the dream found worth a look and may not
+	// write by itself, highest score first; Options.Choose takes their ids.
+	Proposals   []Proposal      `json:"proposals"`
 	Skipped     []Skip          `json:"skipped"`
 	Secrets     []SecretFinding `json:"secrets"`
 	Counts      Counts          `json:"counts"`
@@ -168,8 +178,10 @@ type Counts struct {
 	Archived   int `json:"archived"`
 	NewTopics  int `json:"newTopics"`
 	Skipped    int `json:"skipped"`
-	Secrets    int `json:"secrets"`
-	Tracked    int `json:"tracked"` // entries given a memory-meta.json record
+	// Proposals are lines left to a choice (Plan.Proposals).
+	Proposals int `json:"proposals"`
+	Secrets   int `json:"secrets"`
+	Tracked   int `json:"tracked"` // entries given a memory-meta.json record
 }
 
 // MemorySize is MEMORY.md before and after, and its budget.
@@ -279,6 +291,9 @@ func PlanWorkspace(ctx context.Context, ws *workspace.Workspace, opts Options) (
 	if opts.LLM != nil {
 		cands = distilByModel(ctx, opts.LLM, llmFiles(mem), cands, lg)
 	}
+	if cands, err = choose(e, mem, cands, opts.Choose, opts.Rewrites); err != nil {
+		return nil, err
+	}
 
 	// Consolidate: each candidate placed, merged, closing or superseding,
 	// oldest first, against curated memory as the earlier ones left it.
@@ -287,6 +302,13 @@ func PlanWorkspace(ctx context.Context, ws *workspace.Workspace, opts Options) (
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
+	proposals := collectProposals(cands, score)
+	lg.counts.Proposals = len(proposals)
+	// A dream that read logs and wrote no line of them into curated memory
+	// writes only its diary entry, its log entry (its journal and
+	// watermark) and the heartbeat's lastDreamAt (the time gate's
+	// watermark). One that read no log only keeps the books (decay).
+	nothing := len(sel.inputs) > 0 && len(mem.placements) == 0
 
 	// Settle: decayed entries archived, the new lines written, the index
 	// kept within its budget and its header dated, new lines given their
@@ -315,12 +337,16 @@ func PlanWorkspace(ctx context.Context, ws *workspace.Workspace, opts Options) (
 	}
 	out := files.rendered()
 	promoted := indexed(mem)
-	for path, b := range map[string][]byte{
-		metaPath:      metaOutput(ws, meta, e.now),
-		recallPath:    recallOutput(score.rec, promoted, e.now),
-		eventsPath:    eventsOutput(files, promoted, sel, mem.memDoc.path, lg.counts, e.now, lg),
+	state := map[string][]byte{
+		dreamsPath:    diaryOutput(ws, files, e.day, len(sel.inputs) > 0, summary(lg.counts, size), proposals),
 		heartbeatPath: heartbeatOutput(files, summary(lg.counts, size), e.now, lg),
-	} {
+	}
+	if !nothing {
+		state[metaPath] = metaOutput(ws, meta, e.now)
+		state[recallPath] = recallOutput(score.rec, promoted, e.now)
+		state[eventsPath] = eventsOutput(files, promoted, sel, mem.memDoc.path, lg.counts, e.now, lg)
+	}
+	for path, b := range state {
 		if b != nil {
 			out[path] = b
 		}
@@ -333,7 +359,7 @@ func PlanWorkspace(ctx context.Context, ws *workspace.Workspace, opts Options) (
 	lg.diags.Sort()
 	return &Plan{Workspace: ws.Root, Now: e.now, Force: opts.Force, Gates: gs, Ready: ready,
 		Watermark: dateOr(sel.watermark, ""), Through: dateOr(sel.through, ""), Inputs: inputs, Deferred: deferred,
-		Notes: lg.notes, Actions: lg.actions, Skipped: lg.skipped, Secrets: lg.secrets, Counts: lg.counts, Memory: size,
+		Notes: lg.notes, Actions: lg.actions, Proposals: proposals, Skipped: lg.skipped, Secrets: lg.secrets, Counts: lg.counts, Memory: size,
 		Files: changes, Summary: summary(lg.counts, size), Diagnostics: lg.diags,
 		root: ws.Root, command: opts.Command, lockTimeout: time.Duration(max(d.LockTimeoutMin, 1)) * time.Minute}, nil
 }
@@ -614,7 +640,7 @@ var reArchivePath = regexp.MustCompile(`^memory/archive/\d{4}-\d{2}\.md$`)
 // never memory/dreaming/, never anything outside memory/ but MEMORY.md.
 func allowedTarget(path string) bool {
 	switch path {
-	case "MEMORY.md", "memory.md", dreamLogPath, metaPath, heartbeatPath, recallPath, eventsPath:
+	case "MEMORY.md", "memory.md", dreamsPath, dreamLogPath, metaPath, heartbeatPath, recallPath, eventsPath:
 		return true
 	}
 	if _, _, daily := workspace.DailyLogPath(path); daily {

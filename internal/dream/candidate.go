@@ -52,14 +52,22 @@ type candidate struct {
 	byModel   bool
 	modelFile string
 	modelSkip bool
-	nums      []string // the fact's numbers, for near-duplicate checks
-	subject   string
-	value     string
-	perm      bool
-	expires   time.Time
-	secrets   []SecretFinding
-	evidence  []evidence // this line and its near-duplicates elsewhere
-	notes     []string   // what distillation did ("relative dates made absolute")
+	// chosen is set for a line a person or an agent chose (Options.Choose)
+	// or wrote from cited lines (Options.Rewrites): by saying so, in
+	// chosenBy. proposed is set for a line the dream leaves to a choice,
+	// with the cues that make it worth one (durable.go).
+	chosen   bool
+	chosenBy string
+	proposed bool
+	cues     []string
+	nums     []string // the fact's numbers, for near-duplicate checks
+	subject  string
+	value    string
+	perm     bool
+	expires  time.Time
+	secrets  []SecretFinding
+	evidence []evidence // this line and its near-duplicates elsewhere
+	notes    []string   // what distillation did ("relative dates made absolute")
 
 	// Set while deciding.
 	routeNote     string     // why no topic took it

@@ -87,7 +87,7 @@ func TestCrashHelper(t *testing.T) {
 	if dir == "" {
 		t.Skip("run by TestDream_CrashMidRunLeavesTheWorkspaceAsBeforePlusBackups")
 	}
-	opts := Options{Now: at(crashNow), Force: true, hook: func(s string) {
+	opts := Options{Now: at(crashNow), Force: true, Choose: chooseAll(t, dir, crashNow), hook: func(s string) {
 		if s == step {
 			os.Exit(3)
 		}
@@ -100,10 +100,7 @@ func TestCrashHelper(t *testing.T) {
 
 func TestDream_CrashMidRunLeavesTheWorkspaceAsBeforePlusBackups(t *testing.T) {
 	probe := demoCopy(t)
-	pl, err := NewPlan(context.Background(), probe, Options{Now: at(crashNow), Force: true})
-	if err != nil {
-		t.Fatal(err)
-	}
+	pl := forcedPlan(t, probe, crashNow)
 	n := len(pl.Files)
 	if n < 3 {
 		t.Fatalf("plan writes %d files", n)

@@ -12,11 +12,24 @@
 // fact (status, counters, cron and health-check output, paths, hashes,
 // transcripts, questions; see shapes.go) are left out, relative dates
 // made absolute, types, promotion scores (DESIGN 5.2) and the secret
-// guard. Consolidate is conservative: a line is promoted only when it
-// is durable (durable.go: it passed the promotion gates, or the logs
-// state it on several days, or it is stated as a decision, preference,
-// rule, change, role, location, schedule or milestone; never an open
-// to-do), near-duplicates and restatements merge
+// guard. Consolidate is conservative. Three ways lead into curated
+// memory, and only three (durable.go): a line whose recall signals (the
+// recall store and events, as OpenClaw writes them) pass the Deep gates
+// (DESIGN 5.2: six weighted signals, minScore, minRecall, minUnique; the
+// signals propose, the gates dispose); a distiller's answer that passes
+// llm.go's checks; and a choice by a person or an agent (choice.go: the
+// ids of a plan's proposals, or a line rewritten from cited lines and
+// checked as a distiller's answer is). Everything else worth a look (a
+// decision, preference, rule, change, role, location, schedule or
+// milestone, a line stated on several days; never an open to-do) is a
+// proposal: it goes to the plan and the DREAMS.md diary with its score,
+// signals, cues, source and id, never into MEMORY.md or a topic file. No
+// class of text cue is written without a choice: none reached the 0.90
+// precision an unattended write needs on real workspaces
+// (bench/realeval). A dream that writes no line says "nothing passed the
+// gates; N proposals in DREAMS.md" and writes only its diary entry, its
+// dream-log entry (journal and watermark) and the heartbeat's lastDreamAt.
+// Of what is written, near-duplicates and restatements merge
 // into one entry with all their sources, and a fact replaces a curated one
 // only when the log names the old value or changes its labelled subject
 // (supersede.go). Curated memory belongs to its author (#23 rule 2): only

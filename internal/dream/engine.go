@@ -164,6 +164,7 @@ type recallAgg struct {
 	path       string
 	start, end int
 	count      int
+	daily      int // daily ingestions (OpenClaw's dailyCount)
 	total      float64
 	queries    map[string]bool
 	days       map[string]bool
@@ -206,7 +207,7 @@ func readRecalls(ws *workspace.Workspace, logs []*workspace.DailyLog) (recalls, 
 	}
 	if r.store != nil {
 		for _, e := range r.store.Entries {
-			a := &recallAgg{path: e.Path, start: e.StartLine, end: e.EndLine, count: e.RecallCount, total: e.TotalScore,
+			a := &recallAgg{path: e.Path, start: e.StartLine, end: e.EndLine, count: e.RecallCount, daily: e.DailyCount, total: e.TotalScore,
 				queries: map[string]bool{}, days: map[string]bool{}, first: e.FirstRecalledAt, last: e.LastRecalledAt,
 				grounded: e.GroundedCount, tags: len(e.ConceptTags), promotedAt: e.PromotedAt, key: e.Key, snippet: e.Snippet}
 			for _, q := range e.QueryHashes {
@@ -313,18 +314,13 @@ type scorer struct {
 	cfg memory.PromotionConfig
 }
 
-// mentionScore is the relevance a further daily log stating the same fact
-// counts with: as evidence of importance it is weaker than a search that
-// found the fact (whose scores run to 1).
-const mentionScore = 0.5
-
 // promotion scores a candidate with the six signals and three gates of
-// DESIGN 5.2. Recalls come from the recall store and the events; each
-// further daily log that states the same fact counts as one recall of
-// relevance mentionScore on that log's day (its frequency across logs).
-// The unique-queries gate counts search queries only, so a fact reaches
-// MEMORY.md only once searches have found it; it reaches its L2 file
-// either way.
+// DESIGN 5.2 on its recall signals alone: the recall store (recalls,
+// daily ingestions, grounded confirmations, as OpenClaw writes them) and
+// the recall events of ranges the store does not hold. How often the logs
+// state a fact, or how it is worded, never counts here: text may propose
+// a line (durable.go), only recall signals may promote it. promoted is
+// set when the store says an earlier dream promoted the range already.
 func (sc scorer) promotion(c *candidate) (memory.Decision, memory.PromotionInput, bool) {
 	var in memory.PromotionInput
 	queries := map[string]bool{}
@@ -332,16 +328,14 @@ func (sc scorer) promotion(c *candidate) (memory.Decision, memory.PromotionInput
 	tags := 0
 	promoted := false
 	seen := map[*recallAgg]bool{}
-	logs := map[string]bool{}
 	for _, ev := range c.evidence {
-		logs[ev.Path] = true
-		days[ev.Date.Format(time.DateOnly)] = true
 		for _, a := range sc.rec.forRange(ev.Path, ev.Line, ev.EndLine) {
 			if seen[a] {
 				continue
 			}
 			seen[a] = true
 			in.RecallCount += a.count
+			in.DailyCount += a.daily
 			in.TotalScore += a.total
 			in.GroundedCount += a.grounded
 			for q := range a.queries {
@@ -359,10 +353,6 @@ func (sc scorer) promotion(c *candidate) (memory.Decision, memory.PromotionInput
 			tags = max(tags, a.tags)
 			promoted = promoted || !a.promotedAt.IsZero()
 		}
-	}
-	if extra := len(logs) - 1; extra > 0 {
-		in.RecallCount += extra
-		in.TotalScore += float64(extra) * mentionScore
 	}
 	in.UniqueQueries = len(queries)
 	for d := range days {

@@ -179,7 +179,7 @@ func editAfterCrash(t *testing.T, dir string, before, planned map[string]string,
 // had written is reported, with the dream's version kept.
 func checkRecovers(t *testing.T, dir, now string, before, planned map[string]string, edits []edit, pending bool) {
 	t.Helper()
-	res, err := Run(context.Background(), dir, Options{Now: at(now), Force: true}, false, nil)
+	res, err := Run(context.Background(), dir, Options{Now: at(now), Force: true, Choose: chooseAll(t, dir, now)}, false, nil)
 	if err != nil || !res.Applied {
 		t.Fatalf("the dream after the crash: %v", err)
 	}

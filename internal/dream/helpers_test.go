@@ -4,10 +4,12 @@ import (
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
+	"errors"
 	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -93,20 +95,55 @@ func generated(t testing.TB) (dir, now string) {
 	return dir, end.Add(7 * time.Hour).Format(time.RFC3339)
 }
 
-// forcedPlan plans a forced dream and fails the test on error.
+// forcedPlan plans a forced dream in which a person chose every proposal
+// (issue #23, rule 1: without a choice or recall signals past the gates a
+// dream writes no line), and fails the test on error. Tests of what a
+// dream writes, and how, use it; tests of what it may write alone call
+// NewPlan.
 func forcedPlan(t testing.TB, dir, now string) *Plan {
 	t.Helper()
-	pl, err := NewPlan(context.Background(), dir, Options{Now: at(now), Force: true})
+	pl, err := NewPlan(context.Background(), dir, Options{Now: at(now), Force: true, Choose: chooseAll(t, dir, now)})
 	if err != nil {
 		t.Fatal(err)
 	}
 	return pl
 }
 
-// dream runs a forced dream and fails the test on error.
+// chooseAll is the id of every proposal a forced dream makes. A dream
+// after a crash plans once the earlier run's files are put back, so over
+// a workspace waiting for that recovery it answers what it answered for
+// the folder before the crash.
+func chooseAll(t testing.TB, dir, now string) []string {
+	t.Helper()
+	pl, err := NewPlan(context.Background(), dir, Options{Now: at(now), Force: true})
+	if errors.Is(err, ErrRecoveryNeeded) {
+		chosenMu.Lock()
+		defer chosenMu.Unlock()
+		return chosenFor[dir]
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	var ids []string
+	for _, p := range pl.Proposals {
+		ids = append(ids, p.ID)
+	}
+	chosenMu.Lock()
+	chosenFor[dir] = ids
+	chosenMu.Unlock()
+	return ids
+}
+
+var (
+	chosenMu  sync.Mutex
+	chosenFor = map[string][]string{}
+)
+
+// dream runs a forced dream in which a person chose every proposal
+// (forcedPlan), and fails the test on error.
 func dream(t testing.TB, dir string, now string) *Result {
 	t.Helper()
-	res, err := Run(context.Background(), dir, Options{Now: at(now), Force: true}, false, nil)
+	res, err := Run(context.Background(), dir, Options{Now: at(now), Force: true, Choose: chooseAll(t, dir, now)}, false, nil)
 	if err != nil {
 		t.Fatalf("dream: %v", err)
 	}

@@ -60,7 +60,7 @@ func TestLock_AHolderInAnotherPIDNamespaceKeepsItsLock(t *testing.T) {
 		t.Fatalf("pid %d is the holder here too: the holder is not in a namespace of its own", held.PID)
 	}
 
-	_, err = Run(context.Background(), dir, Options{Now: at(crashNow), Force: true}, false, nil)
+	_, err = Run(context.Background(), dir, Options{Now: at(crashNow), Force: true, Choose: chooseAll(t, dir, crashNow)}, false, nil)
 	var le *LockedError
 	if !errors.As(err, &le) || le.Owner.Token != held.Token || le.State != "alive" ||
 		!strings.Contains(err.Error(), "another dream holds the lock .dreamwiki/dream.lock: pid "+itoa(held.PID)) {

@@ -35,7 +35,7 @@ func TestRecall_CountsTheRecallEverywhere(t *testing.T) {
 		t.Fatal(err)
 	}
 	r := store.Get("memory:memory/homelab.md:5:5")
-	if r == nil || r.RecallCount != 2 || len(r.QueryHashes) != 2 || r.DailyCount != 1 || r.GroundedCount != 2 || r.TotalScore != 2 ||
+	if r == nil || r.RecallCount != 2 || len(r.QueryHashes) != 2 || r.DailyCount != 0 || r.GroundedCount != 2 || r.TotalScore != 2 ||
 		r.Snippet != "Zigbee2MQTT runs on the NUC with the SONOFF dongle." && r.Snippet != "Zigbee2MQTT runs on the NUC with the SONOFF dongle" {
 		t.Errorf("recall store: %+v", r)
 	}

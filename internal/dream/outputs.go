@@ -198,8 +198,14 @@ func heartbeatOutput(files *fileSet, summary string, now time.Time, lg *ledger) 
 
 // summary is the one-line result the heartbeat and the CLI show.
 func summary(c Counts, m MemorySize) string {
+	if c.Promoted == 0 && c.Indexed == 0 && c.Superseded == 0 && c.Archived == 0 {
+		return fmt.Sprintf("nothing passed the gates; %d %s in DREAMS.md", c.Proposals, plural(c.Proposals, "proposal", "proposals"))
+	}
 	s := fmt.Sprintf("promoted %d (%d into MEMORY.md), merged %d, superseded %d, archived %d",
 		c.Promoted, c.Indexed, c.Merged, c.Superseded, c.Archived)
+	if c.Proposals > 0 {
+		s += fmt.Sprintf("; %d %s in DREAMS.md", c.Proposals, plural(c.Proposals, "proposal", "proposals"))
+	}
 	if m.Before.Chars != m.After.Chars {
 		s += fmt.Sprintf("; MEMORY.md %s → %s chars", thousands(m.Before.Chars), thousands(m.After.Chars))
 	}

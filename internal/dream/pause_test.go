@@ -38,7 +38,8 @@ func TestFaultHelper(t *testing.T) {
 	// it, so those stay rare.
 	runtime.LockOSThread()
 	debug.SetGCPercent(-1)
-	opts := Options{Now: at(os.Getenv("DREAM_FAULT_NOW")), Force: true}
+	// The dream of forcedPlan and dream: every proposal chosen.
+	opts := Options{Now: at(os.Getenv("DREAM_FAULT_NOW")), Force: true, Choose: chooseAll(t, dir, os.Getenv("DREAM_FAULT_NOW"))}
 	if stop := os.Getenv("DREAM_FAULT_STOP_AT"); stop != "" {
 		opts.hook = func(step string) {
 			if step == stop {

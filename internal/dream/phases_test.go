@@ -150,6 +150,8 @@ func TestDecide_AFactTheLogsRepeatIsWrittenOnce(t *testing.T) {
 	if ev := evidenceStrings(p.cands[0].evidence); len(ev) != 2 {
 		t.Errorf("evidence = %v, want both lines", ev)
 	}
+	// Stated on two days, it is a proposal; a person chose it.
+	p.cands[0].chosen, p.cands[0].chosenBy = true, "chosen"
 	p.decide()
 	written := 0
 	for _, d := range p.files.docs {

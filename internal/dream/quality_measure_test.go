@@ -372,10 +372,26 @@ func qArchiveEntries(ws *workspace.Workspace) []*workspace.Entry {
 	return out
 }
 
-// measureDream runs the dream and measures what it wrote.
+// measureDream runs the dream and measures what it wrote. Since issue #23
+// (rule 1) a dream writes by itself only lines whose recall signals pass
+// the Deep gates, and proposes the rest; the self-written set has no
+// recall store, so the dream is measured as a person who chooses every
+// proposal: its figures are those of the proposals (their precision and
+// recall against the labels), and what the dream wrote alone is noted.
 func (q *qWorkspace) measureDream(t *testing.T, f *qFigures) {
 	l := q.labels
-	res, err := Run(context.Background(), q.dir, Options{Now: func() time.Time { return l.now }, Force: true, LLM: q.llm}, false, nil)
+	opts := Options{Now: func() time.Time { return l.now }, Force: true, LLM: q.llm}
+	alone, err := NewPlan(context.Background(), q.dir, opts)
+	if err != nil {
+		t.Fatalf("%s: plan: %v", l.name, err)
+	}
+	if alone.Counts.Promoted > 0 && q.llm == nil {
+		f.note("written with no choice (recall signals past the gates): %d", alone.Counts.Promoted)
+	}
+	for _, p := range alone.Proposals {
+		opts.Choose = append(opts.Choose, p.ID)
+	}
+	res, err := Run(context.Background(), q.dir, opts, false, nil)
 	if err != nil {
 		t.Fatalf("%s: dream: %v", l.name, err)
 	}

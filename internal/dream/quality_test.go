@@ -167,7 +167,7 @@ func qRatio(num, den int) string {
 func qualityTable(rows []*qFigures) string {
 	var b strings.Builder
 	w := tabwriter.NewWriter(&b, 0, 0, 2, ' ', 0)
-	fmt.Fprintln(w, "PROMOTION\tpromoted\tprecision\trecall (facts)\tno line range\tungrounded\tmisfiled\tdup\tindex lines\tnew topics\tjunk topics\treplacements handled")
+	fmt.Fprintln(w, "PROMOTION (every proposal chosen)\tpromoted\tprecision\trecall (facts)\tno line range\tungrounded\tmisfiled\tdup\tindex lines\tnew topics\tjunk topics\treplacements handled")
 	for _, f := range rows {
 		fmt.Fprintf(w, "%s\t%d\t%s\t%s\t%d\t%d\t%d\t%d\t%d\t%d\t%d\t%s\n", f.name, f.promoted, qRatio(f.right, f.promoted),
 			qRatio(f.factsFound, f.facts), f.unattributed, f.ungrounded, f.misfiled, f.duplicates, f.indexLines, f.newTopics, f.junk,

@@ -51,7 +51,7 @@ func TestRecover_LeavesEditedFilesAndKeepsTheDreamsVersion(t *testing.T) {
 		}
 	}
 
-	res, err := Run(context.Background(), dir, Options{Now: at(crashNow), Force: true}, false, nil)
+	res, err := Run(context.Background(), dir, Options{Now: at(crashNow), Force: true, Choose: chooseAll(t, dir, crashNow)}, false, nil)
 	if err != nil || !res.Applied || res.Recovered == nil {
 		t.Fatalf("the dream after the crash: %v %+v", err, res)
 	}
@@ -100,7 +100,7 @@ func TestDream_AFileEditedBeforeItsRenameIsLeftAlone(t *testing.T) {
 	before := snapshot(t, dir)
 	target := pl.Files[len(pl.Files)/2]
 	edited := before[target.Path] + "- Written while the dream was writing.\n"
-	opts := Options{Now: at(crashNow), Force: true, hook: func(step string) {
+	opts := Options{Now: at(crashNow), Force: true, Choose: chooseAll(t, dir, crashNow), hook: func(step string) {
 		if step == "journal" {
 			os.WriteFile(filepath.Join(dir, target.Path), []byte(edited), 0o644)
 		}

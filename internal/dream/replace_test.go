@@ -30,7 +30,7 @@ func TestDream_AnEditBetweenTheRecheckAndTheRenameIsPutBack(t *testing.T) {
 	t.Run("dream", func(t *testing.T) {
 		dir := demoCopy(t)
 		before := snapshot(t, dir)
-		_, err := Run(context.Background(), dir, Options{Now: at(crashNow), Force: true, hook: appendAt(dir, "recheck:MEMORY.md")}, false, nil)
+		_, err := Run(context.Background(), dir, Options{Now: at(crashNow), Force: true, Choose: chooseAll(t, dir, crashNow), hook: appendAt(dir, "recheck:MEMORY.md")}, false, nil)
 		var ce *ChangedError
 		if !errors.As(err, &ce) || ce.Path != "MEMORY.md" || ce.Kept == "" ||
 			!strings.Contains(err.Error(), "MEMORY.md changed since the plan was made, while the dream was writing: it was left as it is") {
@@ -90,7 +90,7 @@ func TestDream_AnEditThroughAFileOpenBeforeTheRenameIsKept(t *testing.T) {
 			t.Error(err)
 		}
 	}
-	res, err := Run(context.Background(), dir, Options{Now: at(crashNow), Force: true, hook: hook}, false, nil)
+	res, err := Run(context.Background(), dir, Options{Now: at(crashNow), Force: true, Choose: chooseAll(t, dir, crashNow), hook: hook}, false, nil)
 	kept := ".backup/memory-dreams/20261121-0800/MEMORY.md.edited"
 	if err == nil || !strings.Contains(err.Error(), "the dream was written, but MEMORY.md was edited while the dream replaced it: the edit went to the file replaced, kept as "+kept+"; copy the edits back by hand") {
 		t.Fatalf("got %v %+v", err, res)

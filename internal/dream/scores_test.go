@@ -67,11 +67,16 @@ const promotionWorkspace = `
 
 // TestDream_PromotionAsTheEngineUsesIt checks the six signals, the score
 // and the gates of DESIGN 5.2 on what the dream itself feeds them: the
-// recall store, the recall events, and each fact's repeats across logs.
+// recall store and the recall events, and nothing else: a fact's repeats
+// across logs and its log's own date are text, which may propose a line
+// but never promote it (issue #23, rule 1).
 // now = 2026-04-14 12:00 UTC; weights .30 .24 .15 .15 .10 .06; gates 0.75,
-// 3 recalls, 3 unique queries; half-life 14 days. The log's own date
-// (2026-04-10) counts as a recall day, each further log stating the fact as
-// one more recall of relevance 0.5.
+// n = recalls + daily ingestions >= 3, max(unique queries, recall days)
+// >= 3 (as OpenClaw's deep phase); half-life 14 days. The comments give
+// the figures at the earlier design, which also counted the log's date as
+// a recall day (+.2 diversity, a longer span) and each further log as a
+// recall of relevance 0.5; the table holds today's (each one checked by
+// hand: the same formulas without those).
 func TestDream_PromotionAsTheEngineUsesIt(t *testing.T) {
 	tests := []struct {
 		line     int
@@ -90,25 +95,25 @@ func TestDream_PromotionAsTheEngineUsesIt(t *testing.T) {
 		// 2. One query hammered 50 times: rel .9, freq 1 (clamped), div 4 days/5
 		// = .8, rec 1, spacing 1, span 04-10..04-14 = 4/7 -> cons .807143,
 		// concept 2/6. Score .880714, but 1 unique query < 3.
-		{4, [6]float64{.9, 1, .8, 1, .807143, .333333}, .880714, false, false},
+		{4, [6]float64{.9, 1, .6, 1, .678571, .333333}, .837857, true, false},
 		// 3. One lucky recall: rel .95, freq ln2/ln11 = .289065, div 2 days/5
 		// = .4, rec 1, spacing 0, span 4/7 -> cons .257143, concept 1/6.
 		// Score .600090: fails all three gates.
-		{5, [6]float64{.95, .289065, .4, 1, .257143, .166667}, .600090, false, false},
+		{5, [6]float64{.95, .289065, .2, 1, 0, .166667}, .544376, false, false},
 		// 4. Never recalled, said once: only the log's day. rec from that day
 		// (4.5 d): exp(-ln2*4.5/14) = .800277; concept from its words (rack,
 		// loud) 2/6. Score .2*.15 + .800277*.15 + .333333*.06 = .170042.
-		{6, [6]float64{0, 0, .2, .800277, 0, .333333}, .170042, false, false},
+		{6, [6]float64{0, 0, 0, 0, 0, .333333}, .02, false, false},
 		// 5. Said in three logs (04-10, 04-11, 04-12), never searched: n = 2
 		// further logs, total 2*.5 -> rel .5; freq ln3/ln11 = .458157; div
 		// 3 days/5 = .6; rec from 04-12 (2.5 d) = .883577; spacing ln2/ln5 =
 		// .430677, span 2/7 -> cons .365444; concept 4/6 (cellar, humidity,
 		// sensor, drifts). Score .559039; no search, so no unique query.
-		{7, [6]float64{.5, .458157, .6, .883577, .365444, .666667}, .559039, false, false},
+		{7, [6]float64{0, 0, 0, 0, 0, .666667}, .04, false, false},
 		// 6. Exactly enough: n=3, total 2.7, 3 queries, 4 days, last 6 h ago,
 		// grounded 3 (cons = 3/3 = 1), 6 tags. rel .9, freq ln4/ln11 = .578130,
 		// div .8, rec exp(-ln2*.25/14) = .987699. Score .836906: promoted.
-		{8, [6]float64{.9, .578130, .8, .987699, 1, 1}, .836906, true, false},
+		{8, [6]float64{.9, .578130, .6, .987699, 1, 1}, .806906, true, false},
 		// 7. Enough recalls and queries, low relevance (.9/3 = .3): spacing
 		// .682606, span 04-01..04-13 = 12/7 -> 1 -> cons .825433. Score
 		// .564049 < .75.
@@ -117,18 +122,18 @@ func TestDream_PromotionAsTheEngineUsesIt(t *testing.T) {
 		// {04-10, 04-13, 04-14}, last 04-14 10:00 (2 h): rel .7, freq ln3/ln11,
 		// div .6, rec .995883, spacing .430677, span 4/7 -> cons .494015,
 		// concept 5/6 (garage, door, opener, battery, swapped). Score .658742.
-		{10, [6]float64{.7, .458157, .6, .995883, .494015, .833333}, .658742, false, false},
+		{10, [6]float64{.7, .458157, .4, .995883, .301158, .833333}, .609456, false, false},
 		// 9. A stored range of two lines belongs to the line its snippet
 		// names; the other line of the range gets nothing from it.
-		{11, [6]float64{0, 0, .2, .800277, 0, 1}, .210042, false, false},
+		{11, [6]float64{0, 0, 0, 0, 0, 1}, .06, false, false},
 		// 10. ... and the anchored line: n=4, total 3.2, 4 queries, 5 days,
 		// last 3 h ago, grounded 2, 4 tags: rel .8, freq ln5/ln11 = .671188,
 		// div 1, rec .993830, spacing ln4/ln5 = .861353, span 4/7 -> cons
 		// .730887. Score .813248: promoted.
-		{12, [6]float64{.8, .671188, 1, .993830, .730887, .666667}, .813248, true, false},
+		{12, [6]float64{.8, .671188, .8, .993830, .666667, .666667}, .776826, true, false},
 		// 11. Promoted by an earlier run (promotedAt): scored, never again.
 		// n=6, total 5.4, 5 queries, days {04-10, 04-12, 04-14}, last 1 h ago.
-		{13, [6]float64{.9, .811508, 1, .997939, .807143, .833333}, .895167, true, true},
+		{13, [6]float64{.9, .811508, 1, .997939, .678571, .833333}, .88231, true, true},
 	}
 	dir := workspaceFrom(t, promotionWorkspace)
 	ws := load(t, dir)
@@ -170,9 +175,9 @@ func TestDream_PromotionAsTheEngineUsesIt(t *testing.T) {
 	}
 
 	// The plan indexes the facts that pass and were not promoted before,
-	// and reports the same numbers; and, as durable facts no topic file is
-	// about, the one the logs state on three days (line 7), whose scores
-	// do not pass.
+	// and reports the same numbers; the one the logs state on three days
+	// (line 7) is only proposed. One query hammered on three days (line 4)
+	// passes, as in OpenClaw: its recall days make it spaced use.
 	pl, err := NewPlan(context.Background(), dir, Options{Now: at("2026-04-14T12:00:00Z"), Force: true})
 	if err != nil {
 		t.Fatal(err)
@@ -182,12 +187,12 @@ func TestDream_PromotionAsTheEngineUsesIt(t *testing.T) {
 		if a.Kind == "index" {
 			indexed = append(indexed, a.Evidence[0])
 			passed := a.Scores != nil && a.Scores.Promotion.Promote
-			if passed == (a.Evidence[0] == "memory/2026-04-10.md#L7-L7") || !passed && !strings.Contains(a.Reason, "the index keeps it") {
+			if !passed {
 				t.Errorf("index action: %+v", a)
 			}
 		}
 	}
-	want := []string{"memory/2026-04-10.md#L3-L3", "memory/2026-04-10.md#L7-L7", "memory/2026-04-10.md#L8-L8", "memory/2026-04-10.md#L12-L12"}
+	want := []string{"memory/2026-04-10.md#L3-L3", "memory/2026-04-10.md#L4-L4", "memory/2026-04-10.md#L8-L8", "memory/2026-04-10.md#L12-L12"}
 	if strings.Join(indexed, " ") != strings.Join(want, " ") {
 		t.Errorf("indexed %v, want %v", indexed, want)
 	}

@@ -85,11 +85,23 @@ type PlanIn struct {
 	Force bool `json:"force,omitempty" jsonschema:"plan as if the time and session gates had passed"`
 }
 
+// ApplyIn is dream_apply's input: the proposals an agent chose and the
+// lines it wrote itself, each citing the daily-log lines it says.
+type ApplyIn struct {
+	Force      bool            `json:"force,omitempty" jsonschema:"dream even if the time and session gates hold it back"`
+	Candidates []string        `json:"candidates,omitempty" jsonschema:"ids of proposals (from dream_plan) to write into curated memory"`
+	Rewrites   []dream.Rewrite `json:"rewrites,omitempty" jsonschema:"lines written by the agent: text (one line, only what the cited lines say, no secret, no instruction), cites (daily-log lines as memory/2026-01-02.md#L5 or #L5-L7), optional type (user, feedback, project, reference) and file (index or a topic file path)"`
+}
+
 // PlanOut is a dream plan as an agent reads it.
 type PlanOut struct {
 	Ready   bool         `json:"ready"`
 	Summary string       `json:"summary"`
 	Counts  dream.Counts `json:"counts"`
+	// Proposals are the lines the dream will not write by itself, highest
+	// score first: pass their ids to dream_apply's candidates to write
+	// them.
+	Proposals []dream.Proposal `json:"proposals"`
 	// Diff is the change to each published curated file, as a unified
 	// diff, with secrets redacted.
 	Diff string `json:"diff"`
@@ -126,7 +138,7 @@ func (t *tools) register(s *sdk.Server) {
 		Description: "List what changed in memory since a date (since: YYYY-MM-DD) or in one dream (dream: its slug from a previous answer, or \"latest\"): claims added, superseded (with what replaced them), archived and contested, and the dreams that ran."}, t.changes)
 	sdk.AddTool(s, &sdk.Tool{Name: "dream_plan", Title: "Plan a dream",
 		Annotations: readOnly(),
-		Description: "Plan a dream (a consolidation of recent daily logs into curated memory) without writing anything: whether its gates pass, what it would promote, merge, supersede and archive, and the diff of each curated file."}, t.plan)
+		Description: "Plan a dream (a consolidation of recent daily logs into curated memory) without writing anything: whether its gates pass, what it would promote (only lines whose recall signals pass the Deep gates), merge, supersede and archive, the diff of each curated file, and the proposals: lines worth a look that a dream writes only when chosen, each with an id, score, signals and source."}, t.plan)
 	if !t.opts.Writable {
 		return
 	}
@@ -138,6 +150,7 @@ func (t *tools) register(s *sdk.Server) {
 		sdk.AddTool(s, &sdk.Tool{Name: "dream_apply", Title: "Dream now",
 			Annotations: &sdk.ToolAnnotations{DestructiveHint: ptr(false), OpenWorldHint: ptr(false)},
 			Description: "Run a dream and write it: curated files are backed up first and written atomically; daily logs are never changed. " +
+				"Give candidates (proposal ids from dream_plan) to write those proposals too, and rewrites ({text, cites}) to write lines of your own wording, each checked against the lines it cites: a rewrite that cites nothing, says what its lines do not, holds a secret or an instruction is refused with the reason, and nothing is written. " +
 				"Without force the dream's gates (time since the last dream, new sessions) may hold it back; the answer says so."}, t.apply)
 	}
 }
@@ -246,7 +259,7 @@ func (t *tools) plan(ctx context.Context, _ *sdk.CallToolRequest, in PlanIn) (*s
 	if err := t.settle(ctx); err != nil {
 		return nil, PlanOut{}, err
 	}
-	pl, err := t.newPlan(ctx, in.Force)
+	pl, err := t.newPlan(ctx, in.Force, nil, nil)
 	if err != nil {
 		return nil, PlanOut{}, err
 	}
@@ -257,7 +270,7 @@ func (t *tools) plan(ctx context.Context, _ *sdk.CallToolRequest, in PlanIn) (*s
 // changes. The state files (memory-meta.json, the recall store, events)
 // and private files are named, not shown: they describe private notes too.
 func planOut(pl *dream.Plan, ws *workspace.Workspace) PlanOut {
-	out := PlanOut{Ready: pl.Ready, Summary: pl.Summary, Counts: pl.Counts}
+	out := PlanOut{Ready: pl.Ready, Summary: pl.Summary, Counts: pl.Counts, Proposals: pl.Proposals}
 	var b strings.Builder
 	for _, f := range pl.Files {
 		if path.Ext(f.Path) == ".md" && !ws.Unpublished(f.Path) {
@@ -275,14 +288,14 @@ func planOut(pl *dream.Plan, ws *workspace.Workspace) PlanOut {
 	return out
 }
 
-func (t *tools) apply(ctx context.Context, _ *sdk.CallToolRequest, in PlanIn) (*sdk.CallToolResult, ApplyOut, error) {
+func (t *tools) apply(ctx context.Context, _ *sdk.CallToolRequest, in ApplyIn) (*sdk.CallToolResult, ApplyOut, error) {
 	if err := t.settle(ctx); err != nil {
 		return nil, ApplyOut{}, err
 	}
 	if t.src.Root() == "" {
 		return nil, ApplyOut{}, errors.New("this workspace cannot be written (the embedded demo)")
 	}
-	pl, err := t.newPlan(ctx, in.Force)
+	pl, err := t.newPlan(ctx, in.Force, in.Candidates, in.Rewrites)
 	if err != nil {
 		return nil, ApplyOut{}, err
 	}
@@ -304,10 +317,10 @@ func (t *tools) apply(ctx context.Context, _ *sdk.CallToolRequest, in PlanIn) (*
 // newPlan plans a dream over the workspace on disk, not over the published
 // read: a plan made from redacted text would write the redaction back in
 // place of the values (the dream keeps private notes out itself).
-func (t *tools) newPlan(ctx context.Context, force bool) (*dream.Plan, error) {
+func (t *tools) newPlan(ctx context.Context, force bool, choose []string, rewrites []dream.Rewrite) (*dream.Plan, error) {
 	root := t.src.Root()
 	if root == "" {
 		return nil, errors.New("this workspace has no folder to dream in (the embedded demo)")
 	}
-	return dream.NewPlan(ctx, root, dream.Options{Now: t.opts.Now, Force: force, Command: "dreamwiki mcp"})
+	return dream.NewPlan(ctx, root, dream.Options{Now: t.opts.Now, Force: force, Command: "dreamwiki mcp", Choose: choose, Rewrites: rewrites})
 }

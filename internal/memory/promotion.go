@@ -9,13 +9,21 @@ import (
 // PromotionInput is what the deep phase knows about one short-term recall
 // candidate; the fields mirror an entry of memory/.dreams/short-term-recall.json.
 type PromotionInput struct {
-	// RecallCount is n, the number of times a search returned the entry.
+	// RecallCount is the number of times a search returned the entry.
 	RecallCount int
+	// DailyCount is the number of times the dreaming's daily ingestion
+	// found the entry (OpenClaw's dailyCount). A recall and a daily
+	// ingestion are both signals: n = RecallCount + DailyCount, as
+	// OpenClaw's deep phase counts them.
+	DailyCount int
 	// TotalScore is the sum of the search scores of those recalls, so
 	// TotalScore/RecallCount is the average relevance.
 	TotalScore float64
 	// UniqueQueries is the number of distinct queries that found the entry
-	// (distinct queryHashes).
+	// (distinct queryHashes). The diversity gate takes the larger of it and
+	// the distinct recall days, as OpenClaw's deep phase does: one query
+	// hammered on one day stays narrow, the same question asked on several
+	// days is spaced use.
 	UniqueQueries int
 	// RecallDays are the calendar days ("YYYY-MM-DD"; a longer timestamp is
 	// cut to its date) on which the entry was recalled. Duplicates and
@@ -123,13 +131,13 @@ func Promote(in PromotionInput, now time.Time, cfg PromotionConfig) Decision {
 		d.Failed = append(d.Failed, GateMinScore)
 		d.Reasons = append(d.Reasons, fmt.Sprintf("score %.3f < %.3f", d.Score, cfg.MinScore))
 	}
-	if cfg.MinRecall > 0 && in.RecallCount < cfg.MinRecall {
+	if n := signalCount(in); cfg.MinRecall > 0 && n < cfg.MinRecall {
 		d.Failed = append(d.Failed, GateMinRecall)
-		d.Reasons = append(d.Reasons, fmt.Sprintf("recalls %d < %d", in.RecallCount, cfg.MinRecall))
+		d.Reasons = append(d.Reasons, fmt.Sprintf("recalls %d < %d", n, cfg.MinRecall))
 	}
-	if cfg.MinUniqueQueries > 0 && in.UniqueQueries < cfg.MinUniqueQueries {
+	if days, _, _ := recallDays(in); cfg.MinUniqueQueries > 0 && max(in.UniqueQueries, days) < cfg.MinUniqueQueries {
 		d.Failed = append(d.Failed, GateMinUniqueQueries)
-		d.Reasons = append(d.Reasons, fmt.Sprintf("unique queries %d < %d", in.UniqueQueries, cfg.MinUniqueQueries))
+		d.Reasons = append(d.Reasons, fmt.Sprintf("unique queries %d and recall days %d < %d", in.UniqueQueries, days, cfg.MinUniqueQueries))
 	}
 	d.Promote = len(d.Failed) == 0
 	return d
@@ -137,7 +145,7 @@ func Promote(in PromotionInput, now time.Time, cfg PromotionConfig) Decision {
 
 // signals computes the six signals; see the Signals fields for formulas.
 func signals(in PromotionInput, now time.Time, cfg PromotionConfig) Signals {
-	n := max(in.RecallCount, 0)
+	n := signalCount(in)
 	days, first, last := recallDays(in)
 
 	var s Signals
@@ -166,6 +174,11 @@ func signals(in PromotionInput, now time.Time, cfg PromotionConfig) Signals {
 	s.Consolidation = clamp01(max(0.55*spacing+0.45*span, float64(max(in.GroundedCount, 0))/3))
 	s.Conceptual = clamp01(float64(max(in.ConceptTags, 0)) / 6)
 	return s
+}
+
+// signalCount is n: the recalls and daily ingestions of an entry.
+func signalCount(in PromotionInput) int {
+	return max(in.RecallCount, 0) + max(in.DailyCount, 0)
 }
 
 // recallDays returns the number of distinct recall days and the first and

@@ -35,15 +35,16 @@ func TestPromote_HandComputed(t *testing.T) {
 			failed:  nil,
 		},
 		{
-			name: "one query hammered fifty times",
+			name: "one query hammered fifty times, on two days",
 			// relevance = 45/max(50,1) = 0.900000; frequency = log1p(50)/log1p(10) = 1.639699 -> 1;
-			// diversity = max(1 queries, 3 days)/5 = 0.600000; recency = exp(-ln2*0/14) = 1.000000;
-			// spacing = log1p(49)/log1p(4) = 2.430677 -> 1; span = 2 days/7 = 0.285714;
-			// consolidation = max(0.55*1.000000 + 0.45*0.285714, 0/3) = 0.678571; conceptual = 2/6 = 0.333333;
-			// score = .30*0.9000 + .24*1.0000 + .15*0.6000 + .15*1.0000 + .10*0.6786 + .06*0.3333 = 0.837857.
-			in:      PromotionInput{RecallCount: 50, TotalScore: 45, UniqueQueries: 1, RecallDays: []string{"2026-04-12", "2026-04-13", "2026-04-14"}, FirstRecalled: time.Time{}, LastRecalled: time.Date(2026, 4, 14, 12, 0, 0, 0, time.UTC), GroundedCount: 0, ConceptTags: 2},
-			signals: Signals{0.900000, 1.000000, 0.600000, 1.000000, 0.678571, 0.333333},
-			score:   0.837857,
+			// diversity = max(1 queries, 2 days)/5 = 0.400000; recency = exp(-ln2*0/14) = 1.000000;
+			// spacing = log1p(49)/log1p(4) = 2.430677 -> 1; span = 1 day/7 = 0.142857;
+			// consolidation = max(0.55*1.000000 + 0.45*0.142857, 0/3) = 0.614286; conceptual = 2/6 = 0.333333;
+			// score = .30*0.9000 + .24*1.0000 + .15*0.4000 + .15*1.0000 + .10*0.6143 + .06*0.3333 = 0.801429.
+			// The diversity gate takes max(unique queries, recall days) = 2 < 3.
+			in:      PromotionInput{RecallCount: 50, TotalScore: 45, UniqueQueries: 1, RecallDays: []string{"2026-04-13", "2026-04-14"}, FirstRecalled: time.Time{}, LastRecalled: time.Date(2026, 4, 14, 12, 0, 0, 0, time.UTC), GroundedCount: 0, ConceptTags: 2},
+			signals: Signals{0.900000, 1.000000, 0.400000, 1.000000, 0.614286, 0.333333},
+			score:   0.801429,
 			failed:  []string{GateMinUniqueQueries},
 		},
 		{
@@ -235,7 +236,7 @@ func TestPromote_HandComputed(t *testing.T) {
 func TestPromote_ReasonsSayWhatFailed(t *testing.T) {
 	d := Promote(PromotionInput{RecallCount: 1, TotalScore: 0.5, UniqueQueries: 1}, now, DefaultPromotionConfig())
 	got := strings.Join(d.Reasons, "; ")
-	for _, want := range []string{"score 0.", "< 0.750", "recalls 1 < 3", "unique queries 1 < 3"} {
+	for _, want := range []string{"score 0.", "< 0.750", "recalls 1 < 3", "unique queries 1 and recall days 0 < 3"} {
 		if !strings.Contains(got, want) {
 			t.Errorf("reasons %q lack %q", got, want)
 		}

@@ -216,10 +216,13 @@ func (d *RecallDoc) Get(key string) *RecallRecord { return d.byKey[key] }
 
 // Record counts one recall of a line range found by a query: recallCount,
 // totalScore and maxScore grow, the query's hash and the day join their
-// lists (once), dailyCount counts the distinct days, groundedCount grows
+// lists (once), groundedCount grows
 // when the match was confirmed against the text itself (grounded), and the
 // first and last recall times move. A new range gets its snippet and up to
-// six concept tags from the snippet.
+// six concept tags from the snippet. dailyCount is left as it is: in
+// OpenClaw's store it counts the dreaming's daily ingestions, another
+// signal than a recall, and the Deep phase adds the two (n = recalls +
+// daily ingestions).
 func (d *RecallDoc) Record(m Match, queryHash string, grounded bool, at time.Time) *RecallRecord {
 	key := RecallKey(m.Path, m.StartLine, m.EndLine)
 	r := d.byKey[key]
@@ -252,7 +255,6 @@ func (d *RecallDoc) Record(m Match, queryHash string, grounded bool, at time.Tim
 	}
 	if day := at.Format(time.DateOnly); !slices.Contains(r.RecallDays, day) {
 		r.RecallDays = append(r.RecallDays, day)
-		r.DailyCount++
 	}
 	if d.top != nil {
 		d.top.set("updatedAt", stamp(at))

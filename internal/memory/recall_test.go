@@ -28,7 +28,7 @@ func TestRecallDoc_RecordCountsRecallsQueriesAndDays(t *testing.T) {
 	d.Record(m, QueryHash("dev server IP"), true, t1)
 	d.Record(m, QueryHash("Dev  server ip"), true, t1.Add(time.Hour)) // same query, same day
 	r := d.Record(m, QueryHash("where is the dev box"), false, t1.Add(26*time.Hour))
-	if r.RecallCount != 3 || len(r.QueryHashes) != 2 || r.DailyCount != 2 || len(r.RecallDays) != 2 || r.GroundedCount != 2 {
+	if r.RecallCount != 3 || len(r.QueryHashes) != 2 || r.DailyCount != 0 || len(r.RecallDays) != 2 || r.GroundedCount != 2 {
 		t.Errorf("counts: %+v", r)
 	}
 	if r.TotalScore != 2.7 || r.MaxScore != 0.9 || !r.FirstRecalledAt.Equal(t1) || !r.LastRecalledAt.Equal(t1.Add(26*time.Hour)) {

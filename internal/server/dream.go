@@ -88,6 +88,11 @@ func (s *Server) serveDream(w http.ResponseWriter, r *http.Request) {
 	defer s.setDreaming(false)
 
 	opts := dream.Options{Now: s.opts.Now, Force: q.Get("force") == "1" || q.Get("force") == "true", Command: "dreamwiki serve"}
+	// choose=id,id names the proposals (plan.proposals) a person chose:
+	// the dream is planned again with them.
+	if c := strings.TrimSpace(q.Get("choose")); c != "" {
+		opts.Choose = strings.Split(c, ",")
+	}
 	ctx := r.Context()
 	if q.Get("dry_run") == "1" || q.Get("dry_run") == "true" {
 		s.hub.broadcast(Message{Type: "dream", Stage: "plan", Text: "planning a dream"})
@@ -106,7 +111,7 @@ func (s *Server) serveDream(w http.ResponseWriter, r *http.Request) {
 	}
 
 	var pl *dream.Plan
-	if id := q.Get("plan"); id != "" {
+	if id := q.Get("plan"); id != "" && len(opts.Choose) == 0 {
 		s.dreamMu.Lock()
 		if s.dream.planID == id {
 			pl = s.dream.plan
@@ -185,7 +190,11 @@ func (s *Server) dreamFailed(w http.ResponseWriter, err error) {
 	s.hub.broadcast(Message{Type: "dream", Stage: "error", Text: err.Error()})
 	status := http.StatusInternalServerError
 	var locked *dream.LockedError
-	if errors.As(err, &locked) || errors.Is(err, dream.ErrRecoveryNeeded) || strings.Contains(err.Error(), "changed since") {
+	var refused *dream.ChoiceError
+	switch {
+	case errors.As(err, &refused):
+		status = http.StatusBadRequest
+	case errors.As(err, &locked) || errors.Is(err, dream.ErrRecoveryNeeded) || strings.Contains(err.Error(), "changed since"):
 		status = http.StatusConflict
 	}
 	jsonError(w, status, err.Error())
