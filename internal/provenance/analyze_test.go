@@ -390,3 +390,33 @@ Staff Engineer on the Platform Reliability team since 2026-11-02; lead Tomás Fe
 		t.Errorf("old status %s", old.Status)
 	}
 }
+
+// Issue #23, rule 7: claims without evidence are one count with the files
+// they are in, most first, and a note rather than a warning per line.
+func TestCheck_MissingEvidenceIsOneCount(t *testing.T) {
+	r := Analyze(load(t, `
+-- MEMORY.md --
+## Home
+- The boiler was serviced in March.
+- The spare key is with the neighbour.
+- Bins go out on Tuesday night.
+-- memory/garden.md --
+# Garden
+
+- The fig needs a bigger pot.
+-- memory/2026-06-01.md --
+- Quiet day.
+`), Options{})
+	fs := findings(r, "claim-no-evidence")
+	if len(fs) != 1 {
+		t.Fatalf("%d no-evidence findings, want one count: %v", len(fs), fs)
+	}
+	if f := fs[0]; f.Severity != diag.Info || f.File != "" || f.Message != "4 of 4 claims have no evidence (MEMORY.md 3, memory/garden.md 1)" {
+		t.Errorf("the count reads %+v", f)
+	}
+	for _, f := range r.Findings {
+		if f.Severity >= diag.Warning {
+			t.Errorf("a warning where nothing is wrong: %v", f)
+		}
+	}
+}
