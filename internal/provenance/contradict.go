@@ -151,6 +151,8 @@ func sameAttribute(x, y fact) bool {
 	return false
 }
 
+var articles = map[string]bool{"the": true, "a": true, "an": true, "der": true, "die": true, "das": true, "le": true, "la": true, "el": true, "o": true}
+
 // singleValue reports a value that is one value rather than a phrase: it
 // holds a number or a code, or is a name of at most two words (six
 // characters of a script without spaces).
@@ -159,6 +161,9 @@ func singleValue(v string) bool {
 		return true
 	}
 	f := strings.Fields(v)
+	if len(f) > 0 && articles[strings.ToLower(f[0])] {
+		f = f[1:] // "the Mac mini"
+	}
 	if strings.IndexFunc(v, isCJK) >= 0 {
 		return len(f) == 1 && utf8.RuneCountInString(v) <= 6
 	}

@@ -610,17 +610,22 @@ func (a *analyzer) matchText(c *Claim, cn string, qs []query, distinct []string,
 			cmp.Compare(ux.src.pieces[ux.piece].Start, uy.src.pieces[uy.piece].Start), cmp.Compare(x.unit, y.unit))
 	})
 	if day := claimDay(c); !day.IsZero() {
-		// A dated entry looks in its own day's log first: a line of that
-		// day is where it came from; a look-alike of another day is not.
-		own := kept[:0:0]
-		for _, m := range kept {
-			if u := &units[m.unit]; u.src.kind == SourceDaily && u.src.date.Equal(day) {
-				own = append(own, m)
+		// A dated entry looks in its own day's log first: that day's
+		// lines come before any other day's, however the others scored.
+		own := func(m textMatch) bool {
+			u := &units[m.unit]
+			return u.src.kind == SourceDaily && u.src.date.Equal(day)
+		}
+		slices.SortStableFunc(kept, func(x, y textMatch) int {
+			ox, oy := own(x), own(y)
+			switch {
+			case ox && !oy:
+				return -1
+			case oy && !ox:
+				return 1
 			}
-		}
-		if len(own) > 0 {
-			kept = own
-		}
+			return 0
+		})
 	}
 	top := kept[0].conf
 	var out []Evidence
@@ -663,10 +668,10 @@ func distinctiveTerms(terms []string) []string {
 				dateParts[p] = true
 			}
 		}
-		// "3.60" is also split into "60", which "4.60" has too: a
-		// number is matched whole.
-		if k := strings.IndexByte(t, '.'); k > 0 && strings.ContainsFunc(t, unicode.IsDigit) {
-			for _, p := range strings.Split(t, ".") {
+		// "3.60" is also split into "60", which "4.60" has too, and
+		// "22:00" into "22" and "00": a number is matched whole.
+		if strings.ContainsAny(t, ".:") && strings.ContainsFunc(t, unicode.IsDigit) {
+			for _, p := range strings.FieldsFunc(t, func(r rune) bool { return r == '.' || r == ':' }) {
 				if p != t {
 					dateParts[p] = true
 				}
@@ -675,7 +680,7 @@ func distinctiveTerms(terms []string) []string {
 	}
 	var out []string
 	for _, t := range terms {
-		if dateParts[t] || (isDateToken(t) && strings.ContainsAny(t, "-/:")) { // dates, times, parts of numbers
+		if dateParts[t] || (isDateToken(t) && strings.ContainsAny(t, "-/")) { // dates, parts of numbers and times
 			continue
 		}
 		if strings.ContainsFunc(t, unicode.IsDigit) || strings.ContainsAny(t, `/\@:._`) {
@@ -686,29 +691,28 @@ func distinctiveTerms(terms []string) []string {
 }
 
 // sharesValues reports whether a block's terms (sorted) hold enough of a
-// claim's distinctive terms to support it: at least half of its
-// identifiers and at least half of its numbers. A block that shares only
+// claim's distinctive terms to support it: at least half of them, one at
+// least, and at least half of its names of things (file names, paths,
+// identifiers with a dot, slash or underscore). A block that shares only
 // a claim's label and common words ("Rate limiting de magic login" for
 // "… — 5/IP/15min"), or its numbers with another name ("rotate-logs.sh
 // keeps 30 days" for "prune-snapshots.sh keeps 30 days"), says something
 // else. A claim without such terms needs none.
 func sharesValues(distinct, block []string) bool {
-	var ids, nums, idsIn, numsIn int
+	var in, names, namesIn int
 	for _, t := range distinct {
-		_, in := slices.BinarySearch(block, t)
-		if strings.ContainsFunc(t, unicode.IsLetter) {
-			ids++
-			if in {
-				idsIn++
-			}
-		} else {
-			nums++
-			if in {
-				numsIn++
+		_, ok := slices.BinarySearch(block, t)
+		if ok {
+			in++
+		}
+		if strings.ContainsFunc(t, unicode.IsLetter) && strings.ContainsAny(t, `./\_`) {
+			names++
+			if ok {
+				namesIn++
 			}
 		}
 	}
-	return 2*idsIn >= ids && 2*numsIn >= nums && (ids+nums == 0 || idsIn+numsIn > 0)
+	return len(distinct) == 0 || (2*in >= len(distinct) && in > 0 && 2*namesIn >= names)
 }
 
 // classify decides whether a candidate block is evidence, and how strong.

@@ -183,7 +183,7 @@ func TestEvidence_MustShareDistinctiveTerms(t *testing.T) {
 	if c := claimWith(t, r, "prune-snapshots.sh"); len(c.Evidence) != 0 {
 		t.Errorf("a line about another script is evidence: %+v", c.Evidence)
 	}
-	if c := claimWith(t, r, "kiln firing"); len(c.Evidence) != 1 || c.Evidence[0].Path != "memory/2026-05-12.md" {
-		t.Errorf("the dated claim's evidence = %+v; want its own day's line", c.Evidence)
+	if c := claimWith(t, r, "kiln firing"); len(c.Evidence) == 0 || c.Evidence[0].Path != "memory/2026-05-12.md" {
+		t.Errorf("the dated claim's evidence = %+v; want its own day's line first", c.Evidence)
 	}
 }
