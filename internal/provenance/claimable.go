@@ -43,10 +43,27 @@ func notAClaim(e *workspace.Entry) bool {
 			return true
 		}
 	}
-	if e.Shape == workspace.ShapeList && isNamePhrase(t) {
+	if e.Shape == workspace.ShapeList && isNamePhrase(t) || isShortLabel(t) {
 		return true
 	}
 	return isTranscriptLine(t, e.Section) || isCode(e.Raw)
+}
+
+// isShortLabel reports a section label written as a line of its own in
+// a script without spaces: "やったこと", "待执行", "結果" (five characters
+// at most, no number).
+func isShortLabel(t string) bool {
+	n := 0
+	for _, r := range t {
+		switch {
+		case isCJK(r):
+			n++
+		case r == '/' || r == '・':
+		default:
+			return false
+		}
+	}
+	return n > 0 && n <= 5
 }
 
 // isNamePhrase reports a list item that only names a thing, in a list of
@@ -56,7 +73,10 @@ func notAClaim(e *workspace.Entry) bool {
 // words are told apart by spaces.
 func isNamePhrase(t string) bool {
 	bare := strings.TrimSpace(reParen.ReplaceAllString(t, ""))
-	if bare == "" || len(strings.Fields(bare)) > 3 || len(strings.Fields(t)) > 5 || strings.HasSuffix(bare, ".") {
+	if bare == "" {
+		return true // "(pending more)": a remark alone
+	}
+	if len(strings.Fields(bare)) > 3 || len(strings.Fields(t)) > 5 || strings.HasSuffix(bare, ".") {
 		return false
 	}
 	return strings.IndexFunc(t, func(r rune) bool {
@@ -135,8 +155,8 @@ func placeholderRow(cells []string) bool {
 
 // reTemplateHeading finds a heading that is a template's: a placeholder
 // date ("## YYYY-MM-DD — [short title]"), a {{field}}, or a heading
-// named a template.
-var reTemplateHeading = regexp.MustCompile(`(?i)YYYY|\bMM-DD\b|\{\{|\btemplate\b|模板|テンプレート|템플릿`)
+// named a template or one to fill in ("（タスク完了時に記入）").
+var reTemplateHeading = regexp.MustCompile(`(?i)YYYY|\bMM-DD\b|\{\{|\btemplate\b|模板|テンプレート|템플릿|填写|記入|기입`)
 
 // isTemplateSection reports a section (a heading path) that is a
 // template: its entries are fields to fill in, not facts.

@@ -114,6 +114,13 @@ func TestClaims_TemplateFieldsAndLabelsAreNotClaims(t *testing.T) {
 
 ## Chat with Mo
 - assistant: All sorted, pushed the change.
+
+## Hand-over （タスク完了時に記入）
+- Done: watered
+- (more later)
+
+## 待执行
+待执行
 -- memory/snippets.md --
 # Snippets
 
