@@ -148,6 +148,11 @@ func reportInputs(res *provenance.Result, locate func(string) string, private fu
 	for _, f := range findings {
 		counts[f.Code]++
 	}
+	if len(noEv) > 0 {
+		// One finding counts them for the workspace; the overview counts
+		// the claims.
+		counts["claim-no-evidence"] = len(noEv)
+	}
 	var overview []string
 	overview = append(overview, "| finding | count | report |", "|---|---|---|")
 	reportOf := map[string]string{

@@ -224,8 +224,18 @@ func printPersonal(w io.Writer, r *build.Report, list bool) {
 	}
 }
 
-// printProblems lists the warnings and errors of ds, up to maxListed.
+// summaryCodes are the notes (diag.Info) printed with the problems: the
+// counts a finding per line would drown them in.
+var summaryCodes = map[string]bool{"claim-no-evidence": true}
+
+// printProblems lists the summary notes of ds, then its warnings and
+// errors, up to maxListed.
 func printProblems(w io.Writer, ds diag.List) {
+	for _, d := range ds {
+		if d.Severity == diag.Info && summaryCodes[d.Code] {
+			fmt.Fprintf(w, "  note: %s\n", d.Error())
+		}
+	}
 	var shown diag.List
 	for _, d := range ds {
 		if d.Severity >= diag.Warning {

@@ -113,8 +113,8 @@ func (a *analyzer) metaEdges() []edge {
 				continue
 			}
 			if a.metaByID[ref.id] == nil {
-				a.finding("meta-orphan", file, line, "fix or remove the reference",
-					"%s of %s names %s, which memory-meta.json does not have", ref.field, m.ID, ref.id)
+				a.findings.Add(metaOrphan(file, line, "fix or remove the reference",
+					"%s of %s names %s, which memory-meta.json does not have", ref.field, m.ID, ref.id))
 				continue
 			}
 			this, other := a.claimOfMID[m.ID], a.claimOfMID[ref.id]

@@ -80,3 +80,67 @@ func TestClaims_CodeInClaimTextKeepsItsBrackets(t *testing.T) {
 		}
 	}
 }
+
+// Issue #23, rule 5: a claim says something about something. Labels with
+// nothing after them, a template's fields, date labels, pointers to where
+// entries went, transcript and code lines, and bare lists of names are
+// not claims; the facts around them are.
+func TestClaims_TemplateFieldsAndLabelsAreNotClaims(t *testing.T) {
+	r := Analyze(load(t, `
+-- MEMORY.md --
+# Memory
+
+## Garden
+- Tomatoes go in the south bed from May.
+- Planting plan:
+- Watering: every second evening
+- Next check: TBD
+- Started: 2026-03-02
+- Done: 18:40
+- More Garden entries: see memory/garden.md
+- Basil, Thyme, Rosemary, Sage
+- Seed trays + Grow lights + Heat mats
+- Soil pH tester
+- Herbs: basil, thyme, rosemary
+
+| plant | sown | notes |
+|---|---|---|
+| chard | 2026-03-10 | came up in a week |
+| kale | - | (tbd) |
+
+## YYYY-MM-DD — [incident title]
+- Symptom:
+- Owner: someone
+
+## Chat with Mo
+- assistant: All sorted, pushed the change.
+
+## Hand-over （タスク完了時に記入）
+- Done: watered
+- (more later)
+
+## 待执行
+待执行
+-- memory/snippets.md --
+# Snippets
+
+## Retry
+- const waitMs = 500;
+- }
+- Retries back off from half a second.
+`), Options{})
+	var got []string
+	for _, c := range r.Claims {
+		got = append(got, c.Text)
+	}
+	want := []string{
+		"Tomatoes go in the south bed from May.",
+		"Watering: every second evening",
+		"Herbs: basil, thyme, rosemary",
+		"plant: chard; sown: 2026-03-10; notes: came up in a week",
+		"Retries back off from half a second.",
+	}
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("claims:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+}

@@ -5,8 +5,10 @@ import (
 	"sort"
 	"strings"
 	"unicode"
+	"unicode/utf8"
 
 	"github.com/dreamwiki/dreamwiki/internal/analysis"
+	"github.com/dreamwiki/dreamwiki/internal/dates"
 	"github.com/dreamwiki/dreamwiki/internal/memory"
 	"github.com/dreamwiki/dreamwiki/internal/workspace"
 )
@@ -27,14 +29,19 @@ import (
 // fact is one single value a claim gives.
 type fact struct {
 	claim   int    // index in analyzer.claims
-	subject string // normalised subject key
+	subject string // normalised subject key (what facts are grouped by)
+	name    string // the subject as reports name it
 	// attr is the attribute the value is of ("birthday", "port"), or ""
 	// when the key names the value itself ("Preferred editor: VS Code").
 	attr  string
 	value string
 	words map[string]bool // the value's head as a word set
-	// qualified marks the fact of "备份目标 NAS" filed under "nas".
-	qualified bool
+	// scope is where the fact is stated (file and heading path): a bare
+	// key ("Profile: …", "字幕：…") names a subject only there.
+	scope string
+	// label marks a fact written "Key: value", as against a statement
+	// about its subject ("Friday updates go to #x").
+	label bool
 }
 
 // maxValuesPerSubject is the most claims one subject and attribute may
@@ -97,7 +104,7 @@ func disputes(facts []fact, pair func(x, y fact) bool, found func(i, j int, subj
 		for i := range g {
 			for j := i + 1; j < len(g); j++ {
 				x, y := g[i], g[j]
-				if x.claim == y.claim || x.qualified && y.qualified || !sameAttribute(x, y) || sameValue(x.words, y.words) || !pair(x, y) {
+				if x.claim == y.claim || !sameAttribute(x, y) || sameValue(x.words, y.words) || !pair(x, y) {
 					continue
 				}
 				k := key{min(x.claim, y.claim), max(x.claim, y.claim)}
@@ -105,7 +112,7 @@ func disputes(facts []fact, pair func(x, y fact) bool, found func(i, j int, subj
 					continue
 				}
 				seen[k] = true
-				subj := x.subject
+				subj := x.name
 				if attr := max(x.attr, y.attr); attr != "" {
 					subj += " " + attr
 				}
@@ -124,22 +131,43 @@ func distinctClaims(g []fact) int {
 }
 
 // sameAttribute reports whether two facts of one subject are about the
-// same attribute. A value with no attribute named ("Ollama: qwen2.5:7b")
-// is compared with a named one ("Ollama model: llama3.1:8b") only when
-// both values are codes (model names, versions, part numbers): what a
-// bare key names is its thing's identity, which a code states and a
-// phrase does not.
+// same attribute. A bare key ("Profile: …", "字幕：…", "NAS: …") is a
+// label, not a subject: two bare facts are compared only where both are
+// stated in one scope (a file's section), and only when both values are
+// single values (a number, a code, a name), not phrases. A bare value is
+// compared with a named attribute ("Ollama model: llama3.1:8b" and
+// "Ollama: qwen2.5:7b") only when both values are codes (model names,
+// versions, part numbers): what a bare key names is its thing's
+// identity, which a code states and a phrase does not.
 func sameAttribute(x, y fact) bool {
 	switch {
-	case x.qualified || y.qualified:
-		// "备份目标 NAS" may be another NAS than "NAS": only codes tell.
-		return (x.attr == y.attr || x.attr == "" || y.attr == "") && hasCode(x.value) && hasCode(y.value)
+	case x.attr == "" && y.attr == "":
+		return (x.scope == y.scope || !x.label && !y.label) && singleValue(x.value) && singleValue(y.value)
 	case x.attr == y.attr:
 		return true
 	case x.attr == "" || y.attr == "":
 		return hasCode(x.value) && hasCode(y.value)
 	}
 	return false
+}
+
+var articles = map[string]bool{"the": true, "a": true, "an": true, "der": true, "die": true, "das": true, "le": true, "la": true, "el": true, "o": true}
+
+// singleValue reports a value that is one value rather than a phrase: it
+// holds a number or a code, or is a name of at most two words (six
+// characters of a script without spaces).
+func singleValue(v string) bool {
+	if strings.IndexFunc(v, unicode.IsDigit) >= 0 || hasCode(v) || strings.Contains(v, "://") {
+		return true
+	}
+	f := strings.Fields(v)
+	if len(f) > 0 && articles[strings.ToLower(f[0])] {
+		f = f[1:] // "the Mac mini"
+	}
+	if strings.IndexFunc(v, isCJK) >= 0 {
+		return len(f) == 1 && utf8.RuneCountInString(v) <= 6
+	}
+	return len(f) <= 2
 }
 
 // sameValue reports whether two value heads say the same: one holds the
@@ -217,29 +245,37 @@ func (a *analyzer) facts(idx []int) []fact {
 	var ps []parsed
 	uses := map[string]*keyUse{}
 	var out []fact
-	add := func(i int, subject, attr, value string) {
+	add := func(i int, subject, attr, value string, label bool) {
+		name := subject
+		if k := strings.LastIndexByte(subject, 0); k >= 0 {
+			name = subject[k+1:] // a table's row: its key cell
+		}
 		head := valueHead(value)
 		h := analysis.WordSet(head)
-		if subject == "" || len(h) == 0 {
+		// A date keying a table's row names the day's record; a date or
+		// time as a label names a slot.
+		if subject == "" || len(h) == 0 || isPlaceholder(head) || (name == subject && isSlot(name)) {
 			return
 		}
-		out = append(out, fact{claim: i, subject: subject, attr: attr, value: head, words: h})
-		// "备份目标 NAS" is a NAS: a qualified subject also meets its head
-		// word, but two qualified subjects never meet through it.
-		if k := strings.LastIndexByte(subject, ' '); k > 0 && !strings.Contains(subject, " / ") {
-			out = append(out, fact{claim: i, subject: subject[k+1:], attr: attr, value: head, words: h, qualified: true})
-		}
+		c := a.claims[i]
+		out = append(out, fact{claim: i, subject: subject, name: name, attr: attr, value: head, words: h, scope: c.File + "\x00" + c.Section, label: label})
 	}
+	keyed := keyColumns(a.claims, idx)
 	for _, i := range idx {
 		if e := a.claims[i].Entry; e.Shape == workspace.ShapeTableRow {
-			// A row is a record: its first cell names the subject, each
-			// other cell is the value of its column.
-			if len(e.Cells) == 0 || len(e.Columns) == 0 {
+			// A row is a record of its table: its first cell names the
+			// subject when that column is the table's key (its cells
+			// differ row to row), each other cell is the value of its
+			// column. A row is compared with the rows of its own table
+			// only: another table's row with the same first cell is
+			// another record (the same field of two runs, two reports).
+			table := tableOf(a.claims[i])
+			if len(e.Cells) == 0 || len(e.Columns) == 0 || !keyed[table] {
 				continue
 			}
-			subject := strings.ToLower(strings.TrimSpace(e.Cells[0]))
+			subject := table + "\x00" + strings.ToLower(strings.TrimSpace(e.Cells[0]))
 			for k := 1; k < len(e.Cells) && k < len(e.Columns); k++ {
-				add(i, subject, strings.ToLower(e.Columns[k]), e.Cells[k])
+				add(i, subject, strings.ToLower(e.Columns[k]), e.Cells[k], true)
 			}
 			continue
 		}
@@ -288,16 +324,64 @@ func (a *analyzer) facts(idx []int) []fact {
 				attr, p.value = va, rest // "Dev server runs on port 5173"
 			}
 		}
-		add(p.i, subject, attr, p.value)
+		if !p.label && strings.IndexFunc(subject, unicode.IsDigit) >= 0 {
+			continue // "84% of corrections are silent": a measure, no subject
+		}
+		add(p.i, subject, attr, p.value, p.label)
 		// Attributes stated inside the value: "Arjun: Priya's brother;
 		// birthday 14 March", "Dev server: `pnpm dev` (port 3000)".
 		for _, cl := range reValueClause.Split(p.value, -1)[1:] {
 			if va, rest, ok := leadingAttribute(strings.TrimSpace(cl)); ok {
-				add(p.i, subject, va, rest)
+				add(p.i, subject, va, rest, p.label)
 			}
 		}
 	}
 	return out
+}
+
+// tableOf names the table a row is in: its file, section and columns.
+func tableOf(c *Claim) string {
+	return c.File + "\x00" + c.Section + "\x00" + strings.Join(c.Entry.Columns, "|")
+}
+
+// keyColumns reports, for each table among the claims at idx, whether
+// its first column is a key: its rows give at least 80% as many first
+// cells as there are rows. A column of ranks, counts or categories ("0", "1",
+// "🔴 KRITISCH") names no record.
+func keyColumns(claims []*Claim, idx []int) map[string]bool {
+	cells := map[string]map[string]int{}
+	rows := map[string]int{}
+	for _, i := range idx {
+		e := claims[i].Entry
+		if e.Shape != workspace.ShapeTableRow || len(e.Cells) == 0 {
+			continue
+		}
+		t := tableOf(claims[i])
+		if cells[t] == nil {
+			cells[t] = map[string]int{}
+		}
+		cells[t][strings.ToLower(strings.TrimSpace(e.Cells[0]))]++
+		rows[t]++
+	}
+	keyed := make(map[string]bool, len(rows))
+	for t, n := range rows {
+		keyed[t] = len(cells[t])*5 >= n*4
+	}
+	return keyed
+}
+
+// reSlot is a key that names a time slot, not a subject: a date, a time
+// of day, a weekday ("2026-02-06", "09:00", "周二", "Monday").
+var reSlot = regexp.MustCompile(`(?i)^(?:\d{1,2}:\d{2}(?:\s*[-–~]\s*\d{1,2}:\d{2})?|(?:mon|tues|wednes|thurs|fri|satur|sun)day|周[一二三四五六日天]|星期[一二三四五六日天]|[月火水木金土日]曜日?|[월화수목금토일]요일)$`)
+
+// isSlot reports a subject that is a time slot: values given to it are
+// what happens then, one slot's and another's.
+func isSlot(subject string) bool {
+	if reSlot.MatchString(subject) {
+		return true
+	}
+	_, ok := dates.Parse(subject)
+	return ok
 }
 
 // statedSubject is a claim text read as subject key and value

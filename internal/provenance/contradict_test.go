@@ -118,3 +118,94 @@ func TestContests_AKeyManyLinesShareIsAList(t *testing.T) {
 		t.Errorf("%d claims, %d contests; want 1000 and 0", len(r.Claims), len(r.Contests))
 	}
 }
+
+// Issue #23, rule 6: a contradiction needs one subject and one
+// single-valued attribute, the subject read from the whole context. The
+// same label in two cards or files, rows of different tables, a table
+// whose first column is no key, a template and its instance, time slots
+// and phrases under one label are not contradictions; two rows of one
+// table giving one key two values are.
+func TestContradictions_DifferentEntitiesAreNot(t *testing.T) {
+	r := Analyze(load(t, `
+-- MEMORY.md --
+## Accounts
+- Node ID: node_7f3a91c2
+- Hub Node ID: hub_55e0b1d4
+- Profile: https://social.example/@otter
+
+## Schedule
+- 09:00: water the seedlings
+- 14:00: repot the fig
+- Monday: compost run
+- Tuesday: market
+
+## Runs
+| date | distance | pace |
+|---|---|---|
+| 2026-05-01 | 5.0km | 6'10" |
+| 2026-05-02 | 3.1km | 6'40" |
+| 2026-05-04 | 4.0km | 6'35" |
+| 2026-05-03 | 7.2km | 6'30" |
+| 2026-05-03 | 7.8km | 6'25" |
+
+## Lessons
+- Root cause: nobody read the alert
+-- memory/other-site.md --
+# Other site
+
+- Profile: https://forum.example/u/otter
+- Root cause: the disk filled up overnight
+-- memory/posts.md --
+# Posts
+
+| rank | title |
+|---|---|
+| 1 | Why otters hold hands |
+| 1 | Tides, briefly |
+| 2 | Kelp forests |
+| 2 | River maps |
+
+## Week 1
+| field | value |
+|---|---|
+| mood | rested |
+
+## Week 2
+| field | value |
+|---|---|
+| mood | sore calves |
+-- memory/incidents.md --
+# Incidents
+
+## Template
+- Owner: TBD
+
+## Disk full
+- Owner: Sam
+`), Options{})
+	got := contestTexts(r)
+	if len(got) != 1 || !strings.Contains(got[0], "7.2km") || !strings.Contains(got[0], "7.8km") || r.Contests[0].Subject != "2026-05-03 distance" {
+		t.Errorf("contests (want only the two rows of 2026-05-03):\n%s\nsubjects: %+v", strings.Join(got, "\n"), r.Contests)
+	}
+}
+
+// The team report uses the same rule: each agent's "Connection:" line is
+// about that agent, while a named attribute of one thing is compared.
+func TestDisagreements_UseTheContradictionRule(t *testing.T) {
+	a := Analyze(load(t, `
+-- MEMORY.md --
+## Setup
+- Connection: https://agent-a.example/ws
+- NAS model: DS920+
+`), Options{})
+	b := Analyze(load(t, `
+-- MEMORY.md --
+## Setup
+- Connection: chat channel 42
+- NAS model: DS3000xs
+`), Options{})
+	ds := Disagreements([]*Result{a, b})
+	if len(ds) != 1 || ds[0].Subject != "nas model" {
+		t.Errorf("disagreements = %+v; want only the NAS model", ds)
+	}
+}

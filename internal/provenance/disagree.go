@@ -33,6 +33,9 @@ func Disagreements(results []*Result) []Disagreement {
 		a := &analyzer{claims: r.Claims}
 		for _, f := range a.facts(liveClaims(r.Claims)) {
 			f.claim += len(all)
+			// A bare key is a label of its own workspace: two agents'
+			// "Connection:" lines are each about the agent itself.
+			f.scope = itoa(w) + "\x00" + f.scope
 			facts = append(facts, f)
 		}
 		for _, c := range r.Claims {

@@ -11,6 +11,7 @@ import (
 	"strings"
 	"sync"
 	"time"
+	"unicode"
 	"unicode/utf8"
 
 	"github.com/dreamwiki/dreamwiki/internal/analysis"
@@ -122,7 +123,7 @@ func (a *analyzer) collectEvidence() {
 	parallel.For(len(todo), workers, func(k int) {
 		i := todo[k]
 		sc := scratches.Get().(*scratch)
-		matched[i] = a.matchText(a.claims[i], split[k].norm, queries[i], hasLineEvidence(a.claims[i]), sc)
+		matched[i] = a.matchText(a.claims[i], split[k].norm, queries[i], distinctiveTerms(terms[i]), hasLineEvidence(a.claims[i]), sc)
 		scratches.Put(sc)
 	})
 	for _, i := range todo {
@@ -563,7 +564,7 @@ type textMatch struct {
 //
 // When strict (an explicit pointer already names a line), a match must be
 // stronger to be added: it only says the fact was also written elsewhere.
-func (a *analyzer) matchText(c *Claim, cn string, qs []query, strict bool, sc *scratch) []Evidence {
+func (a *analyzer) matchText(c *Claim, cn string, qs []query, distinct []string, strict bool, sc *scratch) []Evidence {
 	// Every match in query order; a block matched again by a later query
 	// (a clause) replaces its match when that is more confident.
 	ms := sc.matches[:0]
@@ -576,6 +577,9 @@ func (a *analyzer) matchText(c *Claim, cn string, qs []query, strict bool, sc *s
 			}
 			method, conf, ok := classify(cn, u.src.norms[u.piece], s, u.recall, qi > 0)
 			if !ok || (strict && method != MethodExact && method != MethodSubstring && s.contain < strictContain) {
+				continue
+			}
+			if int(u.piece) < len(u.src.terms) && !sharesValues(distinct, u.src.terms[u.piece]) {
 				continue
 			}
 			ms = append(ms, textMatch{s.unit, method, conf})
@@ -605,6 +609,24 @@ func (a *analyzer) matchText(c *Claim, cn string, qs []query, strict bool, sc *s
 		return cmp.Or(cmp.Compare(y.conf, x.conf), cmp.Compare(ux.src.path, uy.src.path),
 			cmp.Compare(ux.src.pieces[ux.piece].Start, uy.src.pieces[uy.piece].Start), cmp.Compare(x.unit, y.unit))
 	})
+	if day := claimDay(c); !day.IsZero() {
+		// A dated entry looks in its own day's log first: that day's
+		// lines come before any other day's, however the others scored.
+		own := func(m textMatch) bool {
+			u := &units[m.unit]
+			return u.src.kind == SourceDaily && u.src.date.Equal(day)
+		}
+		slices.SortStableFunc(kept, func(x, y textMatch) int {
+			ox, oy := own(x), own(y)
+			switch {
+			case ox && !oy:
+				return -1
+			case oy && !ox:
+				return 1
+			}
+			return 0
+		})
+	}
 	top := kept[0].conf
 	var out []Evidence
 	for _, m := range kept {
@@ -620,6 +642,77 @@ func (a *analyzer) matchText(c *Claim, cn string, qs []query, strict bool, sc *s
 		out = append(out, ev)
 	}
 	return out
+}
+
+// claimDay is the day a claim's entry is dated ("… (2026-07-18)"), zero
+// when it has none.
+func claimDay(c *Claim) time.Time {
+	if c.Entry == nil || c.Entry.Date.IsZero() {
+		return time.Time{}
+	}
+	return dates.Day(c.Entry.Date)
+}
+
+// distinctiveTerms are the terms of a claim that are its values, not its
+// label or its common words: numbers and amounts ("3.30", "240"),
+// identifiers, paths and file names ("5/ip/15min", "boredom-timer.sh").
+// Dates are left out, with the parts they split into: they say when, and
+// claimDay reads them; so are words joined by a hyphen only
+// ("sister-in-law"), which a log may write apart.
+func distinctiveTerms(terms []string) []string {
+	dateParts := map[string]bool{}
+	for _, t := range terms {
+		if _, ok := dates.Parse(t); ok && strings.Count(t, "-") == 2 {
+			dateParts[t] = true
+			for _, p := range strings.Split(t, "-") {
+				dateParts[p] = true
+			}
+		}
+		// "3.60" is also split into "60", which "4.60" has too, and
+		// "22:00" into "22" and "00": a number is matched whole.
+		if strings.ContainsAny(t, ".:") && strings.ContainsFunc(t, unicode.IsDigit) {
+			for _, p := range strings.FieldsFunc(t, func(r rune) bool { return r == '.' || r == ':' }) {
+				if p != t {
+					dateParts[p] = true
+				}
+			}
+		}
+	}
+	var out []string
+	for _, t := range terms {
+		if dateParts[t] || (isDateToken(t) && strings.ContainsAny(t, "-/")) { // dates, parts of numbers and times
+			continue
+		}
+		if strings.ContainsFunc(t, unicode.IsDigit) || strings.ContainsAny(t, `/\@:._`) {
+			out = append(out, t)
+		}
+	}
+	return out
+}
+
+// sharesValues reports whether a block's terms (sorted) hold enough of a
+// claim's distinctive terms to support it: at least half of them, one at
+// least, and at least half of its names of things (file names, paths,
+// identifiers with a dot, slash or underscore). A block that shares only
+// a claim's label and common words ("Rate limiting de magic login" for
+// "… — 5/IP/15min"), or its numbers with another name ("rotate-logs.sh
+// keeps 30 days" for "prune-snapshots.sh keeps 30 days"), says something
+// else. A claim without such terms needs none.
+func sharesValues(distinct, block []string) bool {
+	var in, names, namesIn int
+	for _, t := range distinct {
+		_, ok := slices.BinarySearch(block, t)
+		if ok {
+			in++
+		}
+		if strings.ContainsFunc(t, unicode.IsLetter) && strings.ContainsAny(t, `./\_`) {
+			names++
+			if ok {
+				namesIn++
+			}
+		}
+	}
+	return len(distinct) == 0 || (2*in >= len(distinct) && in > 0 && 2*namesIn >= names)
 }
 
 // classify decides whether a candidate block is evidence, and how strong.

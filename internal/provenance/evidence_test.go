@@ -147,3 +147,43 @@ func TestEvidence_LabelledSetPrecisionAndRecall(t *testing.T) {
 		t.Errorf("precision %.3f (want >= 0.95), recall %.3f (want >= 0.85)", precision, recall)
 	}
 }
+
+// Issue #23, rule 7: evidence must share the claim's values, not only its
+// label words, and a dated entry looks in its own day's log first.
+func TestEvidence_MustShareDistinctiveTerms(t *testing.T) {
+	r := Analyze(load(t, `
+-- MEMORY.md --
+## Savings
+- Harbour Bank deposit rate: 3 months 3.60%, 6 months 3.60%
+- Login throttle for the parent portal — 5/IP/15min.
+- Nightly job: prune-snapshots.sh keeps 30 days of snapshots.
+- The kiln firing moved to Thursday evenings (2026-05-12).
+-- memory/2026-04-02.md --
+# 2026-04-02
+
+- Harbour Bank deposit rate: 3 months 4.60%, 6 months 4.30%
+- Login throttle for the parent portal — none yet, brute force possible
+- Nightly job: rotate-logs.sh keeps 30 days of logs.
+- The kiln firing is on Thursday evenings at the studio now.
+-- memory/2026-05-12.md --
+# 2026-05-12
+
+- Studio news: kiln firing moves to Thursday evenings from this week.
+-- memory/2026-05-20.md --
+# 2026-05-20
+
+- Harbour Bank: 3 months 3.60%, 6 months 3.60%, unchanged since May.
+`), Options{})
+	if c := claimWith(t, r, "Harbour Bank"); len(c.Evidence) != 1 || c.Evidence[0].Path != "memory/2026-05-20.md" {
+		t.Errorf("the rate claim's evidence = %+v; want only the line with its rates", c.Evidence)
+	}
+	if c := claimWith(t, r, "Login throttle"); len(c.Evidence) != 0 {
+		t.Errorf("a line with the label and not the value is evidence: %+v", c.Evidence)
+	}
+	if c := claimWith(t, r, "prune-snapshots.sh"); len(c.Evidence) != 0 {
+		t.Errorf("a line about another script is evidence: %+v", c.Evidence)
+	}
+	if c := claimWith(t, r, "kiln firing"); len(c.Evidence) == 0 || c.Evidence[0].Path != "memory/2026-05-12.md" {
+		t.Errorf("the dated claim's evidence = %+v; want its own day's line first", c.Evidence)
+	}
+}

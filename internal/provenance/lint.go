@@ -4,8 +4,10 @@ import (
 	"fmt"
 	"sort"
 	"strconv"
+	"strings"
 	"unicode/utf8"
 
+	"github.com/dreamwiki/dreamwiki/internal/diag"
 	"github.com/dreamwiki/dreamwiki/internal/workspace"
 )
 
@@ -19,11 +21,20 @@ func (a *analyzer) lint() {
 	byID := a.res.byID
 	type fileNorm struct{ file, norm string }
 	firstNorm := make(map[fileNorm]*Claim, len(a.claims))
+	unsupported := map[string]int{} // claims without evidence, by file
+	curatedClaims := 0
 	for _, c := range a.claims {
 		curated := c.Origin != OriginArchive
+		if curated {
+			curatedClaims++
+		}
 		if curated && len(c.Evidence) == 0 {
-			a.claimFinding(c, "claim-no-evidence", "add a Source: pointer to the log it came from, or remove the entry if nothing supports it",
-				"%q has no evidence: no pointer, recall or log line supports it", clip(c.Title, 80))
+			// Noted on the claim (its note and the vault's report list
+			// it), counted once for the workspace: most hand-written
+			// lines have no log line behind them, and a warning for each
+			// drowned the problems worth fixing.
+			c.Findings = append(c.Findings, "claim-no-evidence")
+			unsupported[c.File]++
 		}
 		if curated && len(c.Contests) > 0 {
 			for _, id := range c.Contests {
@@ -66,11 +77,14 @@ func (a *analyzer) lint() {
 				"%q decayed to %.2f with %d recalls, below the archive threshold", clip(c.Title, 60), c.Scores.Decay, c.Recalls)
 		}
 	}
+	if len(unsupported) > 0 {
+		a.findings.Add(noEvidenceSummary(unsupported, curatedClaims))
+	}
 	if a.ws.Meta != nil && !a.withheldEntries() {
 		for _, m := range a.ws.Meta.Entries {
 			if m.ID != "" && a.claimOfMID[m.ID] == nil {
-				a.finding("meta-orphan", a.ws.Meta.File.Path, a.metaLine(m.ID), "remove it, or restore the entry it describes",
-					"memory-meta.json entry %s (%q) matches no entry of MEMORY.md, the topic files or the archive", m.ID, clip(m.Text, 60))
+				a.findings.Add(metaOrphan(a.ws.Meta.File.Path, a.metaLine(m.ID), "remove it, or restore the entry it describes",
+					"memory-meta.json entry %s (%q) matches no entry of MEMORY.md, the topic files or the archive", m.ID, clip(m.Text, 60)))
 			}
 		}
 	}
@@ -90,6 +104,46 @@ func (a *analyzer) lint() {
 			a.finding("memory-budget", b.File, line, hint, "MEMORY.md is %d bytes, over its limit of %d", b.Bytes, b.MaxBytes)
 		}
 	}
+}
+
+// maxFilesListed is how many files the no-evidence count names.
+const maxFilesListed = 10
+
+// noEvidenceSummary is the one finding about claims without evidence: how
+// many of the curated claims have none, and where, most first. It is a
+// note, not a warning: a fact the user wrote by hand needs no log line
+// behind it, and `check --strict` fails on problems, not on this.
+func noEvidenceSummary(byFile map[string]int, total int) diag.Diagnostic {
+	files := make([]string, 0, len(byFile))
+	n := 0
+	for f, k := range byFile {
+		files = append(files, f)
+		n += k
+	}
+	sort.Slice(files, func(i, j int) bool {
+		if byFile[files[i]] != byFile[files[j]] {
+			return byFile[files[i]] > byFile[files[j]]
+		}
+		return files[i] < files[j]
+	})
+	var parts []string
+	for i, f := range files {
+		if i == maxFilesListed {
+			parts = append(parts, fmt.Sprintf("and %d more files", len(files)-maxFilesListed))
+			break
+		}
+		parts = append(parts, fmt.Sprintf("%s %d", f, byFile[f]))
+	}
+	return diag.Diagnostic{Severity: diag.Info, Code: "claim-no-evidence",
+		Message: fmt.Sprintf("%d of %d claims have no evidence (%s)", n, total, strings.Join(parts, ", ")),
+		Hint:    "a Source: pointer to the log a line came from gives it evidence; the vault's claims-without-evidence report lists them"}
+}
+
+// metaOrphan is a finding about memory-meta.json, the dream's own record
+// of the lines it wrote: a note, never a warning, since the user did not
+// write it and a dream keeps it.
+func metaOrphan(file string, line int, hint, format string, args ...any) diag.Diagnostic {
+	return diag.Diagnostic{Severity: diag.Info, Code: "meta-orphan", File: file, Line: line, Message: sprintf(format, args...), Hint: hint}
 }
 
 // withheldEntries reports whether a private file that can hold entries

@@ -189,6 +189,8 @@ func named(name string, ds diag.List) diag.List {
 	for i := range ds {
 		if ds[i].File != "" {
 			ds[i].File = name + "/" + ds[i].File
+		} else {
+			ds[i].File = name // a finding about the workspace as a whole
 		}
 	}
 	return ds
