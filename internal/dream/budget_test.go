@@ -81,9 +81,10 @@ func lineOrder(before, after string) string {
 
 // TestDream_MemoryOverBudgetAlreadyGetsAReportNotARewrite: a MEMORY.md three
 // times its budget keeps every line where its author put it; the dream
-// adds no index line and says why (seed 004: the budget is the window the
-// agent sees, not a limit on the file). Before #23 it moved a hundred
-// entries into new files named after headings.
+// adds no index line, though a person chose every proposal, and says why
+// (seed 004: the budget is the window the agent sees, not a limit on the
+// file). Before #23 it moved a hundred entries into new files named after
+// headings. The only file it may start is its diary, DREAMS.md.
 func TestDream_MemoryOverBudgetAlreadyGetsAReportNotARewrite(t *testing.T) {
 	mem := bigMemory()
 	if n := utf8.RuneCountInString(mem); n < 48000 {
@@ -101,7 +102,7 @@ func TestDream_MemoryOverBudgetAlreadyGetsAReportNotARewrite(t *testing.T) {
 		t.Errorf("MEMORY.md changed:\n%s", unifiedDiff("MEMORY.md", []byte(mem), []byte(got), false))
 	}
 	for path := range snapshot(t, dir) {
-		if _, ok := before[path]; !ok && strings.HasSuffix(path, ".md") && path != dreamLogPath {
+		if _, ok := before[path]; !ok && strings.HasSuffix(path, ".md") && path != dreamLogPath && path != dreamsPath {
 			t.Errorf("the dream started %s", path)
 		}
 	}
@@ -123,10 +124,11 @@ func TestDream_MemoryOverBudgetAlreadyGetsAReportNotARewrite(t *testing.T) {
 }
 
 // TestDream_MemoryUnderBudgetMovesNothing: a MEMORY.md just under its
-// budget, and a batch of decisions that would take it over: the dream adds
-// what fits of its own lines, lowest score out first, and every line of
-// the author's stays, in its order. Before #23 it moved curated lines into
-// new files named after headings to make room.
+// budget, and a batch of decisions that would take it over, every one
+// chosen by a person (rule 1: no line is written without a choice): the
+// dream adds what fits of its own lines, lowest score out first, and every
+// line of the author's stays, in its order. Before #23 it moved curated
+// lines into new files named after headings to make room.
 func TestDream_MemoryUnderBudgetMovesNothing(t *testing.T) {
 	var b strings.Builder
 	b.WriteString("# MEMORY.md\n\n## 🧭 Household\n")
@@ -136,9 +138,10 @@ func TestDream_MemoryUnderBudgetMovesNothing(t *testing.T) {
 	mem := b.String()
 	dir := workspaceFrom(t, "-- MEMORY.md --\n"+mem+decisionsLog("2026-03-09", 6))
 	before := snapshot(t, dir)
-	res, err := Run(t.Context(), dir, Options{Now: at("2026-03-10T07:00:00Z"), Force: true, Configure: func(c *workspace.Config) {
-		c.Budget.MaxChars = 2000 // a target of 1,600: room for about one line
-	}}, false, nil)
+	res, err := Run(t.Context(), dir, Options{Now: at("2026-03-10T07:00:00Z"), Force: true, Choose: chooseAll(t, dir, "2026-03-10T07:00:00Z"),
+		Configure: func(c *workspace.Config) {
+			c.Budget.MaxChars = 2000 // a target of 1,600: room for about one line
+		}}, false, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -147,7 +150,7 @@ func TestDream_MemoryUnderBudgetMovesNothing(t *testing.T) {
 		t.Errorf("the author's line %q moved or went:\n%s", l, got)
 	}
 	for path := range snapshot(t, dir) {
-		if _, ok := before[path]; !ok && strings.HasSuffix(path, ".md") && path != dreamLogPath {
+		if _, ok := before[path]; !ok && strings.HasSuffix(path, ".md") && path != dreamLogPath && path != dreamsPath {
 			t.Errorf("the dream started %s", path)
 		}
 	}
@@ -162,7 +165,8 @@ func TestDream_MemoryUnderBudgetMovesNothing(t *testing.T) {
 
 // TestDream_BudgetCountsCharactersAndHonoursLineLimits: CJK text is
 // counted in characters (a byte count would leave no room), and a
-// configured line limit holds the dream's lines too.
+// configured line limit holds the dream's lines too. A person chose every
+// proposal: without a choice no line is written at all (rule 1).
 func TestDream_BudgetCountsCharactersAndHonoursLineLimits(t *testing.T) {
 	var b strings.Builder
 	b.WriteString("# MEMORY.md\n\n## 笔记\n")
@@ -173,9 +177,10 @@ func TestDream_BudgetCountsCharactersAndHonoursLineLimits(t *testing.T) {
 	// target, so the dream's lines fit.
 	mem := b.String()
 	dir := workspaceFrom(t, "-- MEMORY.md --\n"+mem+decisionsLog("2026-03-09", 2))
-	res, err := Run(t.Context(), dir, Options{Now: at("2026-03-10T07:00:00Z"), Force: true, Configure: func(c *workspace.Config) {
-		c.Budget.MaxChars = 2000
-	}}, false, nil)
+	res, err := Run(t.Context(), dir, Options{Now: at("2026-03-10T07:00:00Z"), Force: true, Choose: chooseAll(t, dir, "2026-03-10T07:00:00Z"),
+		Configure: func(c *workspace.Config) {
+			c.Budget.MaxChars = 2000
+		}}, false, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -194,9 +199,10 @@ func TestDream_BudgetCountsCharactersAndHonoursLineLimits(t *testing.T) {
 	}
 	mem = b.String()
 	dir = workspaceFrom(t, "-- MEMORY.md --\n"+mem+decisionsLog("2026-03-09", 3))
-	res, err = Run(t.Context(), dir, Options{Now: at("2026-03-10T07:00:00Z"), Force: true, Configure: func(c *workspace.Config) {
-		c.Budget.MaxLines = 200
-	}}, false, nil)
+	res, err = Run(t.Context(), dir, Options{Now: at("2026-03-10T07:00:00Z"), Force: true, Choose: chooseAll(t, dir, "2026-03-10T07:00:00Z"),
+		Configure: func(c *workspace.Config) {
+			c.Budget.MaxLines = 200
+		}}, false, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

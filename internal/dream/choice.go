@@ -101,7 +101,7 @@ func choose(e env, mem *curatedMemory, cands []*candidate, ids []string, rewrite
 		}
 		switch {
 		case c == nil:
-			why = append(why, fmt.Sprintf("candidate %q is not in this dream's plan (dream_plan lists the proposals and their ids)", id))
+			why = append(why, fmt.Sprintf("candidate %q is not in this dream's plan (a dry run, dreamwiki dream --dry-run or MCP dream_plan, lists the proposals and their ids)", id))
 		case c.todo:
 			why = append(why, fmt.Sprintf("candidate %q is an open to-do, not a fact", id))
 		default:

@@ -195,7 +195,10 @@ func TestDream_GatesHoldWithoutForceButNeverSkipTheLock(t *testing.T) {
 func TestDream_DryRunWritesNothingAndShowsTheDiff(t *testing.T) {
 	dir := demoCopy(t)
 	before := snapshot(t, dir)
-	res, err := Run(context.Background(), dir, Options{Now: at("2026-11-21T08:00:00Z"), Force: true}, true, nil)
+	// Every proposal chosen, so the plan has lines to write and show: a
+	// dry run with a choice writes nothing either.
+	now := "2026-11-21T08:00:00Z"
+	res, err := Run(context.Background(), dir, Options{Now: at(now), Force: true, Choose: chooseAll(t, dir, now)}, true, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

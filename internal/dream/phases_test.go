@@ -40,6 +40,15 @@ func collectPhases(t *testing.T, src, now string) *phases {
 	return p
 }
 
+// chooseEvery marks every candidate chosen, as a person who chooses every
+// proposal does (Options.Choose): a proposal is written only when chosen
+// (issue #23, rule 1).
+func (p *phases) chooseEvery() {
+	for _, c := range p.cands {
+		c.chosen, c.chosenBy = true, "chosen"
+	}
+}
+
 // decide runs the consolidate phase and writes its placements into the
 // documents.
 func (p *phases) decide() {
@@ -208,9 +217,9 @@ func TestGate_ForceSkipsTheGatesThatFailAndSaysSo(t *testing.T) {
 }
 
 // TestFitBudget_DropsTheDreamsOwnLinesNeverTheAuthors: over its budget with
-// this run's lines, the index loses those lines, lowest score first, and
-// none of its author's (before #23 the author's lines moved into a new
-// file named after their heading).
+// this run's lines (three decisions a person chose), the index loses
+// those lines, lowest score first, and none of its author's (before #23
+// the author's lines moved into a new file named after their heading).
 func TestFitBudget_DropsTheDreamsOwnLinesNeverTheAuthors(t *testing.T) {
 	p := collectPhases(t, `
 -- MEMORY.md --
@@ -223,6 +232,7 @@ func TestFitBudget_DropsTheDreamsOwnLinesNeverTheAuthors(t *testing.T) {
 `+decisionsLog("2026-04-04", 3), "2026-04-05T07:00:00Z")
 	mem := string(p.mem.memDoc.render())
 	before := sizeOf([]byte(mem))
+	p.chooseEvery()
 	p.decide()
 	if p.lg.counts.Indexed != 3 {
 		t.Fatalf("counts = %+v, want three index lines", p.lg.counts)

@@ -74,6 +74,19 @@ func (pl *Plan) WriteText(w io.Writer) {
 			}
 		}
 	}
+	if len(pl.Proposals) > 0 {
+		// The ids are what `dream --choose` takes; without them here a
+		// person would have to read them out of the diary's diff or JSON.
+		p("proposals (written only when chosen: dreamwiki dream --choose ID,ID):")
+		for _, pr := range pl.Proposals {
+			p("  %s  score %.2f  %s", pr.ID, pr.Score, redact(shorten(oneLine(pr.Text), 160)))
+			from := "from " + strings.Join(pr.Source, ", ")
+			if len(pr.Cues) > 0 {
+				from += "; " + strings.Join(pr.Cues, "; ")
+			}
+			p("              %s", from)
+		}
+	}
 	if len(pl.Skipped) > 0 {
 		p("skipped:")
 		for _, s := range pl.Skipped {

@@ -170,7 +170,10 @@ func TestDream_ASecretLineNeverMovesForTheBudget(t *testing.T) {
 // them.
 func TestDream_APlanHoldsNoSecret(t *testing.T) {
 	dir := workspaceFrom(t, withSecrets)
-	res, err := Run(context.Background(), dir, Options{Now: at("2026-04-05T07:00:00Z"), Force: true}, true, nil)
+	// Every proposal chosen, so the plan edits the files that hold the
+	// secrets and its diff passes by them.
+	now := "2026-04-05T07:00:00Z"
+	res, err := Run(context.Background(), dir, Options{Now: at(now), Force: true, Choose: chooseAll(t, dir, now)}, true, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -256,11 +259,28 @@ func TestSupersede_RefusesALineHoldingASecret(t *testing.T) {
 // on.
 func TestDream_APlanOverARedactedReadNeverLosesASecret(t *testing.T) {
 	dir := workspaceFrom(t, withSecrets)
-	ws, err := workspace.Load(dir, workspace.Options{Redact: true, OmitPrivate: true})
+	load := func() *workspace.Workspace {
+		ws, err := workspace.Load(dir, workspace.Options{Redact: true, OmitPrivate: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return ws
+	}
+	// A person in the serve dialog chooses every proposal the redacted
+	// plan shows (its ids), so the dream has lines to write into the
+	// curated files that hold the secrets.
+	opts := Options{Now: at("2026-04-05T07:00:00Z"), Force: true}
+	shown, err := PlanWorkspace(context.Background(), load(), opts)
 	if err != nil {
 		t.Fatal(err)
 	}
-	pl, err := PlanWorkspace(context.Background(), ws, Options{Now: at("2026-04-05T07:00:00Z"), Force: true})
+	for _, p := range shown.Proposals {
+		opts.Choose = append(opts.Choose, p.ID)
+	}
+	if len(opts.Choose) == 0 {
+		t.Fatal("the redacted plan proposes nothing; the test does not test much")
+	}
+	pl, err := PlanWorkspace(context.Background(), load(), opts)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -372,5 +392,49 @@ func TestDream_ACuratedTableSecretIsNotRecordedInMemoryMeta(t *testing.T) {
 	}
 	if !strings.Contains(meta, "wx8a1c3e5f7b9d2c4e — [REDACTED:secret]") {
 		t.Errorf("memory-meta.json does not record the row redacted:\n%s", meta)
+	}
+}
+
+// TestChoose_AnEarlierDreamsProposalIsGuardedAsTheDreamGuardsIt: a
+// proposal chosen after its dream (its log is behind the watermark now,
+// and read again for the choice: loggedCandidate) is guarded as a line of
+// the batch is: a chosen line holding a password is written redacted,
+// and no value of the log (the table rows' values named by their headers
+// included) reaches anything the dream writes. (The write audit redacts
+// a new secret too, so this checks the outcome, not which guard caught
+// it.)
+func TestChoose_AnEarlierDreamsProposalIsGuardedAsTheDreamGuardsIt(t *testing.T) {
+	values := []string{"uTucnfGoMeTlRwS0pqKbU4b73vh3vY9f", "a9cf2dcb65a355766176abc4312bb3df", "n3w-r0uter-pass-2026"}
+	dir := workspaceFrom(t, withTableSecrets+"\n- The router admin password changed; new router admin password: n3w-r0uter-pass-2026\n")
+	first, err := Run(context.Background(), dir, Options{Now: at("2026-04-05T07:00:00Z"), Force: true}, false, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var ids []string
+	for _, p := range first.Plan.Proposals {
+		ids = append(ids, p.ID)
+	}
+	if len(ids) < 2 {
+		t.Fatalf("the dream proposed %d lines, want the bot's move and the password change: %+v", len(ids), first.Plan.Skipped)
+	}
+	later, err := Run(context.Background(), dir, Options{Now: at("2026-04-06T07:00:00Z"), Force: true, Choose: ids}, false, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(later.Plan.Inputs) != 0 || later.Plan.Counts.Promoted+later.Plan.Counts.Indexed < 2 {
+		t.Fatalf("the choice was not read from a log behind the watermark, or not written: inputs %+v, counts %+v", later.Plan.Inputs, later.Plan.Counts)
+	}
+	if !strings.Contains(read(t, dir, "MEMORY.md"), "new router admin password: [REDACTED:password]") {
+		t.Errorf("the chosen password change is not written redacted:\n%s", read(t, dir, "MEMORY.md"))
+	}
+	for path, content := range snapshot(t, dir) {
+		if _, _, daily := workspace.DailyLogPath(path); daily {
+			continue
+		}
+		for _, v := range values {
+			if strings.Contains(content, v) {
+				t.Errorf("%s holds %q:\n%s", path, v, content)
+			}
+		}
 	}
 }

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"path"
+	"slices"
 	"strings"
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
@@ -270,7 +271,7 @@ func (t *tools) plan(ctx context.Context, _ *sdk.CallToolRequest, in PlanIn) (*s
 // changes. The state files (memory-meta.json, the recall store, events)
 // and private files are named, not shown: they describe private notes too.
 func planOut(pl *dream.Plan, ws *workspace.Workspace) PlanOut {
-	out := PlanOut{Ready: pl.Ready, Summary: pl.Summary, Counts: pl.Counts, Proposals: pl.Proposals}
+	out := PlanOut{Ready: pl.Ready, Summary: pl.Summary, Counts: pl.Counts, Proposals: proposalsOut(pl.Proposals, ws.Config.Guard())}
 	var b strings.Builder
 	for _, f := range pl.Files {
 		if path.Ext(f.Path) == ".md" && !ws.Unpublished(f.Path) {
@@ -285,6 +286,24 @@ func planOut(pl *dream.Plan, ws *workspace.Workspace) PlanOut {
 	// adds personal data when [publish] redact_personal asks for it, as
 	// every other answer made from the published workspace has it.
 	out.Diff, _ = ws.Config.Guard().Redact(b.String())
+	return out
+}
+
+// proposalsOut is the plan's proposals as the answer shows them: their
+// text is redacted of secrets already (the dream's guard), and the
+// workspace's guard adds personal data, as it does for the diff, which
+// shows the same lines in DREAMS.md. The ids are kept: dream_apply takes
+// them, and they are hashes.
+func proposalsOut(props []dream.Proposal, g secrets.Guard) []dream.Proposal {
+	out := make([]dream.Proposal, len(props))
+	for i, p := range props {
+		p.Text, _ = g.Redact(p.Text)
+		p.Source = slices.Clone(p.Source)
+		for j, src := range p.Source {
+			p.Source[j], _ = g.Redact(src)
+		}
+		out[i] = p
+	}
 	return out
 }
 
