@@ -77,20 +77,28 @@ func newDreamCmd(e *env) *cobra.Command {
 		Use:   "dream [WORKSPACE]",
 		Short: "Consolidate new daily logs into L2 topic files and the MEMORY.md index",
 		Long: `Dream runs one consolidation cycle over WORKSPACE (default: the current folder):
-it reads the daily logs written since the last dream (32 logs or 192 KiB at
-most, oldest first), with the messages of those days that the digests of
+it reads the daily logs written since the last dream (32 days of logs or 192 KiB
+at most, oldest first), with the messages of those days that the digests of
 public conversation archives cite (archives/*/*/DIGEST.md; a fact from one
-cites its raw transcript line), and promotes their durable facts: lines searches found
-often enough, lines stated on several days, and decisions, preferences, rules,
-changes, roles, locations and milestones; never status or cron output,
-counters, paths, hashes, transcripts, open to-dos or questions. Each fact goes
-to the L2 topic file that is clearly about it, else to the index (MEMORY.md, or
-memory/MEMORY.md where the workspace keeps it), at the end of an open list or
-in a section the dream owns, never inside a numbered or counted list, a table
-or code; its text and code are kept as written, relative dates made absolute,
-with a Source pointer. It merges near-duplicates, marks facts the logs say are
-replaced, closes finished work, archives decayed entries, keeps the index
-within its character budget and appends an entry to memory/dream-log.md. Daily logs are never changed. Every file it changes is
+cites its raw transcript line), and finds the facts worth keeping. Only three
+things are written into curated memory: a line whose recall signals
+(short-term-recall.json and recall events) pass the Deep gates, a checked
+--llm-url answer, and a proposal someone chose (--choose ID,..., or MCP
+dream_apply). Every other candidate (a decision, preference, rule, a line
+stated on several days...) is a proposal: it is listed in the plan and in the
+DREAMS.md diary with its id, score, six signals and source; never status or
+cron output, counters, paths, hashes, transcripts, open to-dos or questions.
+A written fact goes to the L2 topic file that is clearly about it, else to the
+index (MEMORY.md, or memory/MEMORY.md where the workspace keeps it), kept as
+written, relative dates made absolute, with a Source pointer.
+
+Curated memory belongs to its author: a dream never moves, rewrites,
+reorders, annotates, closes, supersedes or archives a line it did not write
+(use dreamwiki supersede), never writes a dated file (a date in its name or
+folder, diary/, archives) and never a daily log. Over budget it drops its own
+lowest-scored new lines; a MEMORY.md already over budget gets a report and no
+new lines. It appends an entry to memory/dream-log.md in the log's language
+(English, Chinese, Japanese, Korean). Every file it changes is
 backed up to .backup/memory-dreams/ first and all writes happen in one
 journaled transaction. If a dream is interrupted, the next one puts back
 what it had written, except files edited since: those are left as they are,
@@ -98,9 +106,11 @@ with the interrupted dream's version kept beside their backup. A line of
 MEMORY.md or an L2 file that holds a secret is never rewritten; it is
 reported, and published outputs redact it.
 
-Only one dream (or recall, supersede, decay) writes at a time. The lock
-follows its process: while the dream that holds it runs (even paused), no
-other starts; a lock whose process is gone is replaced and reported.
+Only one dream (or recall, supersede, decay) writes at a time: each holds a
+kernel lock (flock) on .dreamwiki/dream.lock while it runs, so a running
+holder keeps it whatever its PID namespace, and a dead one's is free at once.
+A file edited by someone else while the dream replaces it is left as edited,
+with the dream's version kept in the backup, and the dream fails naming it.
 
 A dream runs when 3 days have passed since the last one and 3 new days of logs
 exist (see [dream] in dreamwiki.toml); --force skips those gates, never the
@@ -117,6 +127,7 @@ fact that fails is not used, and its lines go the rule-based way.`,
   dreamwiki dream --demo --dry-run --force   # try it on the embedded demo
   dreamwiki dream ~/agent                    # dream if the gates allow it
   dreamwiki dream --force --json             # dream now, report as JSON
+  dreamwiki dream --force --choose 3f9a1c0b7e,a41d02c9e5   # write two proposals of the plan
   dreamwiki dream --llm-url http://localhost:8080/v1 --llm-model qwen2.5`,
 		Args: cobra.MaximumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
