@@ -2,6 +2,8 @@ package archive_test
 
 import (
 	"context"
+	"errors"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
@@ -123,9 +125,10 @@ func TestArchive_BuildShowsConversationPagesWithNoBrokenLinks(t *testing.T) {
 }
 
 // A dream reads the messages the digests cite as it reads daily-log
-// lines: a decision among them is promoted with a Source pointer to its
-// raw line, and the claim's evidence links land on that line and on the
-// digest line quoting it.
+// lines: a decision among them, chosen, is written with a Source pointer
+// to its raw line, and the claim's evidence links land on that line. (The
+// digest line quoting it is no evidence: it lacks the channel the
+// claim's attribution names, and evidence must hold a claim's values.)
 func TestArchive_DreamPromotesADigestDecisionAndTheClaimCitesIt(t *testing.T) {
 	root, opts := setup(t)
 	run(t, opts)
@@ -139,7 +142,6 @@ func TestArchive_DreamPromotesADigestDecisionAndTheClaimCitesIt(t *testing.T) {
 	out.AssertLinksResolve()
 	claim := "site/claims/decided-blue-green-cutover-on-thursday-priya-raman-platform.html"
 	out.AssertContains(claim, `evidence-link" href="../sources/conversations/discord/platform-guild/raw/topic-1190287598021394452/2026-11-18.html#%5eL3"`)
-	out.AssertMatches(claim, `evidence-link" href="../sources/conversations/discord/platform-guild/digest.html#%5ee\d+"`)
 }
 
 // A private conversation is no source for a dream, as a private daily log
@@ -151,15 +153,24 @@ func TestArchive_DreamDoesNotReadAPrivateConversation(t *testing.T) {
 		t.Fatal(err)
 	}
 	dreamOn(t, opts.Workspace)
-	for _, p := range []string{"MEMORY.md", "memory/dream-log.md", "memory/memory-meta.json"} {
-		if text := read(t, filepath.Join(opts.Workspace, p)); strings.Contains(text, "blue-green") || strings.Contains(text, "archives/discord") {
+	// The dream finds nothing to write, so it may leave the state files
+	// as they were (absent); what it writes must not quote the
+	// conversation, its proposals in DREAMS.md included.
+	for _, p := range []string{"MEMORY.md", "memory/dream-log.md", "memory/memory-meta.json", "DREAMS.md"} {
+		data, err := os.ReadFile(filepath.Join(opts.Workspace, p))
+		if errors.Is(err, fs.ErrNotExist) {
+			continue
+		} else if err != nil {
+			t.Fatal(err)
+		}
+		if text := string(data); strings.Contains(text, "blue-green") || strings.Contains(text, "archives/discord") {
 			t.Errorf("%s quotes a private conversation:\n%s", p, text)
 		}
 	}
 }
 
 // dreamOn runs a forced dream over ws on 2026-11-19, with a daily log of
-// 2026-11-18 to read.
+// 2026-11-18 to read, choosing every proposal it makes.
 func dreamOn(t *testing.T, ws string) {
 	t.Helper()
 	if err := os.MkdirAll(filepath.Join(ws, "memory"), 0o755); err != nil {
@@ -168,8 +179,18 @@ func dreamOn(t *testing.T, ws string) {
 	if err := os.WriteFile(filepath.Join(ws, "memory", "2026-11-18.md"), []byte("# 2026-11-18\n\n- Quiet day.\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
+	// A dream writes only what passes its gates or is chosen: these
+	// tests choose every proposal, as a person in the Dream dialog would.
 	now := func() time.Time { return time.Date(2026, 11, 19, 8, 0, 0, 0, time.UTC) }
-	if _, err := dream.Run(context.Background(), ws, dream.Options{Now: now, Force: true}, false, nil); err != nil {
+	plan, err := dream.NewPlan(context.Background(), ws, dream.Options{Now: now, Force: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var ids []string
+	for _, p := range plan.Proposals {
+		ids = append(ids, p.ID)
+	}
+	if _, err := dream.Run(context.Background(), ws, dream.Options{Now: now, Force: true, Choose: ids}, false, nil); err != nil {
 		t.Fatal(err)
 	}
 }
