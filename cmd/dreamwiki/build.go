@@ -27,6 +27,7 @@ type buildFlags struct {
 	json    bool
 	quiet   bool
 	force   bool
+	history string
 	// minHealth fails a check whose health score is below it (0: never).
 	minHealth int
 	// snapshot makes --as-of show memory as it stood then (build, check)
@@ -36,6 +37,12 @@ type buildFlags struct {
 
 func (f *buildFlags) options(e *env, args []string) (build.Options, error) {
 	o := build.Options{Demo: f.demo, Out: f.out, BaseURL: f.baseURL, Title: f.title, Force: f.force}
+	switch f.history {
+	case "", workspace.HistoryAuto, workspace.HistoryOff:
+		o.History = f.history
+	default:
+		return o, usageError{fmt.Sprintf("--history %q: use auto or off", f.history)}
+	}
 	if len(args) >= 1 {
 		o.Workspace = args[0]
 	}
@@ -123,6 +130,7 @@ GOGC=100 in the environment makes it faster and larger.`,
 	cmd.Flags().StringVar(&f.baseURL, "base-url", "", "absolute URL the site is published at (for canonical links, sitemap, feed)")
 	cmd.Flags().StringVar(&f.title, "title", "", "site title (default: from dreamwiki.toml)")
 	cmd.Flags().BoolVar(&f.force, "force", false, "build into an --out folder that holds files dreamwiki did not write (its site/ and vault/ are replaced)")
+	cmd.Flags().StringVar(&f.history, "history", "", historyUsage)
 	return cmd
 }
 
@@ -149,6 +157,10 @@ func addBuildFlags(cmd *cobra.Command, f *buildFlags) {
 	cmd.Flags().BoolVar(&f.json, "json", false, "print the report as JSON")
 	cmd.Flags().BoolVarP(&f.quiet, "quiet", "q", false, "print nothing but errors")
 }
+
+// historyUsage is --history's help, for the commands that build history
+// points (build, serve).
+const historyUsage = `history points from git commits and dreams: "auto" or "off" (default: [history] mode in dreamwiki.toml, else auto)`
 
 // maxListed caps the diagnostics printed; --json gives them all.
 const maxListed = 25

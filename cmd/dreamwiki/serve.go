@@ -31,6 +31,7 @@ type serveFlags struct {
 	readOnly bool
 	title    string
 	asOf     string
+	history  string
 	quiet    bool
 	verbose  bool
 }
@@ -67,7 +68,7 @@ Ctrl-C stops the server.`,
 			if f.port < 0 || f.port > 65535 {
 				return usageError{fmt.Sprintf("--port %d is not a port; use 1 to 65535 (0 picks a free one)", f.port)}
 			}
-			bf := &buildFlags{asOf: f.asOf, title: f.title}
+			bf := &buildFlags{asOf: f.asOf, title: f.title, history: f.history}
 			bopts, err := bf.options(e, nil)
 			if err != nil {
 				return err
@@ -106,6 +107,7 @@ Ctrl-C stops the server.`,
 	cmd.Flags().BoolVar(&f.readOnly, "read-only", false, "never write to the workspace: no dreams, no recall logging")
 	cmd.Flags().StringVar(&f.title, "title", "", "site title (default: from dreamwiki.toml)")
 	cmd.Flags().StringVar(&f.asOf, "as-of", "", "judge decay, tiers and permission expiry as of this date, YYYY-MM-DD (default: today)")
+	cmd.Flags().StringVar(&f.history, "history", "", historyUsage)
 	cmd.Flags().BoolVarP(&f.quiet, "quiet", "q", false, "print only the address and errors")
 	cmd.Flags().BoolVarP(&f.verbose, "verbose", "v", false, "log what the server does (for debugging)")
 	return cmd

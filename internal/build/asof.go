@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/dreamwiki/dreamwiki/internal/demo"
+	"github.com/dreamwiki/dreamwiki/internal/diag"
 	"github.com/dreamwiki/dreamwiki/internal/history"
 	"github.com/dreamwiki/dreamwiki/internal/memory"
 	"github.com/dreamwiki/dreamwiki/internal/provenance"
@@ -45,7 +46,11 @@ func snapshotAt(ctx context.Context, opts Options, at time.Time, prior []provena
 	if err != nil {
 		return nil, nil, nil, err
 	}
-	return analyzeAt(ctx, opts, snap, at, prior, later, nil)
+	snap, ws, prov, err := analyzeAt(ctx, opts, snap, at, prior, later, nil)
+	if err == nil {
+		reportPast(past, ws)
+	}
+	return snap, ws, prov, err
 }
 
 // openPast opens the history of the workspace of opts, which hides the
@@ -69,6 +74,23 @@ func openPast(opts Options, now *workspace.Workspace) (*history.Past, error) {
 		return nil, err
 	}
 	return history.Open(workspaceRoot(opts), fsys, hopts)
+}
+
+// reportPast adds to ws's diagnostics what limits the history read: a
+// repository that could not be read (the past then comes from backups and
+// dates) or a shallow clone (it begins at the oldest commit it holds).
+func reportPast(past *history.Past, ws *workspace.Workspace) {
+	if err := past.Unread(); err != nil {
+		ws.Diagnostics.Add(diag.Diagnostic{Severity: diag.Warning, Code: "history",
+			Message: fmt.Sprintf("the git history was not read (%v); history points come from dream backups and dates", err),
+			Hint:    "repair the repository (git fsck), or build with --history off or [history] mode = \"off\""})
+	}
+	if past.Shallow() {
+		c := past.Commits()
+		ws.Diagnostics.Add(diag.Diagnostic{Severity: diag.Info, Code: "history",
+			Message: fmt.Sprintf("the git history is a shallow clone's: it begins at %s", c[0].Format(time.DateOnly)),
+			Hint:    "clone with full history (actions/checkout fetch-depth: 0, GIT_DEPTH: 0) for all of it"})
+	}
 }
 
 // analyzeAt analyses the snapshot snap taken at at; cache (nil: none)

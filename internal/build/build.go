@@ -57,6 +57,10 @@ type Options struct {
 	// Private are globs of files that are read but never published, on
 	// top of the workspace's own (a team site's [[workspace]] entry).
 	Private []string
+	// History is "auto" or "off" (workspace.HistoryAuto, HistoryOff): off
+	// builds no history points whatever [history] mode says; "" defers to
+	// that setting.
+	History string
 	// VaultDir is the folder the vault is written to and an earlier
 	// build's vault read from; "" means Out/vault. A team site has one
 	// per workspace.

@@ -42,13 +42,14 @@ type stop struct {
 // last is not analysed again, and what did not change between two
 // snapshots (the daily logs, mostly) is not read or worked out again.
 func History(ctx context.Context, opts Options, m *Model) (*site.History, error) {
-	if m.Snapshot != nil {
+	if m.Snapshot != nil || opts.History == workspace.HistoryOff || opts.History == "" && m.Workspace.Config.History.Off() {
 		return nil, nil
 	}
 	past, err := openPast(opts, m.Workspace)
 	if err != nil {
 		return nil, err
 	}
+	reportPast(past, m.Workspace)
 	stops := dreamStops(m.Provenance.Dreams)
 	if len(stops) == 0 {
 		stops = weekStops(past.Commits())

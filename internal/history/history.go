@@ -13,10 +13,14 @@ import (
 	"sync"
 	"time"
 
+	"github.com/go-git/go-billy/v5/osfs"
 	git "github.com/go-git/go-git/v5"
+	"github.com/go-git/go-git/v5/config"
 	"github.com/go-git/go-git/v5/plumbing"
+	"github.com/go-git/go-git/v5/plumbing/cache"
 	"github.com/go-git/go-git/v5/plumbing/filemode"
 	"github.com/go-git/go-git/v5/plumbing/object"
+	"github.com/go-git/go-git/v5/storage/filesystem"
 
 	"github.com/dreamwiki/dreamwiki/internal/workspace"
 )
@@ -131,6 +135,13 @@ type Past struct {
 	blobs map[plumbing.Hash]*layerFile
 	trees map[treeKey][]treeFile
 
+	// unread is why the repository's history could not be read: the
+	// past then comes from backups and dates, as without git; nil when it
+	// was read or there is none. shallow is set when the history stops at
+	// commits whose parents the clone does not hold (git clone --depth).
+	unread  error
+	shallow bool
+
 	// private is what Options.Private and the history say is private
 	// (see privacy), worked out when a commit is first read.
 	private     *pastPrivacy
@@ -180,18 +191,22 @@ func Open(root string, fsys fs.FS, opts Options) (*Past, error) {
 	if err != nil {
 		return nil, fmt.Errorf("workspace %q cannot be read (%v)", root, err)
 	}
-	repo, err := git.PlainOpenWithOptions(abs, &git.PlainOpenOptions{DetectDotGit: true})
+	repo, err := openRepo(abs)
 	if errors.Is(err, git.ErrRepositoryNotExists) {
 		return p, nil
 	}
+	if err == nil {
+		p.prefix, err = repoPrefix(repo, abs)
+	}
+	if err == nil {
+		p.commits, p.shallow, err = commits(repo)
+	}
 	if err != nil {
-		return nil, fmt.Errorf("reading the git repository of %s: %w", root, err)
-	}
-	if p.prefix, err = repoPrefix(repo, abs); err != nil {
-		return nil, err
-	}
-	if p.commits, err = commits(repo); err != nil {
-		return nil, err
+		// History degrades, never fails: a repository go-git cannot read
+		// (an extension it lacks, objects missing) leaves the past to the
+		// backups and dates, and the caller says why.
+		p.commits, p.unread = nil, err
+		return p, nil
 	}
 	p.repo = repo
 	p.private = newPastPrivacy(opts)
@@ -200,6 +215,81 @@ func Open(root string, fsys fs.FS, opts Options) (*Past, error) {
 		p.blobs[h] = &layerFile{size: int64(len(c)), read: func() ([]byte, error) { return []byte(c), nil }, hash: h}
 	}
 	return p, nil
+}
+
+// Unread says why the workspace's git history could not be read (the
+// past then comes from its backups and dates); nil when it was read or
+// there is none.
+func (p *Past) Unread() error { return p.unread }
+
+// Shallow reports whether the history is a shallow clone's: it begins at
+// the oldest commit the clone holds, not at the repository's first.
+func (p *Past) Shallow() bool { return p.shallow }
+
+// openRepo opens the git repository holding the folder abs. A repository
+// with extensions.worktreeConfig (set by git sparse-checkout) is opened
+// too: go-git refuses that extension, which only says where per-worktree
+// settings live, and nothing history reads depends on them.
+func openRepo(abs string) (*git.Repository, error) {
+	repo, err := git.PlainOpenWithOptions(abs, &git.PlainOpenOptions{DetectDotGit: true})
+	if err == nil || !errors.Is(err, git.ErrUnsupportedExtensionRepositoryFormatVersion) && !errors.Is(err, git.ErrUnknownExtension) {
+		return repo, err
+	}
+	top := abs
+	for {
+		if fi, serr := os.Stat(filepath.Join(top, ".git")); serr == nil && fi.IsDir() {
+			break
+		}
+		up := filepath.Dir(top)
+		if up == top {
+			return nil, err
+		}
+		top = up
+	}
+	st := &noWorktreeConfig{filesystem.NewStorage(osfs.New(filepath.Join(top, ".git")), cache.NewObjectLRUDefault())}
+	cfg, cerr := st.Config()
+	if cerr != nil {
+		return nil, cerr
+	}
+	if len(extensions(cfg)) > 0 {
+		return nil, err // an extension that does change what is read
+	}
+	return git.Open(st, osfs.New(top))
+}
+
+// noWorktreeConfig is a repository's storage whose configuration leaves
+// out extensions.worktreeConfig (see openRepo).
+type noWorktreeConfig struct{ *filesystem.Storage }
+
+// Config returns the repository's configuration less that extension.
+func (s *noWorktreeConfig) Config() (*config.Config, error) {
+	cfg, err := s.Storage.Config()
+	if err != nil || cfg.Raw == nil || !cfg.Raw.HasSection("extensions") {
+		return cfg, err
+	}
+	sec := cfg.Raw.Section("extensions")
+	for _, o := range sec.Options {
+		if strings.EqualFold(o.Key, "worktreeConfig") {
+			sec.RemoveOption(o.Key)
+			break
+		}
+	}
+	if len(sec.Options) == 0 {
+		cfg.Raw.RemoveSection("extensions")
+	}
+	return cfg, nil
+}
+
+// extensions names the extensions cfg sets.
+func extensions(cfg *config.Config) []string {
+	if cfg.Raw == nil || !cfg.Raw.HasSection("extensions") {
+		return nil
+	}
+	var out []string
+	for _, o := range cfg.Raw.Section("extensions").Options {
+		out = append(out, o.Key)
+	}
+	return out
 }
 
 // Git reports whether the workspace has a git history.
@@ -579,22 +669,35 @@ func repoPrefix(repo *git.Repository, abs string) (string, error) {
 
 // commits lists the commits reachable from HEAD by committer time, and
 // among equal times the smaller hash last; none when there is no commit
-// yet.
-func commits(repo *git.Repository) ([]*object.Commit, error) {
+// yet. A shallow clone's history stops where the clone does: a parent it
+// does not hold is left out and shallow is set.
+func commits(repo *git.Repository) (out []*object.Commit, shallow bool, err error) {
 	head, err := repo.Head()
 	if errors.Is(err, plumbing.ErrReferenceNotFound) {
-		return nil, nil // no commit yet
+		return nil, false, nil // no commit yet
 	}
 	if err != nil {
-		return nil, fmt.Errorf("reading the git HEAD: %w", err)
+		return nil, false, fmt.Errorf("reading the git HEAD: %w", err)
 	}
-	iter, err := repo.Log(&git.LogOptions{From: head.Hash()})
-	if err != nil {
-		return nil, fmt.Errorf("reading the git log: %w", err)
-	}
-	var out []*object.Commit
-	if err := iter.ForEach(func(c *object.Commit) error { out = append(out, c); return nil }); err != nil {
-		return nil, fmt.Errorf("reading the git log: %w", err)
+	seen := map[plumbing.Hash]bool{}
+	todo := []plumbing.Hash{head.Hash()}
+	for len(todo) > 0 {
+		h := todo[len(todo)-1]
+		todo = todo[:len(todo)-1]
+		if seen[h] {
+			continue
+		}
+		seen[h] = true
+		c, err := repo.CommitObject(h)
+		if errors.Is(err, plumbing.ErrObjectNotFound) && h != head.Hash() {
+			shallow = true
+			continue
+		}
+		if err != nil {
+			return nil, false, fmt.Errorf("reading the git log: %w", err)
+		}
+		out = append(out, c)
+		todo = append(todo, c.ParentHashes...)
 	}
 	sort.Slice(out, func(i, j int) bool {
 		a, b := out[i].Committer.When, out[j].Committer.When
@@ -603,7 +706,7 @@ func commits(repo *git.Repository) ([]*object.Commit, error) {
 		}
 		return out[i].Hash.String() > out[j].Hash.String()
 	})
-	return out, nil
+	return out, shallow, nil
 }
 
 // commitIndex is the index of the commit with the latest committer time

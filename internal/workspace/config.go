@@ -27,6 +27,7 @@ type Config struct {
 	Search  SearchConfig  `toml:"search"`
 	Vault   VaultConfig   `toml:"vault"`
 	Publish PublishConfig `toml:"publish"`
+	History HistoryConfig `toml:"history"`
 
 	// Workspaces are the [[workspace]] entries of a team site: a folder
 	// whose dreamwiki.toml has any is a team's, and builds them into one
@@ -64,6 +65,23 @@ type PublishConfig struct {
 	// and a build that publishes some says so.
 	RedactPersonal bool `toml:"redact_personal"`
 }
+
+// HistoryConfig is [history]: whether a build reads the memory's past
+// (git commits, dream backups) into the site's history points.
+type HistoryConfig struct {
+	// Mode is "auto" (the default: read it when there is one) or "off"
+	// (no history points; --as-of still reads the past it is asked for).
+	Mode string `toml:"mode"`
+}
+
+// Off reports whether [history] mode turns history points off.
+func (h HistoryConfig) Off() bool { return h.Mode == HistoryOff }
+
+// The [history] modes (and build's --history values).
+const (
+	HistoryAuto = "auto"
+	HistoryOff  = "off"
+)
 
 // Guard is the secret guard the configuration asks for: secrets always,
 // personal data with [publish] redact_personal.
@@ -128,6 +146,7 @@ func DefaultConfig() Config {
 			MinUniqueQueries: 3,
 			NewTopicSupport:  3,
 		},
+		History: HistoryConfig{Mode: HistoryAuto},
 		Search: SearchConfig{
 			FuzzyWeight:  0.3,
 			HalfLifeDays: 30,
@@ -162,6 +181,11 @@ func ParseConfig(path, src string, diags *diag.List) Config {
 	for _, k := range unknown {
 		diags.Add(diag.Diagnostic{Severity: diag.Warning, Code: "config", File: path,
 			Message: fmt.Sprintf("unknown key %q", k), Hint: "see README for the keys dreamwiki reads"})
+	}
+	if m := cfg.History.Mode; m != HistoryAuto && m != HistoryOff {
+		diags.Add(diag.Diagnostic{Severity: diag.Warning, Code: "config", File: path,
+			Message: fmt.Sprintf("[history] mode is %q", m), Hint: `use "auto" or "off"; "auto" was used`})
+		cfg.History.Mode = HistoryAuto
 	}
 	return cfg
 }
