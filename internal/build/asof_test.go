@@ -128,22 +128,6 @@ func TestSnapshot_AsOfADayBetweenCommitsGivesThatCommitsClaims(t *testing.T) {
 	}
 }
 
-func TestSnapshot_BeforeTheFirstCommitFallsBackToDates(t *testing.T) {
-	dir, _ := gitHistory(t)
-	m, err := build.Load(context.Background(), build.Options{Workspace: dir, AsOf: day0.AddDate(0, 0, -1), Snapshot: true})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if m.Snapshot.Source != history.SourceDates {
-		t.Errorf("source %s, want dates", m.Snapshot.Source)
-	}
-	// Every dated fact is left out; the uncommitted one carries no date
-	// and cites nothing, so the dates cannot place it.
-	if got := facts(t, m); !slices.Equal(got, []string{"Fact 99"}) {
-		t.Errorf("claims %v before anything was written, want only the undated Fact 99", got)
-	}
-}
-
 // backupsOnly is a workspace without git whose dreams left backups: on
 // day 10 and day 20 a dream rewrote MEMORY.md (keeping the earlier copy).
 func backupsOnly(t *testing.T) string {

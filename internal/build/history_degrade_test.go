@@ -128,3 +128,21 @@ func TestHistory_OffBuildsNoHistoryPoints(t *testing.T) {
 		t.Errorf("--history auto did not override the setting: %v", err)
 	}
 }
+
+func TestAsOf_BeforeTheFirstCommitThereIsNoPastUnlessTheLogsReachBack(t *testing.T) {
+	ws := dreamHistory(t) // first commit: 2026-03-01 20:00
+	_, err := build.Build(context.Background(), build.Options{Workspace: ws, Out: t.TempDir(), AsOf: day0.AddDate(0, 0, -10), Snapshot: true})
+	if err == nil || !strings.Contains(err.Error(), "no history before 2026-03-01") || !strings.Contains(err.Error(), "choose a later date") {
+		t.Fatalf("--as-of before the first commit, with no log that old, did not say there is no past: %v", err)
+	}
+	// A daily log older than the repository: the dates reach back, and
+	// the snapshot says it is from before the first commit.
+	write(t, filepath.Join(ws, "memory", "2026-02-15.md"), "# 2026-02-15\n\n- Sam set up the NUC.\n")
+	r, err := build.Build(context.Background(), build.Options{Workspace: ws, Out: t.TempDir(), AsOf: day0.AddDate(0, 0, -10), Snapshot: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.Snapshot == nil || r.Snapshot.Source != "dates" || !strings.Contains(r.Snapshot.Describe(), "before the repository's first commit (2026-03-01)") {
+		t.Errorf("the snapshot does not say it is from dates before the first commit: %+v", r.Snapshot)
+	}
+}

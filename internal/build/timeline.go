@@ -3,6 +3,7 @@ package build
 import (
 	"cmp"
 	"context"
+	"errors"
 	"fmt"
 	"io/fs"
 	"slices"
@@ -71,15 +72,22 @@ func History(ctx context.Context, opts Options, m *Model) (*site.History, error)
 			for _, id := range d.Promoted {
 				promoted[id] = true
 			}
+			// A dream from before the repository's first commit, with no
+			// log or backup that old, has no "before" to show.
 			snap, ws, res, err := t.read(before, promoted)
-			if err != nil {
+			switch {
+			case err == nil:
+				p.Before, p.BeforeSource = memoryText(ws), snap.Describe()
+				p.Since = changes.Between(prev, res)
+				prev = res
+			case !errors.Is(err, history.ErrNoPast):
 				return nil, err
 			}
-			p.Before, p.BeforeSource = memoryText(ws), snap.Describe()
-			p.Since = changes.Between(prev, res)
-			prev = res
 		}
 		snap, ws, res, err := t.read(st.at, nil)
+		if errors.Is(err, history.ErrNoPast) {
+			continue // nothing records memory then: no point
+		}
 		if err != nil {
 			return nil, err
 		}

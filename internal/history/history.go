@@ -56,6 +56,9 @@ type Snapshot struct {
 	// Backups are the backup runs whose copies were used, oldest first,
 	// for SourceBackups.
 	Backups []string `json:"backups,omitempty"`
+	// BeforeGit is the time of the repository's first commit when the
+	// snapshot, from backups or dates, shows a time before it.
+	BeforeGit time.Time `json:"before_git,omitzero"`
 	// FS holds the workspace's files as they were.
 	FS fs.FS `json:"-"`
 
@@ -87,9 +90,17 @@ func (s *Snapshot) Describe() string {
 	case SourceGit:
 		return fmt.Sprintf("memory as of %s from git commit %s (%s)", day, shortHash(s.Commit), s.CommitTime.UTC().Format("2006-01-02 15:04 UTC"))
 	case SourceBackups:
-		return fmt.Sprintf("memory as of %s from the dream backups (%s)", day, strings.Join(s.Backups, ", "))
+		before := ""
+		if !s.BeforeGit.IsZero() {
+			before = fmt.Sprintf(", before the repository's first commit (%s)", s.BeforeGit.Format("2006-01-02"))
+		}
+		return fmt.Sprintf("memory as of %s from the dream backups (%s)%s", day, strings.Join(s.Backups, ", "), before)
 	}
-	return fmt.Sprintf("memory as of %s from the dates written in it (no git history or backups after that day); claims created later are left out", day)
+	before := ""
+	if !s.BeforeGit.IsZero() {
+		before = fmt.Sprintf(", before the repository's first commit (%s)", s.BeforeGit.Format("2006-01-02"))
+	}
+	return fmt.Sprintf("memory as of %s from the dates written in it%s: the daily logs of that day and before, other files as they are now less the claims created later", day, before)
 }
 
 func shortHash(h string) string { return h[:min(len(h), 10)] }
@@ -306,13 +317,33 @@ func (p *Past) Commits() []time.Time {
 
 // At reads the workspace as it stood at the time at: from the last
 // commit at or before at, else from its backups and dates.
+//
+// Before the repository's first commit (a full clone's; a shallow one's
+// start says nothing of when memory began) the backups and dates are
+// used only when they reach back that far, a dream backup or a daily
+// log of that day or earlier, and the snapshot says it is from before
+// the first commit; otherwise At returns an ErrNoPast: there is no past
+// to show, and inventing one from today's files would mislead.
 func (p *Past) At(at time.Time) (*Snapshot, error) {
 	s, err := p.fromGit(at)
 	if err != nil || s != nil {
 		return s, err
 	}
-	return TakeFS(p.fsys, at, p.opts)
+	s, err = TakeFS(p.fsys, at, p.opts)
+	if err != nil || len(p.commits) == 0 || p.shallow {
+		return s, err
+	}
+	first := p.commits[0].Committer.When.UTC()
+	if s.Source == SourceDates && !s.layer.holdsLog() {
+		return nil, fmt.Errorf("%w before %s, the repository's first commit: no daily log or dream backup reaches back to %s; choose a later date",
+			ErrNoPast, first.Format("2006-01-02 15:04 UTC"), at.Format("2006-01-02"))
+	}
+	s.BeforeGit = first
+	return s, nil
 }
+
+// ErrNoPast says there is no record of memory at the time asked for.
+var ErrNoPast = errors.New("there is no history")
 
 // TakeFS reads the workspace fsys as it stood at the time at from its
 // dream backups and its dates (see the package documentation).
@@ -381,7 +412,7 @@ func sizeOf(d fs.DirEntry) int64 {
 // dropLaterLogs leaves out the daily logs dated after at: they were not
 // written yet.
 func (l *layerFS) dropLaterLogs(at time.Time) error {
-	for _, dir := range []string{"memory", "memory/daily"} {
+	for _, dir := range logDirs {
 		entries, err := fs.ReadDir(l, dir)
 		if errors.Is(err, fs.ErrNotExist) {
 			continue
@@ -398,6 +429,23 @@ func (l *layerFS) dropLaterLogs(at time.Time) error {
 	}
 	return nil
 }
+
+// holdsLog reports whether the layer holds a daily log (by its dated
+// name): after dropLaterLogs, one of the snapshot's day or before.
+func (l *layerFS) holdsLog() bool {
+	for _, dir := range logDirs {
+		entries, _ := fs.ReadDir(l, dir)
+		for _, e := range entries {
+			if _, _, ok := workspace.DailyLogPath(dir + "/" + e.Name()); ok && !e.IsDir() {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// logDirs are the folders daily logs are kept in.
+var logDirs = []string{"memory", "memory/daily"}
 
 type backupRun struct {
 	dir  string
