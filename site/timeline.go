@@ -4,11 +4,13 @@ import (
 	"encoding/json"
 	"fmt"
 	"html/template"
+	"strconv"
 	"strings"
 
 	"github.com/rogpeppe/go-internal/diff"
 
 	"github.com/dreamwiki/dreamwiki/internal/changes"
+	"github.com/dreamwiki/dreamwiki/internal/workspace"
 	"github.com/dreamwiki/dreamwiki/vault"
 )
 
@@ -343,14 +345,60 @@ func (s *site) claimLink(page, id, text string, r *reads) string {
 	return fmt.Sprintf(`<a class="internal" href="%s">%s</a>`, esc(rel(page, s.url(c.note, r))), esc(text))
 }
 
-// citationLink is an evidence citation ("memory/2026-03-05.md#L1-L1")
-// linked to its source's page when that is published.
+// citationLink is an evidence citation ("memory/2026-03-05.md#L7-L7")
+// as people read it ("5 Mar 2026 log, line 7"), linked to the cited lines
+// (the block anchor a claim page's evidence uses) when the source is
+// published, plain text otherwise.
 func (s *site) citationLink(page, citation string, r *reads) string {
-	file, _, _ := strings.Cut(citation, "#")
-	if n := s.sourceNote(file, r); n != nil {
-		return fmt.Sprintf(`<a class="internal" href="%s">%s</a>`, esc(rel(page, s.url(n, r))), esc(citation))
+	file, lines, _ := strings.Cut(citation, "#")
+	start, end := citedLines(lines)
+	text := citationWords(file, start, end)
+	n := s.sourceNote(file, r)
+	if n == nil {
+		return esc(text)
 	}
-	return esc(citation)
+	href := rel(page, s.url(n, r))
+	if start > 0 {
+		block := "^e" + strconv.Itoa(start)
+		r.anchor(n.Path, block)
+		if id, ok := n.Doc.Anchor(block); ok {
+			href += "#" + id
+		}
+	}
+	return fmt.Sprintf(`<a class="internal" href="%s" title="%s">%s</a>`, esc(href), esc(citation), esc(text))
+}
+
+// citedLines reads a citation's line range ("L7-L9", "L7"); 0, 0 when
+// it has none.
+func citedLines(frag string) (start, end int) {
+	a, b, found := strings.Cut(frag, "-")
+	start, err := strconv.Atoi(strings.TrimPrefix(a, "L"))
+	if err != nil || start < 1 {
+		return 0, 0
+	}
+	end = start
+	if found {
+		if e, err := strconv.Atoi(strings.TrimPrefix(b, "L")); err == nil && e > start {
+			end = e
+		}
+	}
+	return start, end
+}
+
+// citationWords says a citation in words: a daily log by its day, other
+// files by their path, then the lines.
+func citationWords(file string, start, end int) string {
+	name := file
+	if day, _, ok := workspace.DailyLogPath(file); ok {
+		name = day.Format("2 Jan 2006") + " log"
+	}
+	switch {
+	case start == 0:
+		return name
+	case end > start:
+		return fmt.Sprintf("%s, lines %d–%d", name, start, end)
+	}
+	return fmt.Sprintf("%s, line %d", name, start)
 }
 
 // dreamChanges is what a dream's page shows of the dream's point: the

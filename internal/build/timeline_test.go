@@ -95,7 +95,7 @@ func TestHistory_ADreamsPageListsWhatItsJournalSaysAndWhatChanged(t *testing.T) 
 		"1 added, 1 changed",
 		"added Sam prefers short answers. MEMORY.md:7",
 		"changed The nightly build takes 7 minutes. MEMORY.md:6 was: The nightly build takes 5 minutes.",
-		"evidence: memory/2026-03-05.md#L4-L4",
+		"evidence: 5 Mar 2026 log, line 4", // as people read it
 	} {
 		if !strings.Contains(text, want) {
 			t.Errorf("the dream's page does not say %q:\n%s", want, text)
@@ -114,6 +114,10 @@ func TestHistory_ADreamsPageListsWhatItsJournalSaysAndWhatChanged(t *testing.T) 
 		if !strings.Contains(page, want) {
 			t.Errorf("the dream's page lacks %s", want)
 		}
+	}
+	// The evidence link opens the cited line, as a claim page's does.
+	if !strings.Contains(page, `href="../sources/daily/2026-03-05.html#^e4" title="memory/2026-03-05.md#L4-L4">5 Mar 2026 log, line 4</a>`) {
+		t.Error("the evidence link does not open the cited line of the day's page")
 	}
 	if !strings.Contains(page, `href="../claims/sam-prefers-short-answers.html">Sam prefers short answers.</a>`) {
 		t.Error("the added claim is not linked to its page")
