@@ -1,9 +1,11 @@
 package site
 
 import (
+	"cmp"
 	"encoding/json"
 	"fmt"
 	"html/template"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -220,6 +222,10 @@ func (s *site) renderSnapshot(id string, r *reads) error {
 		b.WriteString(string(h))
 	}
 	b.WriteString(`</div>`)
+	if len(p.Since) > 0 {
+		fmt.Fprintf(&b, `<h2 id="changes">Changes since the point before</h2><p class="muted">%s</p>`, esc(kindCounts(p.Since)))
+		s.changeList(&b, page, p.Since, 0, "", r)
+	}
 	d.Body = template.HTML(b.String()) //nolint:gosec // escaped above
 	return s.render(page, "list.html", d, r)
 }
@@ -271,7 +277,7 @@ func (s *site) renderChanges(r *reads) error {
 		}
 		fmt.Fprintf(&b, `</h2><p class="meta">%s · <a href="%s">MEMORY.md then</a> · health %d</p>`,
 			esc(kindCounts(p.Since)), esc(rel(page, snapshotPage(p.ID))), p.Health.Score)
-		s.changeList(&b, page, p.Since, 12, r)
+		s.changeList(&b, page, p.Since, 12, rel(page, snapshotPage(p.ID))+"#changes", r)
 		b.WriteString(`</section>`)
 	}
 	d.Body = template.HTML(b.String()) //nolint:gosec // escaped above
@@ -290,17 +296,27 @@ func kindCounts(cs []changes.Change) string {
 	return strings.Join(parts, ", ")
 }
 
-// changeList writes cs as a list, at most limit (0: all) then a count:
-// each change's kind, its claim (linked when published), what it was
-// before, the claims it relates to and its evidence.
-func (s *site) changeList(b *strings.Builder, page string, cs []changes.Change, limit int, r *reads) {
+// changeList writes cs as a list, edits before additions (an edit to a
+// claim is the news; a long list of additions would bury it), at most
+// limit (0: all) then a link to all of them at more: each change's kind,
+// its claim (linked when published), what it was before, the claims it
+// relates to and its evidence.
+func (s *site) changeList(b *strings.Builder, page string, cs []changes.Change, limit int, more string, r *reads) {
 	if len(cs) == 0 {
 		return
 	}
+	cs = slices.Clone(cs)
+	added := func(c changes.Change) int {
+		if c.Kind == changes.Added {
+			return 1
+		}
+		return 0
+	}
+	slices.SortStableFunc(cs, func(a, b changes.Change) int { return cmp.Compare(added(a), added(b)) })
 	b.WriteString(`<ul class="changes">`)
 	for i, c := range cs {
 		if limit > 0 && i == limit {
-			fmt.Fprintf(b, `<li class="muted">and %d more</li>`, len(cs)-i)
+			fmt.Fprintf(b, `<li><a href="%s">and %d more</a></li>`, esc(more), len(cs)-i)
 			break
 		}
 		fmt.Fprintf(b, `<li class="change-%s"><span class="badge plain">%s</span> `, esc(string(c.Kind)), esc(string(c.Kind)))
@@ -424,7 +440,7 @@ func (s *site) dreamChanges(n *vault.Note, page string, r *reads) template.HTML 
 		b.WriteString(`<p>No claim was added, changed, superseded, archived, contested or resolved.</p>`)
 	} else {
 		fmt.Fprintf(&b, `<p><strong>%s</strong></p>`, esc(kindCounts(p.Changes)))
-		s.changeList(&b, page, p.Changes, 0, r)
+		s.changeList(&b, page, p.Changes, 0, "", r)
 	}
 	b.WriteString(`<h2 id="memory-diff">MEMORY.md before and after</h2>`)
 	fmt.Fprintf(&b, `<p><a href="%s">MEMORY.md after this dream</a>`, esc(rel(page, snapshotPage(p.ID))))

@@ -238,3 +238,37 @@ func TestHistory_WithoutDreamsTheSliderStepsThroughWeeksOfGitHistory(t *testing.
 		t.Errorf("the changes page does not list the weeks:\n%s", changes)
 	}
 }
+
+func TestChanges_EditsComeFirstAndEveryMoreIsALink(t *testing.T) {
+	dir := t.TempDir()
+	facts := []string{"- The nightly build takes 5 minutes."}
+	for week := range 2 {
+		if week == 1 {
+			facts[0] = "- The nightly build takes 7 minutes."
+			for k := range 14 {
+				facts = append(facts, fmt.Sprintf("- Rack %d holds the backup disks of site %d.", k+1, k+1))
+			}
+		}
+		write(t, filepath.Join(dir, "MEMORY.md"), "# Memory\n\n"+strings.Join(facts, "\n")+"\n")
+		if _, err := historytest.Commit(dir, day0.AddDate(0, 0, 7*week+1), fmt.Sprintf("week %d", week)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	site := buildSite(t, dir)
+	page := readPage(t, site, "changes.html")
+	text := textOf(page)
+	if i, j := strings.Index(text, "changed The nightly build takes 7 minutes."), strings.Index(text, "added Rack"); i < 0 || j < 0 || i > j {
+		t.Errorf("the edited claim is not listed before the additions:\n%s", text)
+	}
+	more := regexp.MustCompile(`<a href="(history/[^"]+/memory\.html)#changes">and (\d+) more</a>`).FindStringSubmatch(page)
+	if more == nil {
+		t.Fatalf("the long list's rest is not a link:\n%s", text)
+	}
+	// The point's page lists them all.
+	point := textOf(readPage(t, site, more[1]))
+	for _, want := range []string{"Changes since the point before", "changed The nightly build takes 7 minutes.", "added Rack 1 holds", "added Rack 14 holds"} {
+		if !strings.Contains(point, want) {
+			t.Errorf("%s does not list %q:\n%s", more[1], want, point)
+		}
+	}
+}
