@@ -273,9 +273,18 @@ export function containsRun(have: string[], want: string[], phrase: boolean): bo
   return false;
 }
 
-/** exactFirst orders results that hold the query's words as a phrase first, keeping the ranking otherwise. */
+/**
+ * exactFirst orders results that hold the query's words as a phrase first
+ * (those whose title holds it before those whose text does: a claim that
+ * says "Gateway host is…" answers "gateway host" more exactly than one that
+ * quotes it in its evidence), keeping the ranking otherwise.
+ */
 export function exactFirst<T>(items: T[], shown: (x: T) => Shown, exact: string[]): T[] {
   if (exact.length < 2) return items;
-  const hit = items.map((x) => containsRun(termsOf(shown(x)), exact, true));
-  return items.map((x, i) => ({ x, i })).sort((a, b) => Number(hit[b.i]) - Number(hit[a.i]) || a.i - b.i).map((e) => e.x);
+  const level = items.map((x) => {
+    const f = shown(x);
+    if (containsRun(analyze(f.t), exact, true)) return 2;
+    return containsRun(termsOf(f), exact, true) ? 1 : 0;
+  });
+  return items.map((x, i) => ({ x, i })).sort((a, b) => level[b.i] - level[a.i] || a.i - b.i).map((e) => e.x);
 }
