@@ -115,6 +115,9 @@ func (inc *Incremental) full(ctx context.Context, eng *markdown.Engine, v *vault
 			return UpdateStats{}, err
 		}
 	}
+	if err := s.write(s.treeName, s.tree); err != nil {
+		return UpdateStats{}, err
+	}
 	if err := s.writeAssets(); err != nil {
 		return UpdateStats{}, err
 	}
@@ -264,14 +267,20 @@ func (inc *Incremental) derive(s, old *site, d vault.Delta) (moved []string, all
 	// get theirs on first use), made again when an explorer or the note
 	// count changed.
 	s.navByDir, s.chromeByDir = map[string]template.HTML{}, map[string]chrome{}
+	s.treeName, s.tree = s.treeData()
+	if s.treeName != old.treeName {
+		if err := s.write(s.treeName, s.tree); err != nil && s.chromeErr == nil {
+			s.chromeErr = err
+		}
+	}
 	for dir := range old.navByDir {
-		s.navByDir[dir] = s.navHTML(dir)
+		s.navByDir[dir] = s.navHTML(dir, "")
 	}
 	for dir := range s.folders {
-		s.navByDir[dir] = s.navHTML(dir)
+		s.navByDir[dir] = s.navHTML(dir, "")
 	}
 	for dir, nav := range s.navByDir {
-		if c, ok := old.chromeByDir[dir]; ok && old.navByDir[dir] == nav && len(old.notes) == len(s.notes) {
+		if c, ok := old.chromeByDir[dir]; ok && old.navByDir[dir] == nav && len(old.notes) == len(s.notes) && s.treeName == old.treeName {
 			s.chromeByDir[dir] = c
 			continue
 		}
