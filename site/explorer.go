@@ -22,6 +22,10 @@ import (
 // on the way to the current page is always listed.
 const navLimit = 20
 
+// navTopLimit caps the top-level folders listed: they are on every page,
+// and a workspace may have hundreds.
+const navTopLimit = 12
+
 // navSentinel stands for the explorer while a folder's chrome is rendered;
 // each page puts its own branch in its place (see pageLeft).
 const navSentinel = "\x00explorer\x00"
@@ -51,10 +55,14 @@ func onBranch(f, open string) bool {
 
 func (s *site) navFolder(b *strings.Builder, f *folder, page, open, current string) {
 	// Sub-folders: the first navLimit, and the one on the branch.
+	limit := navLimit
+	if f.Path == "" {
+		limit = navTopLimit
+	}
 	shown := 0
 	for i, sub := range f.Folders {
-		branch := sub != "" && onBranch(sub, open)
-		if i >= navLimit && !branch {
+		branch := onBranch(sub, open)
+		if i >= limit && !branch {
 			continue
 		}
 		shown++
@@ -65,15 +73,17 @@ func (s *site) navFolder(b *strings.Builder, f *folder, page, open, current stri
 			b.WriteString("</ul></details></li>")
 			continue
 		}
-		fmt.Fprintf(b, `<li><a class="folder" data-folder="%s" href="%s">%s<span class="count">%d</span></a></li>`, esc(sub), esc(rel(page, sub+"/index.html")), esc(sf.Title), sf.Count)
+		// No data-folder here: closed folders are most of the explorer's
+		// bytes, and the script reads the folder from the link.
+		fmt.Fprintf(b, `<li><a class="folder" href="%s">%s<span class="count">%d</span></a></li>`, esc(rel(page, sub+"/index.html")), esc(sf.Title), sf.Count)
 	}
 	if shown < len(f.Folders) {
-		fmt.Fprintf(b, `<li><a class="more" data-more="folders" data-folder="%s" href="%s">All %d folders…</a></li>`, esc(f.Path), esc(rel(page, indexOf(f.Path))), len(f.Folders))
+		fmt.Fprintf(b, `<li><a class="more" data-more="folders" href="%s">All %d folders…</a></li>`, esc(rel(page, indexOf(f.Path))), len(f.Folders))
 	}
 	// Notes: the first navLimit, and the current page. The top level
 	// lists only the current page: the home page lists the others, and
 	// the explorer stays short.
-	limit := navLimit
+	limit = navLimit
 	if f.Path == "" {
 		limit = 0
 	}
@@ -91,7 +101,7 @@ func (s *site) navFolder(b *strings.Builder, f *folder, page, open, current stri
 		fmt.Fprintf(b, `<li><a href="%s">%s</a></li>`, esc(rel(page, p)), esc(n.Title))
 	}
 	if f.Path != "" && shown < len(f.Notes) {
-		fmt.Fprintf(b, `<li><a class="more" data-more="notes" data-folder="%s" href="%s">All %d notes…</a></li>`, esc(f.Path), esc(rel(page, indexOf(f.Path))), len(f.Notes))
+		fmt.Fprintf(b, `<li><a class="more" data-more="notes" href="%s">All %d notes…</a></li>`, esc(rel(page, indexOf(f.Path))), len(f.Notes))
 	}
 }
 

@@ -37,6 +37,18 @@ function tree(): Promise<Map<string, TreeNode>> {
   return folders;
 }
 
+/**
+ * The folder a folder's link or "more" link points at: its path from the
+ * site root ("" for the root), read from the link's URL (the HTML leaves
+ * it out to stay small).
+ */
+function linkFolder(a: HTMLAnchorElement): string {
+  const root = new URL(siteRoot() || "./", document.baseURI).href;
+  const href = a.href.split("#")[0];
+  if (!href.startsWith(root)) return "";
+  return decodeURIComponent(href.slice(root.length)).replace(/\/?index\.html$/, "");
+}
+
 function folderURL(path: string): string {
   return siteRoot() + (path ? path + "/index.html" : "index.html");
 }
@@ -99,7 +111,7 @@ function expandMore(a: HTMLAnchorElement): void {
   const li = a.closest("li");
   const ul = li?.parentElement;
   if (!li || !ul) return;
-  const path = a.dataset.folder || "";
+  const path = linkFolder(a);
   tree().then((byPath) => {
     const node = byPath.get(path);
     if (!node) throw new Error(`${path}: not in the tree`);
@@ -128,9 +140,9 @@ export function initExplorer(): void {
   const explorer = document.querySelector<HTMLElement>(".explorer");
   if (!explorer || !document.body.dataset.tree) return;
   // Closed folders: links to their pages become disclosures.
-  for (const a of explorer.querySelectorAll<HTMLAnchorElement>("a.folder[data-folder]")) {
+  for (const a of explorer.querySelectorAll<HTMLAnchorElement>("a.folder")) {
     const details = el("details");
-    details.dataset.folder = a.dataset.folder;
+    details.dataset.folder = linkFolder(a);
     const summary = el("summary");
     summary.append(...a.childNodes);
     details.append(summary, el("ul"));
@@ -139,7 +151,7 @@ export function initExplorer(): void {
   }
   explorer.addEventListener("click", (e) => {
     if (e.defaultPrevented || e.button !== 0 || e.metaKey || e.ctrlKey || e.shiftKey || e.altKey) return;
-    const a = (e.target as Element).closest<HTMLAnchorElement>("a.more[data-folder]");
+    const a = (e.target as Element).closest<HTMLAnchorElement>("a.more[data-more]");
     if (!a) return;
     e.preventDefault();
     expandMore(a);
