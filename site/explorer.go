@@ -35,14 +35,10 @@ const navSentinel = "\x00explorer\x00"
 // folder's chrome must be rendered again). The current page is listed in
 // its folder even past navLimit, and marked.
 func (s *site) navHTML(dir, current string) template.HTML {
-	page := dir + "/x.html"
-	if dir == "" {
-		page = "x.html"
-	}
 	var b strings.Builder
 	b.WriteString("<ul>")
 	if root := s.folders[""]; root != nil {
-		s.navFolder(&b, root, page, dir, current)
+		s.navFolder(&b, root, dir, current)
 	}
 	b.WriteString("</ul>")
 	return template.HTML(b.String()) //nolint:gosec // escaped while built
@@ -53,7 +49,22 @@ func onBranch(f, open string) bool {
 	return f == "" || open == f || strings.HasPrefix(open, f+"/")
 }
 
-func (s *site) navFolder(b *strings.Builder, f *folder, page, open, current string) {
+// navRel is the shortest URL of target (a root-relative path) from a page
+// in dir: the explorer's links are most of its bytes, and on every page.
+func navRel(dir, target string) string {
+	var from []string
+	if dir != "" {
+		from = strings.Split(dir, "/")
+	}
+	to := strings.Split(target, "/")
+	k := 0
+	for k < len(from) && k < len(to)-1 && from[k] == to[k] {
+		k++
+	}
+	return strings.Repeat("../", len(from)-k) + escapePath(strings.Join(to[k:], "/"))
+}
+
+func (s *site) navFolder(b *strings.Builder, f *folder, open, current string) {
 	// Sub-folders: the first navLimit, and the one on the branch.
 	limit := navLimit
 	if f.Path == "" {
@@ -69,16 +80,16 @@ func (s *site) navFolder(b *strings.Builder, f *folder, page, open, current stri
 		sf := s.folders[sub]
 		if branch {
 			fmt.Fprintf(b, `<li><details open data-folder="%s"><summary>%s<span class="count">%d</span></summary><ul>`, esc(sub), esc(sf.Title), sf.Count)
-			s.navFolder(b, sf, page, open, current)
+			s.navFolder(b, sf, open, current)
 			b.WriteString("</ul></details></li>")
 			continue
 		}
 		// No data-folder here: closed folders are most of the explorer's
 		// bytes, and the script reads the folder from the link.
-		fmt.Fprintf(b, `<li><a class="folder" href="%s">%s<span class="count">%d</span></a></li>`, esc(rel(page, sub+"/index.html")), esc(sf.Title), sf.Count)
+		fmt.Fprintf(b, `<li><a class="folder" href="%s">%s<span class="count">%d</span></a></li>`, esc(navRel(open, sub+"/index.html")), esc(sf.Title), sf.Count)
 	}
 	if shown < len(f.Folders) {
-		fmt.Fprintf(b, `<li><a class="more" data-more="folders" href="%s">All %d folders…</a></li>`, esc(rel(page, indexOf(f.Path))), len(f.Folders))
+		fmt.Fprintf(b, `<li><a class="more" data-more="folders" href="%s">All %d folders…</a></li>`, esc(navRel(open, indexOf(f.Path))), len(f.Folders))
 	}
 	// Notes: the first navLimit, and the current page. The top level
 	// lists only the current page: the home page lists the others, and
@@ -95,13 +106,13 @@ func (s *site) navFolder(b *strings.Builder, f *folder, page, open, current stri
 		}
 		shown++
 		if p == current {
-			fmt.Fprintf(b, `<li><a href="%s" aria-current="page">%s</a></li>`, esc(rel(page, p)), esc(n.Title))
+			fmt.Fprintf(b, `<li><a href="%s" aria-current="page">%s</a></li>`, esc(navRel(open, p)), esc(n.Title))
 			continue
 		}
-		fmt.Fprintf(b, `<li><a href="%s">%s</a></li>`, esc(rel(page, p)), esc(n.Title))
+		fmt.Fprintf(b, `<li><a href="%s">%s</a></li>`, esc(navRel(open, p)), esc(n.Title))
 	}
 	if f.Path != "" && shown < len(f.Notes) {
-		fmt.Fprintf(b, `<li><a class="more" data-more="notes" href="%s">All %d notes…</a></li>`, esc(rel(page, indexOf(f.Path))), len(f.Notes))
+		fmt.Fprintf(b, `<li><a class="more" data-more="notes" href="%s">All %d notes…</a></li>`, esc(navRel(open, indexOf(f.Path))), len(f.Notes))
 	}
 }
 
