@@ -1,7 +1,8 @@
 // The explorer's whole tree. Each page's HTML holds only the branch that
 // leads to it (closed folders are links to their pages, long lists end in
 // an "All N notes…" link), which works without JavaScript. Here closed
-// folders become disclosures, and opening one, or a "more" link, fills it
+// folders gain a button that opens them in place, and opening one, or a
+// "more" link, fills it
 // from the tree script the build writes once (data-tree on <body>; a
 // script, not JSON, so that it loads from file:// too).
 
@@ -59,19 +60,42 @@ function el<K extends keyof HTMLElementTagNameMap>(tag: K, text?: string): HTMLE
   return e;
 }
 
-/** A closed folder whose children are filled when it is first opened. */
+/**
+ * A closed folder: a button that opens it in place (filled from the tree
+ * the first time), beside the link to its page.
+ */
 function folderItem(node: TreeNode): HTMLLIElement {
   const li = el("li");
-  const details = el("details");
-  details.dataset.folder = node.p;
-  const summary = el("summary", node.t);
+  const a = el("a", node.t);
+  a.className = "folder";
+  a.href = folderURL(node.p);
   const count = el("span", String(node.c));
   count.className = "count";
-  summary.appendChild(count);
-  details.append(summary, el("ul"));
-  lazy(details);
-  li.appendChild(details);
+  a.appendChild(count);
+  li.appendChild(a);
+  disclose(li, a, node.p);
   return li;
+}
+
+/** Put an open/close button before a folder's link in li. */
+function disclose(li: HTMLLIElement, a: HTMLAnchorElement, path: string): void {
+  li.dataset.folder = path;
+  li.classList.add("twisty");
+  const button = el("button");
+  button.type = "button";
+  button.className = "twist";
+  button.setAttribute("aria-expanded", "false");
+  button.setAttribute("aria-label", `Show what ${a.firstChild?.textContent || "this folder"} holds`);
+  const ul = el("ul");
+  ul.hidden = true;
+  li.insertBefore(button, a);
+  li.appendChild(ul);
+  button.addEventListener("click", () => {
+    const open = ul.hidden;
+    ul.hidden = !open;
+    button.setAttribute("aria-expanded", open ? "true" : "false");
+    if (open) fill(ul, path);
+  });
 }
 
 function noteItem(folder: string, [title, file]: [string, string]): HTMLLIElement {
@@ -84,25 +108,20 @@ function noteItem(folder: string, [title, file]: [string, string]): HTMLLIElemen
 }
 
 /** Fill a folder's list the first time it opens. */
-function lazy(details: HTMLDetailsElement): void {
-  details.addEventListener("toggle", () => {
-    if (!details.open || details.dataset.filled) return;
-    details.dataset.filled = "true";
-    const ul = details.querySelector("ul");
-    if (!ul) return;
-    const path = details.dataset.folder || "";
-    tree().then((byPath) => {
-      const node = byPath.get(path);
-      if (!node) throw new Error(`${path}: not in the tree`);
-      for (const f of node.f || []) ul.appendChild(folderItem(f));
-      for (const n of node.n || []) ul.appendChild(noteItem(node.p, n));
-    }).catch(() => {
-      const li = el("li");
-      const a = el("a", "Open the folder page");
-      a.href = folderURL(path);
-      li.appendChild(a);
-      ul.appendChild(li);
-    });
+function fill(ul: HTMLUListElement, path: string): void {
+  if (ul.dataset.filled) return;
+  ul.dataset.filled = "true";
+  tree().then((byPath) => {
+    const node = byPath.get(path);
+    if (!node) throw new Error(`${path}: not in the tree`);
+    for (const f of node.f || []) ul.appendChild(folderItem(f));
+    for (const n of node.n || []) ul.appendChild(noteItem(node.p, n));
+  }).catch(() => {
+    const li = el("li");
+    const a = el("a", "Open the folder page");
+    a.href = folderURL(path);
+    li.appendChild(a);
+    ul.appendChild(li);
   });
 }
 
@@ -116,8 +135,11 @@ function expandMore(a: HTMLAnchorElement): void {
     const node = byPath.get(path);
     if (!node) throw new Error(`${path}: not in the tree`);
     const listed = new Set<string>();
-    for (const item of ul.querySelectorAll<HTMLElement>(":scope > li > a[href], :scope > li > details")) {
-      listed.add(item.dataset.folder !== undefined ? "f:" + item.dataset.folder : "n:" + (item as HTMLAnchorElement).href);
+    for (const item of ul.querySelectorAll<HTMLElement>(":scope > li > details, :scope > li[data-folder]")) {
+      listed.add("f:" + item.dataset.folder);
+    }
+    for (const item of ul.querySelectorAll<HTMLAnchorElement>(":scope > li:not([data-folder]) > a[href]")) {
+      listed.add("n:" + item.href);
     }
     const items: HTMLLIElement[] = [];
     if (a.dataset.more === "folders") {
@@ -129,7 +151,7 @@ function expandMore(a: HTMLAnchorElement): void {
       }
     }
     li.replaceWith(...items);
-    const first = items[0]?.querySelector<HTMLElement>("summary, a");
+    const first = items[0]?.querySelector<HTMLElement>("a");
     first?.focus();
   }).catch(() => {
     location.href = a.href;
@@ -139,15 +161,10 @@ function expandMore(a: HTMLAnchorElement): void {
 export function initExplorer(): void {
   const explorer = document.querySelector<HTMLElement>(".explorer");
   if (!explorer || !document.body.dataset.tree) return;
-  // Closed folders: links to their pages become disclosures.
+  // Closed folders keep their links and gain a button that opens them.
   for (const a of explorer.querySelectorAll<HTMLAnchorElement>("a.folder")) {
-    const details = el("details");
-    details.dataset.folder = linkFolder(a);
-    const summary = el("summary");
-    summary.append(...a.childNodes);
-    details.append(summary, el("ul"));
-    lazy(details);
-    a.replaceWith(details);
+    const li = a.parentElement;
+    if (li instanceof HTMLLIElement) disclose(li, a, linkFolder(a));
   }
   explorer.addEventListener("click", (e) => {
     if (e.defaultPrevented || e.button !== 0 || e.metaKey || e.ctrlKey || e.shiftKey || e.altKey) return;

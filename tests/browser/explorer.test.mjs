@@ -58,15 +58,18 @@ test('with JavaScript any folder opens from the tree script', async () => {
   page.on('pageerror', (e) => errors.push(e.message));
   await page.goto(url());
   const explorer = page.locator('.explorer');
-  // A folder off the branch opens in place, with its folders and notes.
-  const notes = explorer.locator('details[data-folder="notes"]');
-  await notes.locator('> summary').click();
-  const people = notes.locator('details[data-folder="notes/people"]');
+  // A folder off the branch opens in place, with its folders and notes;
+  // its name still links its page.
+  const notes = explorer.locator('li[data-folder="notes"]');
+  assert.equal(await notes.locator('> a.folder').getAttribute('href'), '../../notes/index.html');
+  await notes.locator('> button.twist').click();
+  assert.equal(await notes.locator('> button.twist').getAttribute('aria-expanded'), 'true');
+  const people = notes.locator('li[data-folder="notes/people"]');
   await people.waitFor();
-  await people.locator('> summary').click();
-  await people.locator('a[href$=".html"]').first().waitFor();
+  await people.locator('> button.twist').click();
+  await people.locator('> ul a[href$=".html"]').first().waitFor();
   assert.ok(await people.locator('> ul > li').count() >= 50, 'notes/people lists its notes');
-  assert.match(await people.locator('a').first().getAttribute('href'), /notes\/people\/[^/]+\.html$/);
+  assert.match(await people.locator('> ul a').first().evaluate((a) => a.href), /notes\/people\/[^/]+\.html$/);
   // The rest of a long list is a click away, the page itself still marked once.
   const daily = explorer.locator('details[data-folder="sources/daily"] > ul');
   await daily.locator('a.more').click();
@@ -76,8 +79,8 @@ test('with JavaScript any folder opens from the tree script', async () => {
   const links = await daily.locator('> li > a').evaluateAll((as) => as.map((a) => a.getAttribute('href')));
   assert.equal(new Set(links).size, links.length, 'no note listed twice');
   // The top level's other folders, the same way.
-  await explorer.locator('> ul > li > details[data-folder="claims"] > summary').click();
-  await explorer.locator('details[data-folder="claims"] a').first().waitFor();
+  await explorer.locator('> ul > li[data-folder="claims"] > button.twist').click();
+  await explorer.locator('li[data-folder="claims"] > ul a').first().waitFor();
   if (shots) await page.screenshot({ path: join(shots, 'explorer-js-1366.png') });
 
   await page.addScriptTag({ content: axeSource });
