@@ -66,14 +66,14 @@ func navRel(dir, target string) string {
 
 func (s *site) navFolder(b *strings.Builder, f *folder, open, current string) {
 	// Sub-folders: the first navLimit, and the one on the branch.
-	limit := navLimit
-	if f.Path == "" {
-		limit = navTopLimit
-	}
 	shown := 0
 	for i, sub := range f.Folders {
 		branch := onBranch(sub, open)
-		if i >= limit && !branch {
+		listed := i < navLimit
+		if f.Path == "" {
+			listed = s.topFolders[sub]
+		}
+		if !listed && !branch {
 			continue
 		}
 		shown++
@@ -89,12 +89,16 @@ func (s *site) navFolder(b *strings.Builder, f *folder, open, current string) {
 		fmt.Fprintf(b, `<li><a class="folder" href="%s">%s<span class="count">%d</span></a></li>`, esc(navRel(open, sub+"/index.html")), esc(sf.Title), sf.Count)
 	}
 	if shown < len(f.Folders) {
-		fmt.Fprintf(b, `<li><a class="more" data-more="folders" href="%s">All %d folders…</a></li>`, esc(navRel(open, indexOf(f.Path))), len(f.Folders))
+		list := indexOf(f.Path)
+		if f.Path == "" {
+			list = foldersPage
+		}
+		fmt.Fprintf(b, `<li><a class="more" data-more="folders" href="%s">All %d folders…</a></li>`, esc(navRel(open, list)), len(f.Folders))
 	}
 	// Notes: the first navLimit, and the current page. The top level
 	// lists only the current page: the home page lists the others, and
 	// the explorer stays short.
-	limit = navLimit
+	limit := navLimit
 	if f.Path == "" {
 		limit = 0
 	}
@@ -114,6 +118,18 @@ func (s *site) navFolder(b *strings.Builder, f *folder, open, current string) {
 	if f.Path != "" && shown < len(f.Notes) {
 		fmt.Fprintf(b, `<li><a class="more" data-more="notes" href="%s">All %d notes…</a></li>`, esc(navRel(open, indexOf(f.Path))), len(f.Notes))
 	}
+}
+
+// topFolders are the top-level folders the explorer lists on every page
+// (with the one on a page's branch): those the home page shows.
+func topFolders(folders map[string]*folder) map[string]bool {
+	top := map[string]bool{}
+	if folders[""] != nil {
+		for _, f := range homeFolders(folders) {
+			top[f] = true
+		}
+	}
+	return top
 }
 
 // indexOf is the page of folder dir's listing.
@@ -186,6 +202,7 @@ func (s *site) treeData() (name string, data []byte) {
 // pages share), and makes the whole tree's script.
 func (s *site) renderNav() {
 	s.treeName, s.tree = s.treeData()
+	s.topFolders = topFolders(s.folders)
 	s.navByDir = make(map[string]template.HTML, len(s.folders))
 	s.chromeByDir = make(map[string]chrome, len(s.folders))
 	s.chromeErr = nil

@@ -157,3 +157,26 @@ func TestExplorer_TreeHoldsEveryPublishedPage(t *testing.T) {
 		t.Errorf("a rebuild wrote a different %s", m[1])
 	}
 }
+
+// Past a dozen top-level folders the home page and the explorer show the
+// largest twelve and link a page of them all.
+func TestExplorer_ManyTopLevelFoldersHaveAPageOfTheirOwn(t *testing.T) {
+	var ws strings.Builder
+	for i := 1; i <= 15; i++ {
+		for j := 0; j < i; j++ { // folder f01 holds 1 note, f15 holds 15
+			fmt.Fprintf(&ws, "-- f%02d/n%02d.md --\n# Note %02d of %02d\n", i, j, j, i)
+		}
+	}
+	out := buildtest.Build(t, ws.String())
+	out.AssertContains("site/index.html", `<a href="f15/index.html"><strong>f15</strong>`, `<a href="f04/index.html"><strong>f04</strong>`,
+		`<a href="folders.html"><strong>All folders</strong><span>15 folders</span></a>`)
+	out.AssertNotContains("site/index.html", `href="f03/index.html"`, `href="f01/index.html"`)
+	out.AssertContains("site/folders.html", `href="f01/index.html"`, `href="f03/index.html"`, `href="f15/index.html"`)
+	nav := leftSidebar(t, out, "f02/n00.html")
+	for _, want := range []string{`<a class="more" data-more="folders" href="../folders.html">All 15 folders…</a>`, `<details open data-folder="f02">`} {
+		if !strings.Contains(nav, want) {
+			t.Errorf("f02/n00.html's explorer lacks %s", want)
+		}
+	}
+	out.AssertLinksResolve()
+}

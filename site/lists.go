@@ -7,6 +7,7 @@ import (
 	"html/template"
 	"net/url"
 	"path"
+	"slices"
 	"sort"
 	"strings"
 
@@ -139,9 +140,12 @@ func (s *site) renderHome(r *reads) error {
 	}
 	r.add(depFolder, "")
 	root := s.folders[""]
-	for _, sub := range root.Folders {
+	for _, sub := range homeFolders(s.folders) {
 		f := s.folders[sub]
 		d.List.Cards = append(d.List.Cards, link{Title: f.Title, URL: sub + "/index.html", Meta: plural(f.Count, "note")})
+	}
+	if len(root.Folders) > navTopLimit {
+		d.List.Cards = append(d.List.Cards, link{Title: "All folders", URL: foldersPage, Meta: plural(len(root.Folders), "folder")})
 	}
 	r.add(depTags, "")
 	if len(s.tags) > 0 {
@@ -165,6 +169,39 @@ func (s *site) renderHome(r *reads) error {
 	}
 	d.List.Empty = "This workspace has no notes yet. Add MEMORY.md or daily logs under memory/ and build again."
 	return s.render(page, "list.html", d, r)
+}
+
+// foldersPage lists every top-level folder when the home page and the
+// explorer show only some (a workspace may have hundreds).
+const foldersPage = "folders.html"
+
+// homeFolders are the top-level folders the home page shows as cards:
+// every one, or past navTopLimit the largest, in the explorer's order.
+// The explorer lists the same ones (topFolders).
+func homeFolders(folders map[string]*folder) []string {
+	all := folders[""].Folders
+	if len(all) <= navTopLimit {
+		return all
+	}
+	big := slices.Clone(all)
+	sort.SliceStable(big, func(i, j int) bool { return folders[big[i]].Count > folders[big[j]].Count })
+	big = big[:navTopLimit]
+	sort.Strings(big)
+	return big
+}
+
+// renderFolderIndex writes foldersPage, when the home page shows only
+// some of the top-level folders.
+func (s *site) renderFolderIndex(r *reads) error {
+	r.add(depFolder, "")
+	root := s.folders[""]
+	if len(root.Folders) <= navTopLimit {
+		return nil
+	}
+	d := pageData{Page: pageInfo{Kind: "folder", KindLabel: "Folders", Title: "All folders",
+		Breadcrumbs: []link{{Title: "Home", URL: "index.html"}, {Title: "All folders"}}}}
+	d.List.Groups = s.folderGroups(foldersPage, root, true, r)
+	return s.render(foldersPage, "list.html", d, r)
 }
 
 // renderFolders writes one listing page per folder, unless a note already

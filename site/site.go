@@ -99,6 +99,8 @@ type site struct {
 	// treeData), written once and loaded by every page.
 	treeName string
 	tree     []byte
+	// topFolders are the top-level folders every page's explorer lists.
+	topFolders map[string]bool
 	// chromeByDir holds, per folder, the parts of the layout every page
 	// of that folder shares (see templates/layout.html).
 	chromeByDir map[string]chrome
@@ -228,7 +230,7 @@ func (s *site) renderAll(ctx context.Context, deferred bool) error {
 		}
 	}
 	steps := []func() error{
-		func() error { return s.renderHome(nil) },
+		func() error { return s.renderHome(nil) }, func() error { return s.renderFolderIndex(nil) },
 		func() error { return s.renderFolders(ctx) },
 		func() error { return s.renderTags(ctx) },
 		func() error { return s.renderGraph(nil) }, func() error { return s.renderDashboard(nil) },

@@ -47,7 +47,10 @@ function linkFolder(a: HTMLAnchorElement): string {
   const root = new URL(siteRoot() || "./", document.baseURI).href;
   const href = a.href.split("#")[0];
   if (!href.startsWith(root)) return "";
-  return decodeURIComponent(href.slice(root.length)).replace(/\/?index\.html$/, "");
+  const rest = decodeURIComponent(href.slice(root.length));
+  // The top level's "more" link goes to the page of every top-level folder.
+  if (rest === "folders.html") return "";
+  return rest.replace(/\/?index\.html$/, "");
 }
 
 function folderURL(path: string): string {
