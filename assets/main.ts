@@ -5,6 +5,7 @@
 
 import { initTheme } from "./ui/theme";
 import { initNav } from "./ui/nav";
+import { initExplorer } from "./ui/explorer";
 import { initPreviews } from "./ui/preview";
 import { initArrival } from "./ui/arrival";
 import { initGraphLoader } from "./ui/graphloader";
@@ -14,6 +15,7 @@ import { initSlider } from "./ui/slider";
 
 initTheme();
 initNav();
+initExplorer();
 initArrival();
 initPreviews();
 initGraphLoader();

@@ -115,6 +115,9 @@ func (inc *Incremental) full(ctx context.Context, eng *markdown.Engine, v *vault
 			return UpdateStats{}, err
 		}
 	}
+	if err := s.write(s.treeName, s.tree); err != nil {
+		return UpdateStats{}, err
+	}
 	if err := s.writeAssets(); err != nil {
 		return UpdateStats{}, err
 	}
@@ -154,8 +157,12 @@ func (inc *Incremental) update(ctx context.Context, old *site, v *vault.Vault, d
 	}
 	dt := inc.g.invalidate(s, d, moved, allMoved, notes)
 
-	// The pages that came and went.
+	// The pages that came and went, and the explorer's tree when it
+	// changed (derive wrote the new one).
 	var removed []string
+	if old.treeName != "" && s.treeName != old.treeName {
+		removed = append(removed, old.treeName)
+	}
 	gone, came := inc.repage(s, d, allMoved)
 	for _, k := range gone {
 		removed = append(removed, inc.drop(s, k)...)
@@ -264,14 +271,21 @@ func (inc *Incremental) derive(s, old *site, d vault.Delta) (moved []string, all
 	// get theirs on first use), made again when an explorer or the note
 	// count changed.
 	s.navByDir, s.chromeByDir = map[string]template.HTML{}, map[string]chrome{}
+	s.treeName, s.tree = s.treeData()
+	s.topFolders = topFolders(s.folders)
+	if s.treeName != old.treeName {
+		if err := s.write(s.treeName, s.tree); err != nil && s.chromeErr == nil {
+			s.chromeErr = err
+		}
+	}
 	for dir := range old.navByDir {
-		s.navByDir[dir] = s.navHTML(dir)
+		s.navByDir[dir] = s.navHTML(dir, "")
 	}
 	for dir := range s.folders {
-		s.navByDir[dir] = s.navHTML(dir)
+		s.navByDir[dir] = s.navHTML(dir, "")
 	}
 	for dir, nav := range s.navByDir {
-		if c, ok := old.chromeByDir[dir]; ok && old.navByDir[dir] == nav && len(old.notes) == len(s.notes) {
+		if c, ok := old.chromeByDir[dir]; ok && old.navByDir[dir] == nav && len(old.notes) == len(s.notes) && s.treeName == old.treeName {
 			s.chromeByDir[dir] = c
 			continue
 		}
@@ -309,6 +323,9 @@ func (s *site) pageKeys() map[pageKey]bool {
 	}
 	for t := range s.tags {
 		keys[pageKey("tag:"+t)] = true
+	}
+	if len(s.folders[""].Folders) > navTopLimit {
+		keys["folders"] = true
 	}
 	for _, k := range []pageKey{"home", "tags", "graph", "dashboard", "journal", "conversations", "404"} {
 		keys[k] = true
@@ -363,6 +380,9 @@ func (inc *Incremental) repage(s *site, d vault.Delta, allMoved bool) (gone, cam
 	}
 	for t := range s.tags {
 		lists[pageKey("tag:"+t)] = true
+	}
+	if len(s.folders[""].Folders) > navTopLimit {
+		lists["folders"] = true
 	}
 	for k := range inc.lists {
 		if !lists[k] {
@@ -477,6 +497,8 @@ func (s *site) renderPage(k pageKey, names []string, r *reads) error {
 	switch k {
 	case "home":
 		return s.renderHome(r)
+	case "folders":
+		return s.renderFolderIndex(r)
 	case "tags":
 		return s.renderTagIndex(names, r)
 	case "graph":

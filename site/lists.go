@@ -7,6 +7,7 @@ import (
 	"html/template"
 	"net/url"
 	"path"
+	"slices"
 	"sort"
 	"strings"
 
@@ -93,73 +94,6 @@ func sortNotes(ns []*vault.Note) {
 	sort.SliceStable(ns, func(i, j int) bool { return lessNote(ns[i], ns[j]) })
 }
 
-// navLimit caps how many notes (and sub-folders) of one folder the
-// explorer lists; the rest are a click away on the folder page. It keeps
-// every page's explorer small at 100,000 notes.
-const navLimit = 20
-
-// renderNav renders the explorer once per folder: the top level, with the
-// page's own folder and its ancestors opened. Closed folders are plain
-// links to their pages: the explorer is repeated on every page, so it
-// holds only what a reader can act on.
-//
-// It also renders each folder's chrome (the layout parts its pages share),
-// which includes the explorer.
-func (s *site) renderNav() {
-	s.navByDir = make(map[string]template.HTML, len(s.folders))
-	s.chromeByDir = make(map[string]chrome, len(s.folders))
-	s.chromeErr = nil
-	for dir := range s.folders {
-		nav := s.navHTML(dir)
-		s.navByDir[dir] = nav
-		c, err := s.renderChrome(dir, nav)
-		if err != nil {
-			s.chromeErr = err // reported by the first page rendered
-		}
-		s.chromeByDir[dir] = c
-	}
-}
-
-// navHTML renders the explorer of pages in dir.
-func (s *site) navHTML(dir string) template.HTML {
-	page := dir + "/x.html"
-	if dir == "" {
-		page = "x.html"
-	}
-	var b strings.Builder
-	b.WriteString("<ul>")
-	s.navFolder(&b, s.folders[""], page, dir, true)
-	b.WriteString("</ul>")
-	return template.HTML(b.String()) //nolint:gosec // escaped while built
-}
-
-func (s *site) navFolder(b *strings.Builder, f *folder, page, open string, root bool) {
-	for i, sub := range f.Folders {
-		if !root && i == navLimit {
-			fmt.Fprintf(b, `<li><a class="more" href="%s">All %d folders…</a></li>`, esc(rel(page, f.Path+"/index.html")), len(f.Folders))
-			break
-		}
-		sf := s.folders[sub]
-		if open == sub || strings.HasPrefix(open, sub+"/") {
-			fmt.Fprintf(b, `<li><details open><summary>%s<span class="count">%d</span></summary><ul>`, esc(sf.Title), sf.Count)
-			s.navFolder(b, sf, page, open, false)
-			b.WriteString("</ul></details></li>")
-			continue
-		}
-		fmt.Fprintf(b, `<li><a class="folder" href="%s">%s<span class="count">%d</span></a></li>`, esc(rel(page, sub+"/index.html")), esc(sf.Title), sf.Count)
-	}
-	if root {
-		return // the home page lists root notes; the explorer stays short
-	}
-	for i, n := range f.Notes {
-		if i == navLimit {
-			fmt.Fprintf(b, `<li><a class="more" href="%s">All %d notes…</a></li>`, esc(rel(page, f.Path+"/index.html")), len(f.Notes))
-			break
-		}
-		fmt.Fprintf(b, `<li><a href="%s">%s</a></li>`, esc(rel(page, s.pages[n])), esc(n.Title))
-	}
-}
-
 func esc(s string) string { return template.HTMLEscapeString(s) }
 
 // homeNote is the note whose page is the home page (the memory index),
@@ -206,9 +140,12 @@ func (s *site) renderHome(r *reads) error {
 	}
 	r.add(depFolder, "")
 	root := s.folders[""]
-	for _, sub := range root.Folders {
+	for _, sub := range homeFolders(s.folders) {
 		f := s.folders[sub]
 		d.List.Cards = append(d.List.Cards, link{Title: f.Title, URL: sub + "/index.html", Meta: plural(f.Count, "note")})
+	}
+	if len(root.Folders) > navTopLimit {
+		d.List.Cards = append(d.List.Cards, link{Title: "All folders", URL: foldersPage, Meta: plural(len(root.Folders), "folder")})
 	}
 	r.add(depTags, "")
 	if len(s.tags) > 0 {
@@ -232,6 +169,39 @@ func (s *site) renderHome(r *reads) error {
 	}
 	d.List.Empty = "This workspace has no notes yet. Add MEMORY.md or daily logs under memory/ and build again."
 	return s.render(page, "list.html", d, r)
+}
+
+// foldersPage lists every top-level folder when the home page and the
+// explorer show only some (a workspace may have hundreds).
+const foldersPage = "folders.html"
+
+// homeFolders are the top-level folders the home page shows as cards:
+// every one, or past navTopLimit the largest, in the explorer's order.
+// The explorer lists the same ones (topFolders).
+func homeFolders(folders map[string]*folder) []string {
+	all := folders[""].Folders
+	if len(all) <= navTopLimit {
+		return all
+	}
+	big := slices.Clone(all)
+	sort.SliceStable(big, func(i, j int) bool { return folders[big[i]].Count > folders[big[j]].Count })
+	big = big[:navTopLimit]
+	sort.Strings(big)
+	return big
+}
+
+// renderFolderIndex writes foldersPage, when the home page shows only
+// some of the top-level folders.
+func (s *site) renderFolderIndex(r *reads) error {
+	r.add(depFolder, "")
+	root := s.folders[""]
+	if len(root.Folders) <= navTopLimit {
+		return nil
+	}
+	d := pageData{Page: pageInfo{Kind: "folder", KindLabel: "Folders", Title: "All folders",
+		Breadcrumbs: []link{{Title: "Home", URL: "index.html"}, {Title: "All folders"}}}}
+	d.List.Groups = s.folderGroups(foldersPage, root, true, r)
+	return s.render(foldersPage, "list.html", d, r)
 }
 
 // renderFolders writes one listing page per folder, unless a note already

@@ -95,6 +95,12 @@ type site struct {
 	// may have changed (see patchFolders); nil: any.
 	patchedFolders map[string]bool
 	navByDir       map[string]template.HTML
+	// treeName and tree are the whole explorer tree's script (see
+	// treeData), written once and loaded by every page.
+	treeName string
+	tree     []byte
+	// topFolders are the top-level folders every page's explorer lists.
+	topFolders map[string]bool
 	// chromeByDir holds, per folder, the parts of the layout every page
 	// of that folder shares (see templates/layout.html).
 	chromeByDir map[string]chrome
@@ -210,6 +216,11 @@ func (s *site) renderAll(ctx context.Context, deferred bool) error {
 			return err
 		}
 	}
+	if s.treeName != "" {
+		if err := s.write(s.treeName, s.tree); err != nil {
+			return err
+		}
+	}
 	if err := s.renderNotes(ctx); err != nil {
 		return err
 	}
@@ -219,7 +230,7 @@ func (s *site) renderAll(ctx context.Context, deferred bool) error {
 		}
 	}
 	steps := []func() error{
-		func() error { return s.renderHome(nil) },
+		func() error { return s.renderHome(nil) }, func() error { return s.renderFolderIndex(nil) },
 		func() error { return s.renderFolders(ctx) },
 		func() error { return s.renderTags(ctx) },
 		func() error { return s.renderGraph(nil) }, func() error { return s.renderDashboard(nil) },
@@ -320,6 +331,9 @@ type pageData struct {
 type chrome struct {
 	Head, Header, Left, Footer template.HTML
 	BodyAttrs                  template.HTMLAttr
+	// leftPre and leftPost are Left around its explorer, where each page
+	// puts its own branch (pageLeft).
+	leftPre, leftPost string
 }
 
 // chromeFor returns the explorer and chrome of pages in dir. Folders of
@@ -333,7 +347,7 @@ func (s *site) chromeFor(dir string, r *reads) (template.HTML, chrome) {
 	if c, ok := s.chromeByDir[dir]; ok {
 		return s.navByDir[dir], c
 	}
-	nav := s.navHTML(dir)
+	nav := s.navHTML(dir, "")
 	c, err := s.renderChrome(dir, nav)
 	if err != nil && s.chromeErr == nil {
 		s.chromeErr = err
@@ -350,7 +364,7 @@ func (s *site) renderChrome(dir string, nav template.HTML) (chrome, error) {
 	if dir != "" {
 		page = dir + "/x.html"
 	}
-	d := pageData{Site: s.siteData(page), Nav: nav}
+	d := pageData{Site: s.siteData(page), Nav: navSentinel}
 	t := s.layouts["note.html"]
 	var c chrome
 	var b strings.Builder
@@ -363,6 +377,10 @@ func (s *site) renderChrome(dir string, nav template.HTML) (chrome, error) {
 			return chrome{}, fmt.Errorf("rendering %s: %w", part.name, err)
 		}
 		*part.out = template.HTML(b.String()) //nolint:gosec // rendered by html/template
+	}
+	if pre, post, ok := strings.Cut(string(c.Left), navSentinel); ok {
+		c.leftPre, c.leftPost = pre, post
+		c.Left = template.HTML(pre + string(nav) + post) //nolint:gosec // rendered by html/template
 	}
 	b.Reset()
 	if err := t.ExecuteTemplate(&b, "chrome-body-attrs", d); err != nil {
@@ -385,6 +403,8 @@ type siteData struct {
 	Assets    map[string]string
 	GraphJS   string
 	GraphData string
+	// Tree is the explorer's whole tree (a script, see treeData).
+	Tree      string
 	FeedURL   string
 	NoteCount int
 	AsOf      string
@@ -480,6 +500,7 @@ func (s *site) siteData(page string) siteData {
 		Assets:       s.assetMap,
 		GraphJS:      "assets/" + s.bundle.Names["graph.ts"],
 		GraphData:    graphDataPath,
+		Tree:         s.treeName,
 		FeedURL:      root + feedPath,
 		NoteCount:    len(s.notes),
 		AsOf:         s.opts.AsOf,
@@ -527,6 +548,7 @@ func (s *site) renderWith(page, layout string, d pageData, base string, r *reads
 	if s.chromeErr != nil {
 		return s.chromeErr
 	}
+	d.Chrome.Left = s.pageLeft(d.Chrome, dir, page)
 	if s.opts.BaseURL != "" && !d.Page.NoIndex {
 		d.Page.Canonical = s.opts.BaseURL + escapePath(page)
 	}

@@ -92,7 +92,7 @@ func PageURLs(v *vault.Vault) map[string]string {
 }
 
 // reserved are the pages of the site no note may take.
-var reserved = map[string]bool{"404.html": true, "search.html": true}
+var reserved = map[string]bool{"404.html": true, "search.html": true, foldersPage: true}
 
 // urlBase is a note's URL without ".html", before urlsFor makes it unique;
 // bases (see urlsFor) may be nil.

@@ -17,3 +17,18 @@ func TestEscapePath_EscapesOnlyWhatAURLPathCannotHold(t *testing.T) {
 		}
 	}
 }
+
+func TestNavRel_IsTheShortestRelativeURL(t *testing.T) {
+	for _, c := range []struct{ dir, target, want string }{
+		{"", "a/index.html", "a/index.html"},
+		{"a/b", "a/b/x.html", "x.html"},
+		{"a/b", "a/index.html", "../index.html"},
+		{"a/b", "c/index.html", "../../c/index.html"},
+		{"a/b", "a/b/c/index.html", "c/index.html"},
+		{"a", "index.html", "../index.html"},
+	} {
+		if got := navRel(c.dir, c.target); got != c.want {
+			t.Errorf("navRel(%q, %q) = %q, want %q", c.dir, c.target, got, c.want)
+		}
+	}
+}

@@ -1,6 +1,6 @@
 // The explorer: a menu button on narrow screens, and the current page
-// marked (the explorer's HTML is shared by every page of a folder, so the
-// build cannot mark it).
+// marked in the header's links (the build marks it in the explorer, whose
+// branch each page has of its own).
 
 export function initNav(): void {
   const button = document.getElementById("nav-toggle");
