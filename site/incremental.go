@@ -110,22 +110,10 @@ func (inc *Incremental) full(ctx context.Context, eng *markdown.Engine, v *vault
 	inc.keys, inc.stale, inc.files = map[pageKey]bool{}, map[pageKey]bool{}, map[pageKey][]string{}
 	s.collect(inc.bases, inc.memo)
 	s.twins, s.docs = map[string][]byte{}, map[string]search.Doc{}
-	for _, f := range s.bundle.Files {
-		if err := s.write("assets/"+f.Name, f.Data); err != nil {
+	if !s.opts.TwinsOnly {
+		if err := s.writeSiteFiles(); err != nil {
 			return UpdateStats{}, err
 		}
-	}
-	if err := s.writeAssets(); err != nil {
-		return UpdateStats{}, err
-	}
-	if err := s.writeRobots(); err != nil {
-		return UpdateStats{}, err
-	}
-	if err := s.writeFavicon(); err != nil {
-		return UpdateStats{}, err
-	}
-	if err := s.writeTimelineData(); err != nil {
-		return UpdateStats{}, err
 	}
 	inc.keys, inc.lists = s.pageKeys(), map[pageKey]bool{}
 	for k := range inc.keys {
@@ -140,6 +128,22 @@ func (inc *Incremental) full(ctx context.Context, eng *markdown.Engine, v *vault
 	inc.s = s
 	st := UpdateStats{Full: true, Pages: s.stats.Pages, Files: s.stats.Files, Notes: s.notePages(rendered)}
 	return st, nil
+}
+
+// writeSiteFiles writes the files no page renders: the bundled and the
+// vault's assets, robots.txt, the favicon and the timeline's data.
+func (s *site) writeSiteFiles() error {
+	for _, f := range s.bundle.Files {
+		if err := s.write("assets/"+f.Name, f.Data); err != nil {
+			return err
+		}
+	}
+	for _, step := range []func() error{s.writeAssets, s.writeRobots, s.writeFavicon, s.writeTimelineData} {
+		if err := step(); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // update makes the site of v from old, which it takes over, and renders
@@ -196,7 +200,13 @@ func (inc *Incremental) update(ctx context.Context, old *site, v *vault.Vault, d
 	for _, a := range old.v.Assets {
 		hashes[a.Path] = a.Hash
 	}
+	if s.opts.TwinsOnly {
+		hashes = nil // no asset was written
+	}
 	for _, a := range v.Assets {
+		if s.opts.TwinsOnly {
+			break
+		}
 		if h, ok := hashes[a.Path]; !ok || h != a.Hash {
 			if err := s.writeAsset(a); err != nil {
 				return UpdateStats{}, err
@@ -264,10 +274,13 @@ func (inc *Incremental) derive(s, old *site, d vault.Delta) (moved []string, all
 	// get theirs on first use), made again when an explorer or the note
 	// count changed.
 	s.navByDir, s.chromeByDir = map[string]template.HTML{}, map[string]chrome{}
-	for dir := range old.navByDir {
+	for dir := range s.folders {
+		if s.opts.TwinsOnly {
+			break // no HTML page carries them
+		}
 		s.navByDir[dir] = s.navHTML(dir)
 	}
-	for dir := range s.folders {
+	for dir := range old.navByDir {
 		s.navByDir[dir] = s.navHTML(dir)
 	}
 	for dir, nav := range s.navByDir {
@@ -301,6 +314,10 @@ func (s *site) pageKeys() map[pageKey]bool {
 		if s.pages[n] != "index.html" {
 			keys[noteKey(n.Path)] = true
 		}
+	}
+	if s.opts.TwinsOnly {
+		keys["home"] = true // the twin of the note it shows
+		return keys
 	}
 	for dir := range s.folders {
 		if dir != "" && s.hasFolderPage(dir, s.taken) {
@@ -357,12 +374,14 @@ func (inc *Incremental) repage(s *site, d vault.Delta, allMoved bool) (gone, cam
 	}
 	lists := map[pageKey]bool{}
 	for dir := range s.folders {
-		if dir != "" && s.hasFolderPage(dir, s.taken) {
+		if dir != "" && s.hasFolderPage(dir, s.taken) && !s.opts.TwinsOnly {
 			lists[pageKey("folder:"+dir)] = true
 		}
 	}
 	for t := range s.tags {
-		lists[pageKey("tag:"+t)] = true
+		if !s.opts.TwinsOnly {
+			lists[pageKey("tag:"+t)] = true
+		}
 	}
 	for k := range inc.lists {
 		if !lists[k] {
@@ -460,8 +479,18 @@ func (s *site) notePages(keys []pageKey) []string {
 // renderPage renders the page of key; names are the tags, sorted.
 func (s *site) renderPage(k pageKey, names []string, r *reads) error {
 	if p, ok := strings.CutPrefix(string(k), "n:"); ok {
-		if n := s.v.Note(p); n != nil {
-			return s.renderNote(n, r)
+		n := s.v.Note(p)
+		switch {
+		case n == nil:
+			return nil
+		case s.opts.TwinsOnly:
+			return s.writeTwin(n, s.url(n, r), r)
+		}
+		return s.renderNote(n, r)
+	}
+	if k == "home" && s.opts.TwinsOnly {
+		if n := s.homeNote(r); n != nil {
+			return s.writeTwin(n, "index.html", r)
 		}
 		return nil
 	}
@@ -514,8 +543,10 @@ func (inc *Incremental) Finish(ctx context.Context, w output.Writer) error {
 		}
 		inc.stale = map[pageKey]bool{}
 	}
-	if err := s.writeSearch(ctx); err != nil {
-		return err
+	if !s.opts.TwinsOnly {
+		if err := s.writeSearch(ctx); err != nil {
+			return err
+		}
 	}
 	if err := s.writeDeferred(ctx); err != nil {
 		return err
