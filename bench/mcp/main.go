@@ -18,12 +18,13 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
-	"path/filepath"
 	"slices"
 	"strings"
 	"time"
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/dreamwiki/dreamwiki/internal/search/memsearch"
 )
 
 func main() {
@@ -37,7 +38,7 @@ func main() {
 		os.Exit(2)
 	}
 	if *cold {
-		if err := os.RemoveAll(filepath.Join(*ws, ".dreamwiki", "index")); err != nil {
+		if err := os.RemoveAll(memsearch.WorkspaceDir(*ws)); err != nil {
 			fmt.Fprintln(os.Stderr, "bench/mcp:", err)
 			os.Exit(1)
 		}
