@@ -110,25 +110,10 @@ func (inc *Incremental) full(ctx context.Context, eng *markdown.Engine, v *vault
 	inc.keys, inc.stale, inc.files = map[pageKey]bool{}, map[pageKey]bool{}, map[pageKey][]string{}
 	s.collect(inc.bases, inc.memo)
 	s.twins, s.docs = map[string][]byte{}, map[string]search.Doc{}
-	for _, f := range s.bundle.Files {
-		if err := s.write("assets/"+f.Name, f.Data); err != nil {
+	if !s.opts.TwinsOnly {
+		if err := s.writeSiteFiles(); err != nil {
 			return UpdateStats{}, err
 		}
-	}
-	if err := s.write(s.treeName, s.tree); err != nil {
-		return UpdateStats{}, err
-	}
-	if err := s.writeAssets(); err != nil {
-		return UpdateStats{}, err
-	}
-	if err := s.writeRobots(); err != nil {
-		return UpdateStats{}, err
-	}
-	if err := s.writeFavicon(); err != nil {
-		return UpdateStats{}, err
-	}
-	if err := s.writeTimelineData(); err != nil {
-		return UpdateStats{}, err
 	}
 	inc.keys, inc.lists = s.pageKeys(), map[pageKey]bool{}
 	for k := range inc.keys {
@@ -143,6 +128,25 @@ func (inc *Incremental) full(ctx context.Context, eng *markdown.Engine, v *vault
 	inc.s = s
 	st := UpdateStats{Full: true, Pages: s.stats.Pages, Files: s.stats.Files, Notes: s.notePages(rendered)}
 	return st, nil
+}
+
+// writeSiteFiles writes the files no page renders: the bundled and the
+// vault's assets, robots.txt, the favicon and the timeline's data.
+func (s *site) writeSiteFiles() error {
+	for _, f := range s.bundle.Files {
+		if err := s.write("assets/"+f.Name, f.Data); err != nil {
+			return err
+		}
+	}
+	if err := s.write(s.treeName, s.tree); err != nil {
+		return err
+	}
+	for _, step := range []func() error{s.writeAssets, s.writeRobots, s.writeFavicon, s.writeTimelineData} {
+		if err := step(); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // update makes the site of v from old, which it takes over, and renders
@@ -203,7 +207,13 @@ func (inc *Incremental) update(ctx context.Context, old *site, v *vault.Vault, d
 	for _, a := range old.v.Assets {
 		hashes[a.Path] = a.Hash
 	}
+	if s.opts.TwinsOnly {
+		hashes = nil // no asset was written
+	}
 	for _, a := range v.Assets {
+		if s.opts.TwinsOnly {
+			break
+		}
 		if h, ok := hashes[a.Path]; !ok || h != a.Hash {
 			if err := s.writeAsset(a); err != nil {
 				return UpdateStats{}, err
@@ -273,15 +283,18 @@ func (inc *Incremental) derive(s, old *site, d vault.Delta) (moved []string, all
 	s.navByDir, s.chromeByDir = map[string]template.HTML{}, map[string]chrome{}
 	s.treeName, s.tree = s.treeData()
 	s.topFolders = topFolders(s.folders)
-	if s.treeName != old.treeName {
+	if s.treeName != old.treeName && !s.opts.TwinsOnly {
 		if err := s.write(s.treeName, s.tree); err != nil && s.chromeErr == nil {
 			s.chromeErr = err
 		}
 	}
-	for dir := range old.navByDir {
+	for dir := range s.folders {
+		if s.opts.TwinsOnly {
+			break // no HTML page carries them
+		}
 		s.navByDir[dir] = s.navHTML(dir, "")
 	}
-	for dir := range s.folders {
+	for dir := range old.navByDir {
 		s.navByDir[dir] = s.navHTML(dir, "")
 	}
 	for dir, nav := range s.navByDir {
@@ -315,6 +328,10 @@ func (s *site) pageKeys() map[pageKey]bool {
 		if s.pages[n] != "index.html" {
 			keys[noteKey(n.Path)] = true
 		}
+	}
+	if s.opts.TwinsOnly {
+		keys["home"] = true // the twin of the note it shows
+		return keys
 	}
 	for dir := range s.folders {
 		if dir != "" && s.hasFolderPage(dir, s.taken) {
@@ -374,12 +391,14 @@ func (inc *Incremental) repage(s *site, d vault.Delta, allMoved bool) (gone, cam
 	}
 	lists := map[pageKey]bool{}
 	for dir := range s.folders {
-		if dir != "" && s.hasFolderPage(dir, s.taken) {
+		if dir != "" && s.hasFolderPage(dir, s.taken) && !s.opts.TwinsOnly {
 			lists[pageKey("folder:"+dir)] = true
 		}
 	}
 	for t := range s.tags {
-		lists[pageKey("tag:"+t)] = true
+		if !s.opts.TwinsOnly {
+			lists[pageKey("tag:"+t)] = true
+		}
 	}
 	if len(s.folders[""].Folders) > navTopLimit {
 		lists["folders"] = true
@@ -480,8 +499,18 @@ func (s *site) notePages(keys []pageKey) []string {
 // renderPage renders the page of key; names are the tags, sorted.
 func (s *site) renderPage(k pageKey, names []string, r *reads) error {
 	if p, ok := strings.CutPrefix(string(k), "n:"); ok {
-		if n := s.v.Note(p); n != nil {
-			return s.renderNote(n, r)
+		n := s.v.Note(p)
+		switch {
+		case n == nil:
+			return nil
+		case s.opts.TwinsOnly:
+			return s.writeTwin(n, s.url(n, r), r)
+		}
+		return s.renderNote(n, r)
+	}
+	if k == "home" && s.opts.TwinsOnly {
+		if n := s.homeNote(r); n != nil {
+			return s.writeTwin(n, "index.html", r)
 		}
 		return nil
 	}
@@ -536,8 +565,10 @@ func (inc *Incremental) Finish(ctx context.Context, w output.Writer) error {
 		}
 		inc.stale = map[pageKey]bool{}
 	}
-	if err := s.writeSearch(ctx); err != nil {
-		return err
+	if !s.opts.TwinsOnly {
+		if err := s.writeSearch(ctx); err != nil {
+			return err
+		}
 	}
 	if err := s.writeDeferred(ctx); err != nil {
 		return err

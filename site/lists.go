@@ -133,8 +133,7 @@ func (s *site) renderHome(r *reads) error {
 			d.Page.Subtitle = n.Title
 		}
 		d.Slider = s.slider(page, "index")
-		r.file(twinPath(page))
-		if err := s.write(twinPath(page), s.twin(n, page, r)); err != nil {
+		if err := s.writeTwin(n, page, r); err != nil {
 			return err
 		}
 	}

@@ -202,6 +202,11 @@ func (s *site) renderNote(n *vault.Note, r *reads) error {
 		return err
 	}
 	// The twin doubles as the hover preview's source (ui/preview.ts).
+	return s.writeTwin(n, page, r)
+}
+
+// writeTwin writes the Markdown twin of n's page.
+func (s *site) writeTwin(n *vault.Note, page string, r *reads) error {
 	r.file(twinPath(page))
 	return s.write(twinPath(page), s.twin(n, page, r))
 }

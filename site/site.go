@@ -54,6 +54,12 @@ type Options struct {
 	// Team places the site in a team site of several workspaces
 	// (internal/team); nil for a site of its own.
 	Team *Team
+	// TwinsOnly writes only what agents read (dreamwiki mcp): each note
+	// page's Markdown twin and api/pages.json and api/claims.json, made
+	// by the same code as in a whole site. No HTML page, asset, search
+	// index, sitemap, feed or llms.txt is written, and History is not
+	// read. Supported by Incremental; Build writes the whole site.
+	TwinsOnly bool
 }
 
 // Team is what a site knows of the team site it is part of.
@@ -136,6 +142,7 @@ func Build(ctx context.Context, eng *markdown.Engine, v *vault.Vault, opts Optio
 	if err := public(v); err != nil {
 		return Stats{}, err
 	}
+	opts.TwinsOnly = false
 	s, err := newSite(eng, v, opts, w)
 	if err != nil {
 		return Stats{}, err
@@ -180,11 +187,15 @@ func (opts Options) normalised(v *vault.Vault) Options {
 // newSite prepares a build: the assets bundled and the templates parsed.
 // What every page needs to know about the others is for collect.
 func newSite(eng *markdown.Engine, v *vault.Vault, opts Options, w output.Writer) (*site, error) {
+	s := &site{eng: eng, v: v, opts: opts.normalised(v), w: w}
+	if s.opts.TwinsOnly {
+		return s, nil // no page, so no asset and no template
+	}
 	b, err := assets.Build()
 	if err != nil {
 		return nil, err
 	}
-	s := &site{eng: eng, v: v, opts: opts.normalised(v), bundle: b, w: w}
+	s.bundle = b
 	s.assetMap = s.assetPaths()
 	if s.layouts, err = parseTemplates(); err != nil {
 		return nil, err
@@ -203,7 +214,9 @@ func (s *site) collect(bases map[string]string, memo claimMemo) {
 	s.taken = s.takenPages()
 	s.collectTags()
 	s.collectFolders()
-	s.renderNav()
+	if !s.opts.TwinsOnly {
+		s.renderNav() // the explorer, which only HTML pages carry
+	}
 	s.mem = s.collectMemory(memo)
 }
 
@@ -259,6 +272,9 @@ func (s *site) renderAll(ctx context.Context, deferred bool) error {
 // read the site. It stops between files when ctx is done.
 func (s *site) writeDeferred(ctx context.Context) error {
 	steps := []func() error{s.writeLLMs, s.writeAPI, s.writeSitemap, s.writeFeed}
+	if s.opts.TwinsOnly {
+		steps = []func() error{s.writeAPI}
+	}
 	return parallel.Each(ctx, len(steps), runtime.GOMAXPROCS(0), func(i int) error { return steps[i]() })
 }
 

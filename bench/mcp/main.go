@@ -5,6 +5,11 @@
 //
 //	go build -o /tmp/dreamwiki ./cmd/dreamwiki
 //	go run ./bench/mcp -bin /tmp/dreamwiki -ws /tmp/ws10k   # a workspace bench/gen wrote
+//	go run ./bench/mcp -bin /tmp/dreamwiki -ws /tmp/ws10k -cold   # without the kept index
+//
+// dreamwiki mcp keeps its search index in WORKSPACE/.dreamwiki/index; a
+// restart re-indexes only what changed. -cold removes it first, to
+// measure a first start.
 package main
 
 import (
@@ -18,16 +23,25 @@ import (
 	"time"
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/dreamwiki/dreamwiki/internal/search/memsearch"
 )
 
 func main() {
 	bin := flag.String("bin", "dreamwiki", "the dreamwiki binary")
 	ws := flag.String("ws", "", "the workspace (required)")
 	n := flag.Int("n", 200, "number of searches")
+	cold := flag.Bool("cold", false, "remove WORKSPACE/.dreamwiki/index first: a first start")
 	flag.Parse()
 	if *ws == "" {
 		fmt.Fprintln(os.Stderr, "usage: go run ./bench/mcp -bin BIN -ws WORKSPACE [-n 200]")
 		os.Exit(2)
+	}
+	if *cold {
+		if err := os.RemoveAll(memsearch.WorkspaceDir(*ws)); err != nil {
+			fmt.Fprintln(os.Stderr, "bench/mcp:", err)
+			os.Exit(1)
+		}
 	}
 	if err := run(*bin, *ws, *n); err != nil {
 		fmt.Fprintln(os.Stderr, "bench/mcp:", err)

@@ -11,6 +11,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/dreamwiki/dreamwiki/internal/mcp"
+	"github.com/dreamwiki/dreamwiki/internal/search/memsearch"
 	"github.com/dreamwiki/dreamwiki/internal/server"
 )
 
@@ -40,6 +41,11 @@ dream_apply. Resources: every page of the site as Markdown
 (dreamwiki://site/...), MEMORY.md (dreamwiki://workspace/MEMORY.md) and
 claims by id (dreamwiki://claim/{id}).
 
+MCP renders no HTML page: only what agents read (the Markdown twins,
+api/pages.json and api/claims.json) and the search index, which it keeps
+in WORKSPACE/.dreamwiki/index as dreamwiki search does, so that a restart
+re-indexes only the files that changed.
+
 serve mounts the same tools at http://127.0.0.1:4321/mcp (streamable HTTP).
 Messages go to stderr; stdout carries the protocol only.`,
 		Example: `  dreamwiki mcp ~/.openclaw/workspace
@@ -62,6 +68,9 @@ Messages go to stderr; stdout carries the protocol only.`,
 				return err
 			}
 			bopts.Progress = nil
+			// Agents read the Markdown twins, api/ and the search index:
+			// no HTML page is rendered.
+			bopts.TwinsOnly = true
 			dir := "."
 			if len(args) == 1 {
 				dir = args[0]
@@ -77,6 +86,10 @@ Messages go to stderr; stdout carries the protocol only.`,
 			if fi, err := os.Stat(dir); err != nil || !fi.IsDir() {
 				return failure{fmt.Sprintf("workspace %q is not a folder", dir)}
 			}
+			indexDir := memsearch.WorkspaceDir(dir)
+			if f.demo {
+				indexDir = "" // a copy, gone when the server stops
+			}
 			level := slog.LevelWarn
 			if f.verbose {
 				level = slog.LevelDebug
@@ -88,7 +101,8 @@ Messages go to stderr; stdout carries the protocol only.`,
 			ctx := cmd.Context()
 			src := mcp.Load(func() (mcp.Source, error) {
 				s, err := server.New(ctx, server.Options{Workspace: dir, Build: bopts, ReadOnly: !f.writable,
-					FinishAfter: 50 * time.Millisecond, Debounce: 20 * time.Millisecond, Log: log, Version: version})
+					FinishAfter: 50 * time.Millisecond, Debounce: 20 * time.Millisecond, Log: log, Version: version,
+					IndexDir: indexDir})
 				if err != nil {
 					log.Error("reading the workspace", "err", err)
 					return nil, err

@@ -1,8 +1,8 @@
 package main
 
 import (
+	"errors"
 	"fmt"
-	"path/filepath"
 
 	"github.com/spf13/cobra"
 
@@ -60,9 +60,14 @@ newest first (undated notes last).`,
 			}
 			dir := ""
 			if !f.demo {
-				dir = filepath.Join(ws, ".dreamwiki", "index")
+				dir = memsearch.WorkspaceDir(ws)
 			}
 			ix, err := memsearch.OpenIndex(dir)
+			if errors.Is(err, memsearch.ErrInUse) {
+				// dreamwiki mcp keeps the index open while it runs: search
+				// without it, in memory.
+				ix, err = memsearch.OpenIndex("")
+			}
 			if err != nil {
 				return failure{err.Error()}
 			}

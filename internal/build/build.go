@@ -66,6 +66,12 @@ type Options struct {
 	// per workspace.
 	VaultDir string
 
+	// TwinsOnly makes a Session render only what agents read: the
+	// Markdown twins and api/ (site.Options.TwinsOnly), without the
+	// memory's history, which only HTML pages show. dreamwiki mcp sets
+	// it; Build writes the whole site whatever it says.
+	TwinsOnly bool
+
 	// unlinked analyses leave out what only the vault reads
 	// (provenance.Options.Unlinked): set for the points of History,
 	// whose vaults are never written.
@@ -383,6 +389,7 @@ func (m *Model) WriteVault(ctx context.Context, opts Options, dir string) (int, 
 // Build reads the workspace and writes Out/vault and Out/site.
 func Build(ctx context.Context, opts Options) (*Report, error) {
 	start := time.Now()
+	opts.TwinsOnly = false
 	var read []string
 	if !opts.Demo {
 		read = []string{workspaceRoot(opts)}
@@ -469,5 +476,6 @@ func (m *Model) SiteOptions(opts Options) site.Options {
 		so.Snapshot = m.Snapshot.Describe()
 	}
 	so.History = m.History
+	so.TwinsOnly = opts.TwinsOnly
 	return so
 }

@@ -33,7 +33,8 @@ type stop struct {
 // without dreams at each week of its git history, for the site's dream
 // pages, changes page, claim histories and time slider. It returns nil
 // when there is nothing to step through (no dreams, no git history) and
-// for a snapshot (--as-of), whose site shows one past already.
+// for a snapshot (--as-of), whose site shows one past already, and with
+// opts.TwinsOnly, whose outputs show none.
 //
 // Every point's claims keep the ids of m's claims (as a build keeps the
 // previous build's), so that an entry edited since keeps the id of the
@@ -43,8 +44,8 @@ type stop struct {
 // last is not analysed again, and what did not change between two
 // snapshots (the daily logs, mostly) is not read or worked out again.
 func History(ctx context.Context, opts Options, m *Model) (*site.History, error) {
-	if m.Snapshot != nil || opts.History == workspace.HistoryOff || opts.History == "" && m.Workspace.Config.History.Off() {
-		return nil, nil
+	if m.Snapshot != nil || opts.TwinsOnly || opts.History == workspace.HistoryOff || opts.History == "" && m.Workspace.Config.History.Off() {
+		return nil, nil // no page shows it, or it is turned off
 	}
 	past, err := openPast(opts, m.Workspace)
 	if err != nil {

@@ -14,6 +14,7 @@ import (
 	"github.com/dreamwiki/dreamwiki/internal/build"
 	"github.com/dreamwiki/dreamwiki/internal/buildtest"
 	"github.com/dreamwiki/dreamwiki/internal/mcp"
+	"github.com/dreamwiki/dreamwiki/internal/search/memsearch"
 	"github.com/dreamwiki/dreamwiki/internal/server"
 )
 
@@ -62,16 +63,19 @@ var never = []string{"quokkaflux", "zanzibarqux", "ghp_Zq8rT4vW2xY6uB9nC3mK7pL5s
 
 type fixture struct {
 	dir string
+	s   *server.Server
 	cs  *sdk.ClientSession
 }
 
-// connect serves the workspace written as archive in memory and connects
-// the SDK's own client to it.
+// connect serves the workspace written as archive as dreamwiki mcp does
+// (only what agents read is built; the search index is kept in the
+// workspace's .dreamwiki/index) and connects the SDK's own client to it.
 func connect(t *testing.T, archive string, opts mcp.Options) *fixture {
 	t.Helper()
 	dir := buildtest.Workspace(t, archive)
 	ctx := context.Background()
-	s, err := server.New(ctx, server.Options{Workspace: dir, Build: build.Options{AsOf: time.Date(2026, 11, 30, 0, 0, 0, 0, time.UTC)},
+	s, err := server.New(ctx, server.Options{Workspace: dir, Build: build.Options{AsOf: time.Date(2026, 11, 30, 0, 0, 0, 0, time.UTC), TwinsOnly: true},
+		IndexDir:    memsearch.WorkspaceDir(dir),
 		FinishAfter: 20 * time.Millisecond, Debounce: 10 * time.Millisecond, ReadOnly: !opts.Writable,
 		Now: func() time.Time { return time.Date(2026, 11, 30, 9, 0, 0, 0, time.UTC) }})
 	if err != nil {
@@ -88,7 +92,7 @@ func connect(t *testing.T, archive string, opts mcp.Options) *fixture {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { cs.Close() })
-	return &fixture{dir: dir, cs: cs}
+	return &fixture{dir: dir, s: s, cs: cs}
 }
 
 // call calls a tool and returns its text, failing on a protocol error.
@@ -294,6 +298,50 @@ func TestPrivateNotesAndSecrets_NeverComeOut(t *testing.T) {
 	}
 	if n < 5 {
 		t.Errorf("only %d resources listed", n)
+	}
+}
+
+// TestAnswersWithoutRenderingAnHTMLPage: search, get and resources
+// answer from the Markdown twins, api/ and the search index; the server
+// dreamwiki mcp runs renders no HTML page and no other site file.
+func TestAnswersWithoutRenderingAnHTMLPage(t *testing.T) {
+	f := connect(t, workspace, mcp.Options{})
+	if out := result[mcp.SearchOut](t, f, "memory_search", map[string]any{"query": "gateway host"}); len(out.Results) == 0 {
+		t.Fatal("memory_search found nothing")
+	}
+	if text, isErr := f.call(t, "memory_get", map[string]any{"path": "memory/2026-11-03.md"}); isErr || !strings.Contains(text, "nuc-01") {
+		t.Fatalf("memory_get: %s", text)
+	}
+	ctx := context.Background()
+	pages := 0
+	for r, err := range f.cs.Resources(ctx, nil) {
+		if err != nil {
+			t.Fatal(err)
+		}
+		name, ok := strings.CutPrefix(r.URI, "dreamwiki://site/")
+		if !ok {
+			continue
+		}
+		pages++
+		if _, err := f.cs.ReadResource(ctx, &sdk.ReadResourceParams{URI: r.URI}); err != nil {
+			t.Errorf("%s: %v", r.URI, err)
+		}
+		if _, ok := f.s.SiteFile(strings.TrimSuffix(name, ".md") + ".html"); ok {
+			t.Errorf("the page of %s was rendered", name)
+		}
+	}
+	if pages < 5 {
+		t.Fatalf("only %d pages listed", pages)
+	}
+	for _, name := range []string{"index.html", "graph.html", "search.html", "sitemap.xml", "llms.txt"} {
+		if _, ok := f.s.SiteFile(name); ok {
+			t.Errorf("%s was rendered", name)
+		}
+	}
+	// Every file is a listed page's twin or one of api/pages.json and
+	// api/claims.json.
+	if got := f.s.Files(); got != pages+2 {
+		t.Errorf("the server holds %d files; want the %d twins and api/'s two", got, pages)
 	}
 }
 

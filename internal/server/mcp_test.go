@@ -5,8 +5,12 @@ import (
 	"net/http"
 	"strings"
 	"testing"
+	"time"
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/dreamwiki/dreamwiki/internal/build"
+	"github.com/dreamwiki/dreamwiki/internal/search/memsearch"
 )
 
 func TestServe_MountsTheMCPToolsAtSlashMCP(t *testing.T) {
@@ -56,5 +60,60 @@ func TestServe_MCPRefusesOtherSitesAndHosts(t *testing.T) {
 		if res.StatusCode < 400 {
 			t.Errorf("/mcp answered %d to a request with %v", res.StatusCode, h)
 		}
+	}
+}
+
+// TestIndexDir_KeptBetweenRunsAndInMemoryWhenHeld: a server keeps the
+// search index in IndexDir, so the next one finds it current; a second
+// server on the same workspace (a second agent) searches from an index in
+// memory rather than failing.
+func TestIndexDir_KeptBetweenRunsAndInMemoryWhenHeld(t *testing.T) {
+	if testing.Short() {
+		t.Skip("waits for the index lock to time out")
+	}
+	dir := smallWorkspace(t)
+	idx := memsearch.WorkspaceDir(dir)
+	search := func(s *Server) []memsearch.Result {
+		t.Helper()
+		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+		defer cancel()
+		if err := s.Settle(ctx); err != nil {
+			t.Fatal(err)
+		}
+		res, err := s.Search(ctx, memsearch.Query{Text: "backups"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return res
+	}
+	first, err := New(context.Background(), Options{Workspace: dir, IndexDir: idx, ReadOnly: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(search(first)) == 0 {
+		t.Fatal("the first server found nothing")
+	}
+	second, err := New(context.Background(), Options{Workspace: dir, IndexDir: idx, ReadOnly: true})
+	if err != nil {
+		t.Fatalf("a second server on a held index: %v", err)
+	}
+	if len(search(second)) == 0 {
+		t.Error("the second server, searching in memory, found nothing")
+	}
+	second.Close()
+	first.Close()
+	// The index the first left is current: nothing is indexed again.
+	ix, err := memsearch.OpenIndex(idx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ix.Close()
+	m, err := build.Load(context.Background(), build.Options{Workspace: dir})
+	if err != nil {
+		t.Fatal(err)
+	}
+	st, err := ix.Update(context.Background(), m.Workspace, m.Vault)
+	if err != nil || st.Changed+st.Removed != 0 {
+		t.Errorf("the kept index was not current: %+v %v", st, err)
 	}
 }

@@ -46,6 +46,11 @@ type Options struct {
 	Log *slog.Logger
 	// Version is the dreamwiki version the MCP server at /mcp reports.
 	Version string
+	// IndexDir is the folder of the search API's index, kept between
+	// runs (memsearch.WorkspaceDir): a start re-indexes only the files
+	// that changed since the last run. "" keeps the index in memory; so
+	// does a folder another process holds.
+	IndexDir string
 	// Out receives a line per rebuild for the person running the server
 	// ("12:03:04 notes/today.md: 2 pages in 35 ms"); nil for silence.
 	Out io.Writer
@@ -179,7 +184,7 @@ func New(ctx context.Context, opts Options) (*Server, error) {
 	}
 	s.store.commitFinish(b)
 	s.finishTook = time.Since(t0)
-	if s.index, err = memsearch.OpenIndex(""); err != nil {
+	if s.index, err = openIndex(opts.IndexDir, s.log); err != nil {
 		s.watch.close()
 		return nil, err
 	}
@@ -194,6 +199,19 @@ func New(ctx context.Context, opts Options) (*Server, error) {
 	go func() { defer s.loopWG.Done(); s.recalls.run(loopCtx) }()
 	go func() { defer s.loopWG.Done(); s.indexer.run(loopCtx) }()
 	return s, nil
+}
+
+// openIndex opens the search index kept in dir, or one in memory when
+// dir is "" or held by another process (a second agent's server).
+func openIndex(dir string, log *slog.Logger) (*memsearch.Index, error) {
+	if dir != "" {
+		ix, err := memsearch.OpenIndex(dir)
+		if err == nil {
+			return ix, nil
+		}
+		log.Warn("searching from an index in memory", "err", err)
+	}
+	return memsearch.OpenIndex("")
 }
 
 // First is what the first build did.

@@ -154,6 +154,14 @@ type fileState struct {
 	Date   string   `json:"date,omitempty"`
 }
 
+// ErrInUse is OpenIndex's error when another process holds the index.
+var ErrInUse = errors.New("in use by another process")
+
+// WorkspaceDir is the folder the persisted index of the workspace at root
+// lives in: dreamwiki search and dreamwiki mcp keep it there, and update
+// only what changed since.
+func WorkspaceDir(root string) string { return filepath.Join(root, ".dreamwiki", "index") }
+
 // OpenIndex opens the index in dir, creating it (and dir) when needed; an
 // index written by another version of the mapping or analysis is rebuilt.
 // dir "" keeps the index in memory (the demo, tests).
@@ -183,7 +191,7 @@ func OpenIndex(dir string) (*Index, error) {
 			return ix, nil
 		}
 		if strings.Contains(err.Error(), "timeout") {
-			return nil, fmt.Errorf("search index %s is in use by another process: %w", dir, err)
+			return nil, fmt.Errorf("search index %s is %w: %w", dir, ErrInUse, err)
 		}
 		// A damaged index is a cache: rebuild it.
 	}
