@@ -13,10 +13,12 @@ let busy = false;
 interface Gate { name: string; passed: boolean; forced?: boolean; detail: string }
 interface Action { kind: string; file: string; text: string; reason: string }
 interface FileChange { path: string; change: string; diff: string }
+interface Proposal { id: string; text: string; source: string[]; score: number; cues: string[] }
 interface Plan {
   ready: boolean;
   gates: Gate[];
   actions: Action[];
+  proposals: Proposal[] | null;
   files: FileChange[];
   summary: string;
   inputs: { path: string }[];
@@ -155,6 +157,27 @@ function showPlan(body: HTMLElement, a: PlanAnswer, force: boolean): void {
     }
     body.append(sum);
   }
+  // Proposals are written only when someone chooses them (#23 rule 1c).
+  const props = p.proposals || [];
+  const boxes: HTMLInputElement[] = [];
+  if (props.length) {
+    const fs = el("fieldset", "dw-proposals");
+    fs.append(el("legend", "", `Proposals: ${props.length}. Tick the ones to write into memory; the rest stay in DREAMS.md.`));
+    const ul = el("ul");
+    for (const x of props.slice(0, 200)) {
+      const li = el("li");
+      const label = el("label");
+      const box = el("input");
+      box.type = "checkbox";
+      box.value = x.id;
+      boxes.push(box);
+      label.append(box, document.createTextNode(" " + x.text));
+      li.append(label, el("span", "dw-muted dw-reason", [x.cues.join(", "), x.source[0], "score " + x.score.toFixed(2)].filter(Boolean).join(" · ")));
+      ul.append(li);
+    }
+    fs.append(ul);
+    body.append(fs);
+  }
   const gates = el("ul", "dw-gates");
   for (const g of p.gates || []) {
     gates.append(el("li", g.passed ? "dw-pass" : g.forced ? "dw-forced" : "dw-fail",
@@ -174,7 +197,7 @@ function showPlan(body: HTMLElement, a: PlanAnswer, force: boolean): void {
   if (p.ready && p.files && p.files.length) {
     const apply = el("button", "dw-apply", "Apply");
     apply.type = "button";
-    apply.addEventListener("click", () => run(body, a.id, force, acts));
+    apply.addEventListener("click", () => run(body, a.id, force, acts, boxes.filter((b) => b.checked).map((b) => b.value)));
     actions.append(apply);
   } else if (!p.ready) {
     const again = el("button", "dw-force", "Plan anyway (skip the gates)");
@@ -189,19 +212,22 @@ function showPlan(body: HTMLElement, a: PlanAnswer, force: boolean): void {
   body.append(actions);
 }
 
-async function run(body: HTMLElement, id: string, force: boolean, planned: Action[]): Promise<void> {
+async function run(body: HTMLElement, id: string, force: boolean, planned: Action[], chosen: string[]): Promise<void> {
   if (busy) return;
   busy = true;
   body.replaceChildren(el("p", "dw-muted", "Dreaming…"));
   log = el("ol", "dw-log");
   body.append(log);
   try {
-    const ans = await post("plan=" + encodeURIComponent(id) + (force ? "&force=1" : ""));
+    // Chosen proposals plan the dream again with them; else the plan shown is applied.
+    const which = chosen.length ? "choose=" + encodeURIComponent(chosen.join(",")) : "plan=" + encodeURIComponent(id);
+    const ans = await post(which + (force ? "&force=1" : ""));
     if (ans.status !== 200) {
       body.append(el("p", "dw-error", (ans.data && ans.data.error) || "The dream failed (" + ans.status + ")."));
       return;
     }
-    await done(body, ans.data as Dreamed, planned);
+    const d = ans.data as Dreamed;
+    await done(body, d, d.actions || planned);
   } catch (e) {
     body.append(el("p", "dw-error", "The server did not answer: " + String(e)));
   } finally {

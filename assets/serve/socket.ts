@@ -14,6 +14,8 @@ export interface Dreamed {
   applied: boolean;
   summary: string;
   written?: string[];
+  /** What the applied plan did (with chosen proposals, the plan made again with them). */
+  actions?: { kind: string; file: string; text: string; reason: string }[];
   notes?: { title: string; url: string }[];
   journal: string;
 }

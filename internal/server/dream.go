@@ -28,6 +28,9 @@ type Dreamed struct {
 	Summary string   `json:"summary"`
 	Written []string `json:"written,omitempty"`
 	Backup  string   `json:"backup,omitempty"`
+	// Actions are what the applied plan did (with chosen proposals, the
+	// plan made again with them, not the one shown before).
+	Actions []dream.Action `json:"actions,omitempty"`
 	// Notes are the pages of the dream's new notes (its entry in the
 	// journal), root-relative.
 	Notes []DreamNote `json:"notes,omitempty"`
@@ -139,7 +142,7 @@ func (s *Server) serveDream(w http.ResponseWriter, r *http.Request) {
 		s.dreamFailed(w, err)
 		return
 	}
-	out := &Dreamed{Applied: res.Applied, Summary: pl.Summary, Written: res.Written, Backup: res.Backup, Journal: "dreams/journal.html"}
+	out := &Dreamed{Applied: res.Applied, Summary: pl.Summary, Written: res.Written, Backup: res.Backup, Actions: pl.Actions, Journal: "dreams/journal.html"}
 	if !res.Applied {
 		out.Summary = "The dream was held back by its gates (" + failedGates(pl) + "); plan again with force to dream anyway."
 	}

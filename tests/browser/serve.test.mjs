@@ -109,14 +109,19 @@ test('the Dream button plans a dream, applies it and links the new dream, which 
   assert.match(await panel.locator('.dw-summary').first().innerText(), /\S/);
   assert.ok(await panel.locator('details.dw-file').count() > 0, 'the plan shows the files it changes');
   assert.match(await panel.locator('details.dw-file pre.dw-diff').first().textContent(), /^(---|\+\+\+|@@)/m);
-  // The summary comes first, by kind; diffs are coloured; Apply is in
-  // view without scrolling, even with every file's diff open.
-  assert.match(await panel.locator('.dw-groups summary').first().innerText(), /^(Promoted|Merged|Superseded|Archived|Other): \d+$/);
+  // Nothing passes the demo's gates: what the dream found is proposed,
+  // and only what a person ticks is written (#23 rule 1c).
+  const proposals = panel.locator('.dw-proposals input[type=checkbox]');
+  assert.ok(await proposals.count() > 0, 'the plan lists its proposals to choose from');
+  assert.equal(await panel.locator('.dw-groups').count(), 0, 'nothing is written unchosen');
+  await proposals.first().check();
+  // Diffs are coloured; Apply is in view without scrolling, even with
+  // every file's diff open.
   assert.ok(await panel.locator('pre.dw-diff .dw-add').count() > 0, 'added lines are marked');
   await panel.locator('details.dw-file').evaluateAll((ds) => ds.forEach((d) => { d.open = true; }));
   const box = await panel.locator('button.dw-apply').boundingBox();
   assert.ok(box && box.y >= 0 && box.y + box.height <= 800, `Apply at ${JSON.stringify(box)}`);
-  const planned = await panel.locator('.dw-groups summary').allInnerTexts();
+  const planned = ['Promoted: 1'];
   await panel.locator('button.dw-apply').click();
   const note = panel.locator('a.dw-note').first();
   await panel.locator('a.dw-journal, .dw-error').first().waitFor({ timeout: 120_000 });
