@@ -52,6 +52,7 @@ async function mount(el: HTMLElement, opts: MountOptions): Promise<void> {
   };
   const layout = (g: Graph): Layout => (g.xy ? new Fixed(g.xy) : new Simulation(g));
   let sim = layout(graph);
+  await nextTask();
   view.setGraph(graph, sim);
   label();
 
