@@ -1,18 +1,20 @@
 // The graph view, bundled separately and loaded on demand by
 // ui/graphloader.ts: a force-directed layout drawn on a canvas, global (every
-// note) or local (the notes within one or two links of a page). It stays
-// smooth with thousands of nodes by laying out with a Barnes-Hut quadtree
-// inside a per-frame time budget, drawing each colour group as one path,
-// and drawing only what the viewport shows.
+// note) or local (the notes within one or two links of a page). The global
+// graph comes laid out by the build, so the browser only draws it; a local
+// one is small and laid out here. It stays smooth with thousands of nodes
+// by drawing each colour group as one path, drawing only what the viewport
+// shows, with less detail when zoomed out, in slices that never hold the
+// page for long.
 
 import { GraphData, subgraph, Graph } from "./graph/data";
-import { Simulation } from "./graph/layout";
+import { Fixed, Layout, Simulation } from "./graph/layout";
 import { View } from "./graph/view";
 
 declare global {
   interface Window {
     dreamwikiGraphData?: GraphData;
-    dreamwikiGraph?: { mount(el: HTMLElement, opts: MountOptions): void };
+    dreamwikiGraph?: { mount(el: HTMLElement, opts: MountOptions): Promise<void> };
     /** Set by mount for tests and tools: the live views. */
     dreamwikiGraphViews?: View[];
   }
@@ -20,7 +22,10 @@ declare global {
 
 interface MountOptions { mode: string; page: string; root: string }
 
-function mount(el: HTMLElement, opts: MountOptions): void {
+/** nextTask lets the page go on (input, painting) before the caller does. */
+const nextTask = (): Promise<void> => new Promise((go) => setTimeout(go, 0));
+
+async function mount(el: HTMLElement, opts: MountOptions): Promise<void> {
   const data = window.dreamwikiGraphData;
   if (!data) return;
   const global = opts.mode === "global";
@@ -37,12 +42,17 @@ function mount(el: HTMLElement, opts: MountOptions): void {
   el.append(canvas, tools);
 
   const view = new View(canvas, opts.root, global);
+  // Sizing the canvas made the browser lay the page out; index the graph
+  // in a task of its own.
+  await nextTask();
   const label = (): void => {
     canvas.setAttribute("aria-label", global
       ? `Graph of ${graph.nodes.length} notes and ${graph.links.length / 2} links. Click a node to open it.`
       : `Notes within ${depth} link${depth > 1 ? "s" : ""} of this page: ${graph.nodes.length}.`);
   };
-  let sim = new Simulation(graph);
+  const layout = (g: Graph): Layout => (g.xy ? new Fixed(g.xy) : new Simulation(g));
+  let sim = layout(graph);
+  await nextTask();
   view.setGraph(graph, sim);
   label();
 
@@ -59,7 +69,7 @@ function mount(el: HTMLElement, opts: MountOptions): void {
     sel.addEventListener("change", () => {
       depth = Number(sel.value);
       graph = build();
-      sim = new Simulation(graph);
+      sim = layout(graph);
       view.setGraph(graph, sim);
       label();
     });

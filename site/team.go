@@ -2,7 +2,6 @@ package site
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"html/template"
@@ -202,11 +201,7 @@ func (t *teamSite) renderGraph() error {
 	if g.Nodes == nil {
 		g.Nodes = [][3]any{}
 	}
-	data, err := json.Marshal(g)
-	if err != nil {
-		return err
-	}
-	if err := t.write(graphDataPath, append(append([]byte("window.dreamwikiGraphData="), data...), ";\n"...)); err != nil {
+	if err := writeGraphData(g, t.write); err != nil {
 		return err
 	}
 	d := pageData{Page: pageInfo{Kind: "graph", Title: "Graph",

@@ -2,21 +2,25 @@
 // subgraph a view shows.
 
 /** GraphData is assets/graph-data.js: groups by name, nodes as
- * [title, root-relative URL, group index], links as flat index pairs. */
+ * [title, root-relative URL, group index], links as flat index pairs,
+ * and the build's layout of the whole graph as flat x, y pairs. */
 export interface GraphData {
   groups: string[];
   nodes: [string, string, number][];
   links: number[];
+  xy?: number[];
 }
 
 /** Graph is what a view draws: nodes renumbered from 0, links as flat
- * index pairs into nodes, degree per node, and the page's own node. */
+ * index pairs into nodes, degree per node, the page's own node, and the
+ * build's positions when the graph is the whole one (else null). */
 export interface Graph {
   groups: string[];
   nodes: { title: string; url: string; group: number }[];
   links: Int32Array;
   degree: Int32Array;
   center: number;
+  xy: Float64Array | null;
 }
 
 /** subgraph returns every node when page is "", else the nodes within
@@ -63,5 +67,6 @@ export function subgraph(d: GraphData, page: string, depth: number): Graph {
   }
   const degree = new Int32Array(nodes.length);
   for (const x of links) degree[x]++;
-  return { groups: d.groups, nodes, links: Int32Array.from(links), degree, center };
+  const xy = !page && d.xy && d.xy.length === 2 * n ? Float64Array.from(d.xy) : null;
+  return { groups: d.groups, nodes, links: Int32Array.from(links), degree, center, xy };
 }

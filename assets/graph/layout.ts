@@ -1,10 +1,44 @@
-// Force-directed layout, after d3-force's model: links pull like springs,
-// every node repels every other (approximated with a Barnes-Hut quadtree,
-// so a tick costs O(n log n)), and a weak pull keeps components near the
-// centre. Positions start on a sunflower spiral, so a layout is the same
-// on every load.
+// Where a view's nodes are. The global graph comes laid out by the build
+// (internal/graphlayout), so it is only drawn: Fixed. A local graph (the
+// notes near one page) is small and laid out here, live: Simulation, a
+// force-directed layout after d3-force's model (links pull like springs,
+// every node repels every other through a Barnes-Hut quadtree, so a tick
+// costs O(n log n), and a weak pull keeps components near the centre),
+// the same model and constants as the build's. Positions start on a
+// sunflower spiral, so a layout is the same on every load.
 
 import { Graph } from "./data";
+
+/** Layout is what a view reads: positions, and whether they still move. */
+export interface Layout {
+  readonly n: number;
+  readonly x: Float64Array;
+  readonly y: Float64Array;
+  readonly running: boolean;
+  alpha: number;
+  tick(): void;
+}
+
+/** Fixed is a layout computed beforehand: it never moves. */
+export class Fixed implements Layout {
+  readonly n: number;
+  readonly x: Float64Array;
+  readonly y: Float64Array;
+  readonly running = false;
+  alpha = 0;
+
+  constructor(xy: Float64Array) {
+    const n = (this.n = xy.length / 2);
+    this.x = new Float64Array(n);
+    this.y = new Float64Array(n);
+    for (let i = 0; i < n; i++) {
+      this.x[i] = xy[2 * i];
+      this.y[i] = xy[2 * i + 1];
+    }
+  }
+
+  tick(): void {}
+}
 
 const theta2 = 0.81; // Barnes-Hut accuracy (theta 0.9), squared
 const charge = -30;
@@ -14,7 +48,7 @@ const velocityDecay = 0.6;
 const alphaMin = 0.002;
 const alphaDecay = 1 - Math.pow(alphaMin, 1 / 300);
 
-export class Simulation {
+export class Simulation implements Layout {
   readonly n: number;
   readonly x: Float64Array;
   readonly y: Float64Array;

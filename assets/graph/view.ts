@@ -1,10 +1,12 @@
 // Drawing and interaction: the canvas is redrawn only when something
-// changed (layout moved, view panned, hover), each colour group and all
-// links as one path, labels only where they fit. Drag pans, the wheel
-// zooms, a click on a node opens its page.
+// changed (layout moved, view panned, hover), links and each colour group
+// in a few paths, labels only where they fit, nodes too small to see as
+// circles as squares. A big picture is drawn in slices of a few
+// milliseconds, one per frame, so the page never waits for it. Drag pans,
+// the wheel zooms, a click on a node opens its page.
 
 import { Graph } from "./data";
-import { Simulation } from "./layout";
+import { Layout } from "./layout";
 
 /** A group's colour is the CSS custom property --g-GROUP (graph.css). */
 const groupVar = (group: string): string => "--g-" + group;
@@ -16,10 +18,17 @@ const labelAllZoom = 1.2;
 /** Frame budget for layout ticks, so panning stays smooth while it runs. */
 const tickBudgetMs = 8;
 
+/** Time a slice of drawing may take before it lets the page go on (a
+ * phone is several times slower than the machine this was tuned on). */
+const drawBudgetMs = 6;
+
+/** Links or nodes drawn between looks at the clock. */
+const drawBatch = 1024;
+
 export class View {
   private ctx: CanvasRenderingContext2D;
   private graph!: Graph;
-  private sim!: Simulation;
+  private sim!: Layout;
   private k = 1;
   private tx = 0;
   private ty = 0;
@@ -38,7 +47,7 @@ export class View {
   /** Set once the reader pans or zooms: the view stops refitting itself. */
   private userMoved = false;
   private neighbours: Set<number> = new Set();
-  private adjacency: number[][] = [];
+  private adjacencyOf: number[][] | null = null;
   private byGroup: number[][] = [];
   /** Frames drawn, for tests that measure the frame rate. */
   frames = 0;
@@ -58,7 +67,7 @@ export class View {
     this.bindPointer();
   }
 
-  setGraph(g: Graph, sim: Simulation): void {
+  setGraph(g: Graph, sim: Layout): void {
     this.graph = g;
     this.sim = sim;
     this.hover = -1;
@@ -66,11 +75,7 @@ export class View {
     this.version++;
     this.byGroup = g.groups.map(() => []);
     g.nodes.forEach((node, i) => this.byGroup[node.group]?.push(i));
-    this.adjacency = Array.from({ length: g.nodes.length }, () => []);
-    for (let i = 0; i + 1 < g.links.length; i += 2) {
-      this.adjacency[g.links[i]].push(g.links[i + 1]);
-      this.adjacency[g.links[i + 1]].push(g.links[i]);
-    }
+    this.adjacencyOf = null;
     // Labels are placed most-linked first; hubs are labelled at any zoom.
     this.labelOrder = g.nodes.map((_, i) => i).sort((a, b) => g.degree[b] - g.degree[a] || a - b);
     const hubCount = Math.min(12, Math.max(3, Math.round(Math.sqrt(g.nodes.length) / 2)));
@@ -81,6 +86,21 @@ export class View {
     const warm = g.nodes.length <= 300 ? 120 : 0;
     for (let i = 0; i < warm; i++) sim.tick();
     this.fit();
+  }
+
+  /** adjacency lists each node's neighbours, made when first needed
+   * (on hover), not while the page loads. */
+  private get adjacency(): number[][] {
+    if (!this.adjacencyOf) {
+      const g = this.graph;
+      const adj: number[][] = Array.from({ length: g.nodes.length }, () => []);
+      for (let i = 0; i + 1 < g.links.length; i += 2) {
+        adj[g.links[i]].push(g.links[i + 1]);
+        adj[g.links[i + 1]].push(g.links[i]);
+      }
+      this.adjacencyOf = adj;
+    }
+    return this.adjacencyOf;
   }
 
   /** fit scales and centres the view on the whole graph. */
@@ -135,18 +155,24 @@ export class View {
       this.dirty = true;
     }
     if (this.dirty) {
-      this.draw();
       this.dirty = false;
+      this.draw();
+    } else if (this.slices) {
+      this.continueSlices();
     }
-    if (sim.running) this.frame = requestAnimationFrame(() => this.loop());
+    if (sim.running || this.slices) this.frame = requestAnimationFrame(() => this.loop());
   }
 
   private radius(i: number): number {
     return 3 + Math.min(9, Math.sqrt(this.graph.degree[i]));
   }
 
+  /** A drawing under way, one slice per frame, and what it labels at the end. */
+  private slices: { steps: Generator<void>; visible: (i: number) => boolean } | null = null;
+
   private draw(): void {
     this.frames++;
+    this.slices = null;
     const { ctx, k, dpr } = this;
     ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
     ctx.fillStyle = this.bg;
@@ -156,15 +182,41 @@ export class View {
     const x1 = (this.width - this.tx) / k + 20, y1 = (this.height - this.ty) / k + 20;
     const { x, y } = this.sim;
     const visible = (i: number): boolean => x[i] >= x0 && x[i] <= x1 && y[i] >= y0 && y[i] <= y1;
+    // A drag pans a picture of the whole graph (built when the drag
+    // starts); otherwise only what is in view is drawn, which is cheaper
+    // than a picture of everything the first time, when the page loads.
     const still = !this.sim.running || this.interacting;
-    if (this.hover < 0 && still && this.blit()) {
+    if (this.hover < 0 && still && (this.interacting || this.cacheFits()) && this.blit()) {
       // Drawn from the cached picture.
     } else {
       ctx.setTransform(dpr * k, 0, 0, dpr * k, dpr * this.tx, dpr * this.ty);
-      this.drawScene(ctx, visible);
+      const steps = this.drawScene(ctx, visible);
+      // While the layout moves, every frame redraws anyway: draw it whole.
+      if (this.sim.running) {
+        for (const _ of steps);
+      } else {
+        this.slices = { steps, visible };
+        this.continueSlices();
+        return;
+      }
     }
     ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
     this.drawLabels(visible);
+  }
+
+  /** continueSlices draws for drawBudgetMs, then labels the picture once it is whole. */
+  private continueSlices(): void {
+    const job = this.slices;
+    if (!job) return;
+    const { ctx, k, dpr } = this;
+    ctx.setTransform(dpr * k, 0, 0, dpr * k, dpr * this.tx, dpr * this.ty);
+    const end = performance.now() + drawBudgetMs;
+    while (!job.steps.next().done) {
+      if (performance.now() > end) return; // loop() asks for the next frame
+    }
+    this.slices = null;
+    ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
+    this.drawLabels(job.visible);
   }
 
   /** The whole graph drawn once at the current zoom; panning then only
@@ -172,6 +224,11 @@ export class View {
   private cache: { canvas: HTMLCanvasElement; version: number; k: number; dpr: number; minX: number; minY: number } | null = null;
   /** Bumped whenever node positions or colours change. */
   private version = 0;
+
+  private cacheFits(): boolean {
+    const c = this.cache;
+    return !!c && c.version === this.version && c.k === this.k && c.dpr === this.dpr;
+  }
 
   private blit(): boolean {
     const { k, dpr } = this;
@@ -196,7 +253,7 @@ export class View {
       canvas.height = h;
       const cx = canvas.getContext("2d")!;
       cx.setTransform(dpr * k, 0, 0, dpr * k, -minX * k * dpr, -minY * k * dpr);
-      this.drawScene(cx, () => true);
+      for (const _ of this.drawScene(cx, () => true));
       c = this.cache = { canvas, version: this.version, k, dpr, minX, minY };
     }
     const { ctx } = this;
@@ -206,22 +263,30 @@ export class View {
   }
 
   /** drawScene draws links and nodes in world coordinates (the caller sets
-   * the transform), skipping what visible rejects. */
-  private drawScene(ctx: CanvasRenderingContext2D, visible: (i: number) => boolean): void {
+   * the transform), skipping what visible rejects, in batches: it yields
+   * after each, with its paths drawn, so a caller can stop there and go
+   * on in the next frame. */
+  private *drawScene(ctx: CanvasRenderingContext2D, visible: (i: number) => boolean): Generator<void> {
     const { graph, sim, k } = this;
     const { x, y } = sim;
     const links = graph.links;
-    ctx.lineWidth = 1 / k;
-    ctx.strokeStyle = this.edge;
-    ctx.globalAlpha = this.hover >= 0 ? 0.25 : 0.6;
-    ctx.beginPath();
-    for (let i = 0; i + 1 < links.length; i += 2) {
-      const a = links[i], b = links[i + 1];
-      if (!visible(a) && !visible(b)) continue;
-      ctx.moveTo(x[a], y[a]);
-      ctx.lineTo(x[b], y[b]);
+    const lineWidth = 1 / k;
+    const linkAlpha = this.hover >= 0 ? 0.25 : 0.6;
+    for (let start = 0; start < links.length; start += 2 * drawBatch) {
+      ctx.lineWidth = lineWidth;
+      ctx.strokeStyle = this.edge;
+      ctx.globalAlpha = linkAlpha;
+      ctx.beginPath();
+      const end = Math.min(links.length, start + 2 * drawBatch);
+      for (let i = start; i + 1 < end; i += 2) {
+        const a = links[i], b = links[i + 1];
+        if (!visible(a) && !visible(b)) continue;
+        ctx.moveTo(x[a], y[a]);
+        ctx.lineTo(x[b], y[b]);
+      }
+      ctx.stroke();
+      yield;
     }
-    ctx.stroke();
     if (this.hover >= 0) {
       ctx.globalAlpha = 1;
       ctx.strokeStyle = this.colours[graph.nodes[this.hover].group] || this.text;
@@ -235,25 +300,36 @@ export class View {
     }
     ctx.globalAlpha = 1;
 
-    // One path per colour group; with a hovered node, the others fade.
+    // One path per colour group (and batch); with a hovered node, the
+    // others fade. A node under about a device pixel across is a square:
+    // it looks the same and costs a fraction of a circle.
     const dim = this.hover >= 0;
+    const tiny = 1.5 / (k * this.dpr);
     for (const faded of dim ? [false, true] : [false]) {
-      ctx.globalAlpha = faded ? 0.25 : 1;
       for (let g = 0; g < graph.groups.length; g++) {
         const members = this.byGroup[g];
-        ctx.fillStyle = this.colours[g] || "#888";
-        ctx.beginPath();
-        let any = false;
-        for (let m = 0; m < members.length; m++) {
-          const i = members[m];
-          if (!visible(i)) continue;
-          if (dim && (i === this.hover || this.neighbours.has(i)) === faded) continue;
-          const r = this.radius(i);
-          ctx.moveTo(x[i] + r, y[i]);
-          ctx.arc(x[i], y[i], r, 0, 2 * Math.PI);
-          any = true;
+        for (let start = 0; start < members.length; start += drawBatch) {
+          ctx.globalAlpha = faded ? 0.25 : 1;
+          ctx.fillStyle = this.colours[g] || "#888";
+          ctx.beginPath();
+          let any = false;
+          const end = Math.min(members.length, start + drawBatch);
+          for (let m = start; m < end; m++) {
+            const i = members[m];
+            if (!visible(i)) continue;
+            if (dim && (i === this.hover || this.neighbours.has(i)) === faded) continue;
+            const r = this.radius(i);
+            if (r <= tiny) {
+              ctx.rect(x[i] - r, y[i] - r, 2 * r, 2 * r);
+            } else {
+              ctx.moveTo(x[i] + r, y[i]);
+              ctx.arc(x[i], y[i], r, 0, 2 * Math.PI);
+            }
+            any = true;
+          }
+          if (any) ctx.fill();
+          yield;
         }
-        if (any) ctx.fill();
       }
     }
     ctx.globalAlpha = 1;
@@ -358,7 +434,7 @@ export class View {
   }
 
   /** settled reports whether the layout has stopped moving. */
-  settled(): boolean { return !this.sim.running; }
+  settled(): boolean { return !this.sim.running && !this.slices && !this.dirty; }
 
   private nodeAt(px: number, py: number): number {
     const { x, y, n } = this.sim;

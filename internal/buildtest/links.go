@@ -197,13 +197,11 @@ func checkIndexes(t testing.TB, c *linkChecker, dir string) {
 		}
 	}
 	if data, err := os.ReadFile(filepath.Join(dir, "assets", "graph-data.js")); err == nil {
-		js := strings.TrimSuffix(strings.TrimSpace(string(data)), ";")
-		_, obj, _ := strings.Cut(js, "=")
 		var g struct {
 			Nodes [][3]any
 			Links []int
 		}
-		if err := json.Unmarshal([]byte(obj), &g); err != nil {
+		if err := json.Unmarshal([]byte(GraphJSON(string(data))), &g); err != nil {
 			t.Errorf("assets/graph-data.js: %v", err)
 		}
 		for _, n := range g.Nodes {
@@ -254,4 +252,18 @@ func escapeURL(p string) string {
 		u += "#" + frag
 	}
 	return u
+}
+
+// GraphJSON is the JSON in assets/graph-data.js, a script that sets
+// window.dreamwikiGraphData=JSON.parse("...") (or, before, the literal).
+func GraphJSON(script string) string {
+	js := strings.TrimSuffix(strings.TrimSpace(script), ";")
+	_, v, _ := strings.Cut(js, "=")
+	if inner, ok := strings.CutPrefix(v, "JSON.parse("); ok {
+		var s string
+		if json.Unmarshal([]byte(strings.TrimSuffix(inner, ")")), &s) == nil {
+			return s
+		}
+	}
+	return v
 }
