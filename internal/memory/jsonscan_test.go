@@ -38,12 +38,12 @@ func FuzzScanner_AgreesWithEncodingJSON(f *testing.F) {
 // Malformed JSON is an error that says where and what.
 func TestParseRecallDoc_MalformedJSONSaysWhere(t *testing.T) {
 	for src, want := range map[string]string{
-		"{\n  \"version\": 1,\n  \"entries\": {\"a\": }\n}":  `line 3, column 20: invalid character '}' looking for beginning of value`,
+		"{\n  \"version\": 1,\n  \"entries\": {\"a\": }\n}":       `line 3, column 20: invalid character '}' looking for beginning of value`,
 		"{\"version\": 1, \"entries\": {\"a\": {\"path\": \"x\"}": `line 1, column 46: unexpected end of JSON input`,
-		`{"version": 1} {}`: `line 1, column 16: text after the JSON value`,
-		`{"version": 01}`:   `line 1, column 14: invalid character '1' after object key:value pair`,
-		`["not", "an object"]`: `not a JSON object`,
-		`{"entries": "x"}`:     `"entries" is neither an object nor an array`,
+		`{"version": 1} {}`:     `line 1, column 16: text after the JSON value`,
+		`{"version": 01}`:       `line 1, column 14: invalid character '1' after object key:value pair`,
+		`["not", "an object"]`:  `not a JSON object`,
+		`{"entries": "x"}`:      `"entries" is neither an object nor an array`,
 		`{"entries": {"k": 1}}`: `recall entry "k" is not an object`,
 	} {
 		_, err := ParseRecallDoc([]byte(src))
