@@ -76,14 +76,17 @@ func ParseRecallDoc(src []byte) (*RecallDoc, error) { return parseRecallDoc(src,
 // takes a bare array of entries.
 func ReadRecall(src []byte) (entries []*RecallRecord, skipped []string, err error) {
 	skip := func(what string) { skipped = append(skipped, what) }
+	d := NewRecallDoc()
 	if t := bytes.TrimSpace(src); bytes.HasPrefix(t, []byte("[")) {
-		d := NewRecallDoc()
 		err = d.addEntries(t, skip)
-		return d.Entries, skipped, err
+	} else {
+		d, err = parseRecallDoc(src, skip)
 	}
-	d, err := parseRecallDoc(src, skip)
 	if err != nil {
 		return nil, nil, err
+	}
+	for _, r := range d.Entries {
+		r.raw = nil // kept for a rewrite, which a reader never makes: src can go
 	}
 	return d.Entries, skipped, nil
 }
