@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -258,14 +257,6 @@ func keySet(keys ...string) map[string]bool {
 // Their formats are the memory package's, which reads them for the dream
 // that rewrites them too; the workspace only reports a file that is no
 // JSON at all (with its line) and the entries memory had to leave out.
-
-func parseRecall(f *File, diags *diag.List) *RecallStore {
-	entries := readStateFile(f, diags, "the recall store", memory.ReadRecall)
-	// Sorted by key, so that which entry credits a line does not depend on
-	// the order the file lists them in.
-	slices.SortStableFunc(entries, func(a, b *memory.RecallRecord) int { return strings.Compare(a.Key, b.Key) })
-	return &RecallStore{File: f, Entries: entries}
-}
 
 func parseMeta(f *File, diags *diag.List) *MetaStore {
 	return &MetaStore{File: f, Entries: readStateFile(f, diags, "the decay metadata", memory.ReadMeta)}
