@@ -50,7 +50,9 @@ func RecallStore(size int, seed int64, start time.Time, days int) []byte {
 	for n := 0; b.Len() < size; {
 		day := r.Intn(days)
 		path := "memory/" + dailyLogName(start, day) + ".md"
-		first := 2 + r.Intn(8)
+		// Ranges reach further down the logs as the store fills, so that
+		// free keys remain for a store of any size.
+		first := 2 + r.Intn(8+n/days)
 		last := first + r.Intn(4)
 		key := fmt.Sprintf("memory:%s:%d:%d", path, first, last)
 		if seen[key] {
