@@ -162,6 +162,7 @@ func snapshotOptions(opts Options, at time.Time) (Options, workspace.Options) {
 	opts.AsOf = time.Date(y, m, d, 0, 0, 0, 0, time.UTC)
 	wopts := published()
 	wopts.Private = opts.Private // the snapshot's files are private by the same globs
+	wopts.Parses = opts.parses
 	if skip := relInside(workspaceRoot(opts), opts.Out); skip != "" && !opts.Demo {
 		wopts.Skip = []string{skip}
 	}

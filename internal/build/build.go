@@ -76,6 +76,9 @@ type Options struct {
 	// (provenance.Options.Unlinked): set for the points of History,
 	// whose vaults are never written.
 	unlinked bool
+	// parses shares the recall store read at one history point with the
+	// others (workspace.Parses).
+	parses *workspace.Parses
 }
 
 // Report is what a build or check found and did.

@@ -61,6 +61,7 @@ func History(ctx context.Context, opts Options, m *Model) (*site.History, error)
 	}
 	progress(opts, fmt.Sprintf("reading memory at %d earlier points", len(stops)))
 	opts.unlinked = true // a point's claims are shown, never its vault
+	opts.parses = &workspace.Parses{}
 	t := &reader{ctx: ctx, opts: opts, past: past, cache: &provenance.Cache{}, prior: m.Provenance.Prior(), last: &provenance.Result{}}
 	h := &site.History{}
 	for _, st := range stops {

@@ -447,8 +447,8 @@ func rawTime(v json.RawMessage) time.Time {
 	if len(v) == 0 || isNull(v) {
 		return time.Time{}
 	}
-	var s string
-	if json.Unmarshal(v, &s) != nil {
+	s, ok := stringValue(v)
+	if !ok {
 		f := rawFloat(v)
 		if f == 0 {
 			return time.Time{}

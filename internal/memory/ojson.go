@@ -19,43 +19,34 @@ type object struct {
 
 func newObject() *object { return &object{vals: map[string]json.RawMessage{}} }
 
-// parseObject decodes raw, which must hold a JSON object.
+var (
+	errNotObject = errors.New("not a JSON object")
+	errNotArray  = errors.New("not a JSON array")
+)
+
+// parseObject decodes raw, which must hold a JSON object and nothing else.
+// Its values are sub-slices of raw. A key given twice keeps its first
+// place and its last value, as encoding/json would read it.
 func parseObject(raw []byte) (*object, error) {
-	dec := json.NewDecoder(bytes.NewReader(raw))
-	dec.UseNumber()
-	t, err := dec.Token()
-	if err != nil {
-		return nil, err
-	}
-	if d, ok := t.(json.Delim); !ok || d != '{' {
-		return nil, errors.New("not a JSON object")
-	}
 	o := newObject()
-	for dec.More() {
-		t, err := dec.Token()
-		if err != nil {
-			return nil, err
-		}
-		k, _ := t.(string)
-		var v json.RawMessage
-		if err := dec.Decode(&v); err != nil {
-			return nil, err
-		}
+	err := eachMember(raw, func(key, val []byte) {
+		k := string(key)
 		if _, dup := o.vals[k]; !dup {
 			o.keys = append(o.keys, k)
 		}
-		o.vals[k] = v
-	}
-	if _, err := dec.Token(); err != nil {
+		o.vals[k] = val
+	})
+	if err != nil {
 		return nil, err
 	}
 	return o, nil
 }
 
-// parseArray decodes raw, which must hold a JSON array, into its elements.
+// parseArray decodes raw, which must hold a JSON array, into its elements,
+// sub-slices of raw.
 func parseArray(raw []byte) ([]json.RawMessage, error) {
 	var out []json.RawMessage
-	if err := json.Unmarshal(raw, &out); err != nil {
+	if err := eachElement(raw, func(v []byte) { out = append(out, v) }); err != nil {
 		return nil, err
 	}
 	return out, nil
@@ -152,7 +143,7 @@ func indent(compact []byte) []byte {
 	return b.Bytes()
 }
 
-func isNull(v json.RawMessage) bool { return strings.TrimSpace(string(v)) == "null" }
+func isNull(v json.RawMessage) bool { return string(bytes.TrimSpace(v)) == "null" }
 
 // rawString decodes a JSON string; other values give their text (numbers,
 // booleans) or "".
@@ -160,11 +151,7 @@ func rawString(v json.RawMessage) string {
 	if len(v) == 0 || isNull(v) {
 		return ""
 	}
-	if s, ok := plainString(v); ok {
-		return s
-	}
-	var s string
-	if json.Unmarshal(v, &s) == nil {
+	if s, ok := stringValue(v); ok {
 		return s
 	}
 	t := strings.TrimSpace(string(v))
@@ -172,20 +159,6 @@ func rawString(v json.RawMessage) string {
 		return t
 	}
 	return ""
-}
-
-// plainString reads a JSON string without escapes, the common case,
-// without decoding it.
-func plainString(v json.RawMessage) (string, bool) {
-	if len(v) < 2 || v[0] != '"' || v[len(v)-1] != '"' {
-		return "", false
-	}
-	for _, c := range v[1 : len(v)-1] {
-		if c == '\\' || c == '"' || c < 0x20 {
-			return "", false
-		}
-	}
-	return string(v[1 : len(v)-1]), true
 }
 
 // rawFloat decodes a number (or a numeric string); anything else is 0.
@@ -200,8 +173,7 @@ func rawFloat(v json.RawMessage) float64 {
 	if json.Unmarshal(v, &f) == nil {
 		return f
 	}
-	var s string
-	if json.Unmarshal(v, &s) == nil {
+	if s, ok := stringValue(v); ok {
 		var g float64
 		if json.Unmarshal([]byte(strings.TrimSpace(s)), &g) == nil {
 			return g
@@ -216,8 +188,7 @@ func rawBool(v json.RawMessage) bool {
 	if len(v) == 0 || isNull(v) {
 		return false
 	}
-	var s string
-	if json.Unmarshal(v, &s) == nil {
+	if s, ok := stringValue(v); ok {
 		b, _ := strconv.ParseBool(strings.TrimSpace(s))
 		return b
 	}
@@ -230,14 +201,13 @@ func rawStrings(v json.RawMessage) []string {
 	if len(v) == 0 || isNull(v) {
 		return nil
 	}
-	var ss []json.RawMessage
-	if json.Unmarshal(v, &ss) == nil {
-		out := make([]string, 0, len(ss))
-		for _, e := range ss {
+	if v[0] == '[' {
+		out := []string{}
+		eachElement(v, func(e []byte) { // v was checked when it was read
 			if s := rawString(e); s != "" {
 				out = append(out, s)
 			}
-		}
+		})
 		return out
 	}
 	if s := rawString(v); s != "" {

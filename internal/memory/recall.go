@@ -1,6 +1,7 @@
 package memory
 
 import (
+	"bytes"
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
@@ -17,15 +18,18 @@ import (
 
 // RecallDoc is memory/.dreams/short-term-recall.json held for editing:
 // {"version":1,"entries":{KEY:{path,startLine,endLine,snippet,recallCount,...}}}.
-// Entries the caller does not touch are written back byte for byte (up to
-// indentation), with their keys in the original order, unless their
-// snippet holds a secret: that is written again redacted.
+// A store nothing changed is written back as it was read, byte for byte.
+// Otherwise entries the caller does not touch are written back byte for
+// byte (up to indentation), with their keys in the original order, unless
+// their snippet holds a secret: that is written again redacted.
 type RecallDoc struct {
 	top     *object
 	list    bool // entries were an array
 	Entries []*RecallRecord
 	byKey   map[string]*RecallRecord
 	bare    bool // no final newline in the file read
+	// src is the file as read, what Bytes gives while no entry is dirty.
+	src []byte
 }
 
 // RecallRecord is one entry of the recall store.
@@ -47,6 +51,9 @@ type RecallRecord struct {
 	RecallDays      []string
 	ConceptTags     []string
 
+	// raw is the entry as read; obj is made from it only when the record
+	// is written again, which keeps a large store light to read.
+	raw   json.RawMessage
 	obj   *object
 	dirty bool
 }
@@ -69,14 +76,17 @@ func ParseRecallDoc(src []byte) (*RecallDoc, error) { return parseRecallDoc(src,
 // takes a bare array of entries.
 func ReadRecall(src []byte) (entries []*RecallRecord, skipped []string, err error) {
 	skip := func(what string) { skipped = append(skipped, what) }
-	if t := strings.TrimSpace(string(src)); strings.HasPrefix(t, "[") {
-		d := NewRecallDoc()
-		err = d.addEntries(json.RawMessage(t), skip)
-		return d.Entries, skipped, err
+	d := NewRecallDoc()
+	if t := bytes.TrimSpace(src); bytes.HasPrefix(t, []byte("[")) {
+		err = d.addEntries(t, skip)
+	} else {
+		d, err = parseRecallDoc(src, skip)
 	}
-	d, err := parseRecallDoc(src, skip)
 	if err != nil {
 		return nil, nil, err
+	}
+	for _, r := range d.Entries {
+		r.raw = nil // kept for a rewrite, which a reader never makes: src can go
 	}
 	return d.Entries, skipped, nil
 }
@@ -84,14 +94,14 @@ func ReadRecall(src []byte) (entries []*RecallRecord, skipped []string, err erro
 // parseRecallDoc is ParseRecallDoc, or ReadRecall when skip is set: it is
 // then called for each part left out instead of failing.
 func parseRecallDoc(src []byte, skip func(what string)) (*RecallDoc, error) {
-	if strings.TrimSpace(string(src)) == "" {
+	if len(bytes.TrimSpace(src)) == 0 {
 		return NewRecallDoc(), nil
 	}
 	top, err := parseObject(src)
 	if err != nil {
 		return nil, err
 	}
-	d := &RecallDoc{top: top, byKey: map[string]*RecallRecord{}, bare: !strings.HasSuffix(string(src), "\n")}
+	d := &RecallDoc{top: top, byKey: map[string]*RecallRecord{}, bare: !bytes.HasSuffix(src, []byte("\n")), src: src}
 	raw, ok := top.vals["entries"]
 	if !ok || isNull(raw) {
 		top.setRaw("entries", json.RawMessage("{}"))
@@ -103,37 +113,37 @@ func parseRecallDoc(src []byte, skip func(what string)) (*RecallDoc, error) {
 // addEntries adds the entries of an "entries" value: an object of key ->
 // entry, or a list of entries with their keys inside.
 func (d *RecallDoc) addEntries(raw json.RawMessage, skip func(what string)) error {
-	switch t := strings.TrimSpace(string(raw)); {
-	case strings.HasPrefix(t, "{"):
+	switch raw[0] { // raw is a value the scanner read: no blank before it
+	case '{':
 		m, err := parseObject(raw)
 		if err != nil {
 			return err
 		}
 		for _, k := range m.keys {
-			o, err := parseObject(m.vals[k])
-			if err != nil {
+			r, ok := readRecall(m.vals[k], k, false)
+			if !ok {
 				if err := notAnEntry(fmt.Sprintf("recall entry %q", k), skip); err != nil {
 					return err
 				}
 				continue
 			}
-			d.add(readRecall(o, k))
+			d.add(r)
 		}
-	case strings.HasPrefix(t, "["):
+	case '[':
 		d.list = true
 		items, err := parseArray(raw)
 		if err != nil {
 			return err
 		}
 		for i, it := range items {
-			o, err := parseObject(it)
-			if err != nil {
+			r, ok := readRecall(it, "", true)
+			if !ok {
 				if err := notAnEntry(fmt.Sprintf("recall entry %d", i+1), skip); err != nil {
 					return err
 				}
 				continue
 			}
-			d.add(readRecall(o, rawString(o.vals["key"])))
+			d.add(r)
 		}
 	default:
 		err := errors.New(`"entries" is neither an object nor an array`)
@@ -152,11 +162,59 @@ func (d *RecallDoc) add(r *RecallRecord) {
 	}
 }
 
-func readRecall(o *object, key string) *RecallRecord {
-	r := &RecallRecord{Key: key, obj: o}
-	r.Path = rawString(o.vals["path"])
-	r.StartLine = int(rawFloat(o.vals["startLine"]))
-	r.EndLine = int(rawFloat(o.vals["endLine"]))
+// readRecall reads an entry, raw, stored under key; keyed takes the key
+// from the entry's "key" field instead (entries in a list). ok is false
+// when raw is not an object. A field given twice counts with its last
+// value, as encoding/json reads it.
+func readRecall(raw json.RawMessage, key string, keyed bool) (r *RecallRecord, ok bool) {
+	if raw[0] != '{' {
+		return nil, false
+	}
+	r = &RecallRecord{raw: raw}
+	var snippet, first, last, promoted json.RawMessage
+	var path, start, end json.RawMessage
+	eachMember(raw, func(k, v []byte) { // raw was checked when it was read
+		switch string(k) {
+		case "key":
+			if keyed {
+				key = rawString(v)
+			}
+		case "path":
+			path = v
+		case "startLine":
+			start = v
+		case "endLine":
+			end = v
+		case "snippet":
+			snippet = v
+		case "recallCount":
+			r.RecallCount = int(rawFloat(v))
+		case "dailyCount":
+			r.DailyCount = int(rawFloat(v))
+		case "groundedCount":
+			r.GroundedCount = int(rawFloat(v))
+		case "totalScore":
+			r.TotalScore = rawFloat(v)
+		case "maxScore":
+			r.MaxScore = rawFloat(v)
+		case "firstRecalledAt":
+			first = v
+		case "lastRecalledAt":
+			last = v
+		case "promotedAt":
+			promoted = v
+		case "queryHashes":
+			r.QueryHashes = rawStrings(v)
+		case "recallDays":
+			r.RecallDays = rawStrings(v)
+		case "conceptTags":
+			r.ConceptTags = rawStrings(v)
+		}
+	})
+	r.Key = key
+	r.Path = rawString(path)
+	r.StartLine = int(rawFloat(start))
+	r.EndLine = int(rawFloat(end))
 	if r.Path == "" || r.StartLine == 0 {
 		if p, a, b, ok := splitRecallKey(key); ok {
 			if r.Path == "" {
@@ -167,22 +225,14 @@ func readRecall(o *object, key string) *RecallRecord {
 			}
 		}
 	}
-	if raw := rawString(o.vals["snippet"]); raw != "" {
+	if raw := rawString(snippet); raw != "" {
 		r.Snippet = scrub(raw)
 		r.dirty = r.Snippet != raw // written again without the secret
 	}
-	r.RecallCount = int(rawFloat(o.vals["recallCount"]))
-	r.DailyCount = int(rawFloat(o.vals["dailyCount"]))
-	r.GroundedCount = int(rawFloat(o.vals["groundedCount"]))
-	r.TotalScore = rawFloat(o.vals["totalScore"])
-	r.MaxScore = rawFloat(o.vals["maxScore"])
-	r.FirstRecalledAt = rawTime(o.vals["firstRecalledAt"])
-	r.LastRecalledAt = rawTime(o.vals["lastRecalledAt"])
-	r.PromotedAt = rawTime(o.vals["promotedAt"])
-	r.QueryHashes = rawStrings(o.vals["queryHashes"])
-	r.RecallDays = rawStrings(o.vals["recallDays"])
-	r.ConceptTags = rawStrings(o.vals["conceptTags"])
-	return r
+	r.FirstRecalledAt = rawTime(first)
+	r.LastRecalledAt = rawTime(last)
+	r.PromotedAt = rawTime(promoted)
+	return r, true
 }
 
 // splitRecallKey reads "source:path:start:end[:claimHash]".
@@ -270,15 +320,23 @@ func (d *RecallDoc) MarkPromoted(key string, at time.Time) {
 	}
 }
 
-// Bytes encodes the store with two-space indentation.
+// Bytes encodes the store with two-space indentation, or gives back the
+// file as it was read while no entry changed.
 func (d *RecallDoc) Bytes() []byte {
+	if d.src != nil && !slices.ContainsFunc(d.Entries, func(r *RecallRecord) bool { return r.dirty }) {
+		return bytes.Clone(d.src)
+	}
+	d.src = nil // what was read is no longer what the store holds
 	entries := newObject()
 	var list []json.RawMessage
 	for _, r := range d.Entries {
 		if r.dirty {
 			r.write()
 		}
-		raw, _ := r.obj.MarshalJSON()
+		raw := r.raw
+		if r.obj != nil {
+			raw, _ = r.obj.MarshalJSON()
+		}
 		if d.list {
 			list = append(list, raw)
 		} else {
@@ -309,6 +367,12 @@ func (d *RecallDoc) Bytes() []byte {
 }
 
 func (r *RecallRecord) write() {
+	if r.obj == nil {
+		var err error
+		if r.obj, err = parseObject(r.raw); err != nil {
+			r.obj = newObject() // not reached: raw was read as an object
+		}
+	}
 	o := r.obj
 	if o.present("key") != "" || len(o.keys) == 0 && r.Key == "" {
 		o.set("key", r.Key)

@@ -1,10 +1,15 @@
 package memory
 
 import (
+	"bytes"
 	"os"
+	"regexp"
+	"slices"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/dreamwiki/dreamwiki/internal/synth"
 )
 
 func TestRecallDoc_RoundTripIsByteIdentical(t *testing.T) {
@@ -117,5 +122,95 @@ func TestMatchRecall_StagesExactThenSubstringThenOverlap(t *testing.T) {
 	}
 	if m := MatchRecall("something else entirely", lines, 0); len(m) != 0 {
 		t.Errorf("no match expected: %+v", m)
+	}
+}
+
+// A store read and written back with nothing changed is the same file,
+// byte for byte, whatever its layout: odd blanks, escapes, a key given
+// twice, numbers as OpenClaw would never write them.
+func TestRecallDoc_UnchangedReadWriteIsByteIdentical(t *testing.T) {
+	odd := "{ \"version\":1 ,\t\"updatedAt\" : \"2026-04-07T13:27:59.217Z\",\r\n" +
+		"\"entries\":{\"memory:memory/2026-03-30.md:57:60\":{\"key\":\"memory:memory/2026-03-30.md:57:60\",\n" +
+		"      \"snippet\":\"Caf\\u00e9 \\ud83d\\ude00 \\\"quoted\\\" \\/ tab\\t\",\"recallCount\":1e3,\"dailyCount\":-0,\n" +
+		"\"totalScore\":0.85E+0, \"totalScore\": 0.9, \"custom\":{\"nested\":[1,{\"a\":null}]},\"conceptTags\":[\"meta\"]}},\n" +
+		"  \"unknown\": [true, false, null]   }"
+	for name, src := range map[string][]byte{
+		"generated 3 MB store": synth.RecallStore(3<<20, 1, time.Time{}, 365),
+		"hand-written store":   []byte(odd),
+	} {
+		d, err := ParseRecallDoc(src)
+		if err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		if got := d.Bytes(); !bytes.Equal(got, src) {
+			t.Errorf("%s: round trip changed the file:\n%s", name, firstDiff(string(src), string(got)))
+		}
+	}
+	d, _ := ParseRecallDoc([]byte(odd))
+	r := d.Get("memory:memory/2026-03-30.md:57:60")
+	if r == nil || r.RecallCount != 1000 || r.TotalScore != 0.9 || r.Snippet != "Café 😀 \"quoted\" / tab\t" || r.StartLine != 57 {
+		t.Errorf("hand-written store read as %+v", r)
+	}
+}
+
+// An edit rewrites the entry it touched and updatedAt, and nothing else:
+// the other entries, their order and the fields dreamwiki does not know
+// ("source", "custom") stay as they were.
+func TestRecallDoc_EditKeepsOrderAndUnknownFields(t *testing.T) {
+	src := synth.RecallStore(3<<20, 1, time.Time{}, 365)
+	d, err := ParseRecallDoc(src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	e := d.Entries[len(d.Entries)/2]
+	at := e.LastRecalledAt.Add(time.Hour)
+	d.Record(Match{Line: Line{Path: e.Path, StartLine: e.StartLine, EndLine: e.EndLine, Text: e.Snippet}, Score: 0.5}, "0123456789ab", false, at)
+	out := d.Bytes()
+	// Outside the entry and updatedAt, the file is as it was.
+	block := func(b []byte) (int, int) {
+		start := bytes.Index(b, []byte("\n    \""+e.Key+"\": {"))
+		return start, start + bytes.Index(b[start:], []byte("\n    }"))
+	}
+	s0, e0 := block(src)
+	s1, e1 := block(out)
+	stamped := regexp.MustCompile(`"updatedAt": "[^"]*"`)
+	if string(stamped.ReplaceAll(src[:s0], nil)) != string(stamped.ReplaceAll(out[:s1], nil)) || !bytes.Equal(src[e0:], out[e1:]) {
+		t.Errorf("the edit changed more than its entry and updatedAt")
+	}
+	if !bytes.Contains(out[:s1], []byte(`"updatedAt": "`+stamp(at)+`"`)) {
+		t.Errorf("updatedAt was not moved to %s", stamp(at))
+	}
+	// The entry keeps its fields in their order, "source" included.
+	keys := func(b []byte) []string {
+		var out []string
+		for _, m := range regexp.MustCompile(`(?m)^      "(\w+)":`).FindAllSubmatch(b, -1) {
+			out = append(out, string(m[1]))
+		}
+		return out
+	}
+	if was, now := keys(src[s0:e0]), keys(out[s1:e1]); !slices.Equal(was, now) || !slices.Contains(now, "source") {
+		t.Errorf("the entry's fields were %v, are %v", was, now)
+	}
+	if again, err := ParseRecallDoc(out); err != nil || again.Get(e.Key).RecallCount != e.RecallCount || !slices.Contains(again.Get(e.Key).QueryHashes, "0123456789ab") {
+		t.Errorf("the edited store reads back as %v, %+v", err, again.Get(e.Key))
+	}
+
+	small := `{"version":1,"note":"kept","entries":{"memory:memory/x.md:2:2":{"custom":1,"path":"memory/x.md","startLine":2,"endLine":2,"recallCount":1},` +
+		`"a":{"path":"memory/y.md","startLine":3,"endLine":3,"extra":[1,2]}},"tail":{"x":1}}`
+	d, err = ParseRecallDoc([]byte(small))
+	if err != nil {
+		t.Fatal(err)
+	}
+	d.Record(Match{Line: Line{Path: "memory/x.md", StartLine: 2, EndLine: 2, Text: "t"}, Score: 1}, "q", true, time.Unix(0, 0))
+	small2 := string(d.Bytes())
+	order := []string{`"version"`, `"note": "kept"`, `"entries"`, `"memory:memory/x.md:2:2"`, `"custom": 1`, `"path": "memory/x.md"`, `"recallCount": 2`,
+		`"a"`, `"extra": [`, `"tail"`, `"updatedAt"`}
+	at0 := 0
+	for _, s := range order {
+		i := strings.Index(small2[at0:], s)
+		if i < 0 {
+			t.Fatalf("%s missing or out of order in\n%s", s, small2)
+		}
+		at0 += i
 	}
 }

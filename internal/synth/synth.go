@@ -25,6 +25,10 @@ type Options struct {
 	// Shape is how curated entries and decisions are written (default
 	// ShapeUniform).
 	Shape Shape
+	// RecallBytes, when above 0, also writes a recall store of at least
+	// that size (RecallStore) to memory/.dreams/short-term-recall.json,
+	// its entries pointing at the daily logs.
+	RecallBytes int
 }
 
 // Shape is how the entries of topic files and the decisions of daily logs
@@ -107,13 +111,12 @@ func Write(dir string, o Options) error {
 		return err
 	}
 	for i := 0; i < daily; i++ {
-		// Several logs a day once there are more than a year's worth.
-		day := o.Start.AddDate(0, 0, i%365)
-		name := day.Format("2006-01-02")
-		if i >= 365 {
-			name += fmt.Sprintf("-%04d", i/365)
+		if err := write("memory/"+dailyLogName(o.Start, i)+".md", dailyLog(r, names, o.Shape)); err != nil {
+			return err
 		}
-		if err := write("memory/"+name+".md", dailyLog(r, names, o.Shape)); err != nil {
+	}
+	if o.RecallBytes > 0 {
+		if err := write("memory/.dreams/short-term-recall.json", string(RecallStore(o.RecallBytes, o.Seed, o.Start, daily))); err != nil {
 			return err
 		}
 	}

@@ -45,6 +45,9 @@ type Options struct {
 	// model: they are in no list and no typed view, and FileByPath does
 	// not know them. Their paths are kept in Withheld only.
 	OmitPrivate bool
+	// Parses, when set, shares the recall store read by one load with the
+	// later loads of the same workspace (see Parses).
+	Parses *Parses
 }
 
 // Load reads the workspace in the directory root. The error is only for a

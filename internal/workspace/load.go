@@ -486,12 +486,13 @@ func (l *loader) readOne(c candidate, r role, newest time.Time) (res parsed) {
 			res.diags.Errorf("internal", f.Path, 0, "dreamwiki could not parse this file (%v); it was read as an ordinary note — please report this", v)
 		}
 	}()
-	parseFile(&res, r, newest)
+	parseFile(&res, r, newest, l.opts.Parses)
 	return res
 }
 
-// parseFile fills res with the typed view of its file.
-func parseFile(res *parsed, r role, newest time.Time) {
+// parseFile fills res with the typed view of its file; parses (may be
+// nil) holds recall stores read by earlier loads.
+func parseFile(res *parsed, r role, newest time.Time, parses *Parses) {
 	f := res.file
 	undated := newest
 	if undated.IsZero() {
@@ -517,7 +518,7 @@ func parseFile(res *parsed, r role, newest time.Time) {
 	case KindData:
 		switch r.sub {
 		case "recall":
-			res.recall = parseRecall(f, &res.diags)
+			res.recall = parses.recallStore(f, &res.diags)
 		case "events":
 			res.events = parseEvents(f, &res.diags)
 		case "meta":

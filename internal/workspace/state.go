@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -259,29 +258,24 @@ func keySet(keys ...string) map[string]bool {
 // that rewrites them too; the workspace only reports a file that is no
 // JSON at all (with its line) and the entries memory had to leave out.
 
-func parseRecall(f *File, diags *diag.List) *RecallStore {
-	entries := readStateFile(f, diags, "the recall store", memory.ReadRecall)
-	// Sorted by key, so that which entry credits a line does not depend on
-	// the order the file lists them in.
-	slices.SortStableFunc(entries, func(a, b *memory.RecallRecord) int { return strings.Compare(a.Key, b.Key) })
-	return &RecallStore{File: f, Entries: entries}
-}
-
 func parseMeta(f *File, diags *diag.List) *MetaStore {
 	return &MetaStore{File: f, Entries: readStateFile(f, diags, "the decay metadata", memory.ReadMeta)}
 }
 
 // readStateFile reads the entries of a state file with read, reporting
 // JSON that does not parse (at its line), a file read cannot take, and
-// each entry it left out.
+// each entry it left out. read checks the JSON as strictly as
+// encoding/json, so the file is decoded a second time, for the line of
+// the problem, only when read fails (or finds nothing in a blank file):
+// a recall store can be tens of megabytes.
 func readStateFile[E any](f *File, diags *diag.List, what string, read func([]byte) ([]E, []string, error)) []E {
-	if _, err := decodeJSON(f.Content); err != nil {
-		jsonProblem(diags, f.Path, f.Content, 0, err, what+" was not loaded")
-		return nil
-	}
 	entries, skipped, err := read([]byte(f.Content))
-	if err != nil {
-		diags.Warnf("json", f.Path, 0, "%s was not loaded (%v)", what, err)
+	if err != nil || strings.TrimSpace(f.Content) == "" {
+		if _, jerr := decodeJSON(f.Content); jerr != nil {
+			jsonProblem(diags, f.Path, f.Content, 0, jerr, what+" was not loaded")
+		} else {
+			diags.Warnf("json", f.Path, 0, "%s was not loaded (%v)", what, err)
+		}
 		return nil
 	}
 	for _, s := range skipped {
