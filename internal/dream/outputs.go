@@ -15,8 +15,8 @@ import (
 // State files a dream updates besides the Markdown.
 const (
 	metaPath      = "memory/memory-meta.json"
-	recallPath    = "memory/.dreams/short-term-recall.json"
-	eventsPath    = "memory/.dreams/events.jsonl"
+	recallPath    = workspace.RecallStorePath
+	eventsPath    = workspace.EventsPath
 	heartbeatPath = "memory/heartbeat-state.json"
 	dreamLogPath  = "memory/dream-log.md"
 )

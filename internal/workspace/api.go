@@ -20,6 +20,26 @@ import (
 // every build down.
 const MaxFileSize = 16 << 20
 
+// MaxStateFileSize is the largest recall store or event log read. They
+// are no notes but what a memory system appends to with every search
+// (OpenClaw users report recall stores over 16 MB), and their readers
+// keep about their size in memory.
+const MaxStateFileSize = 256 << 20
+
+// The state files a memory system keeps its recall signals in.
+const (
+	RecallStorePath = "memory/.dreams/short-term-recall.json"
+	EventsPath      = "memory/.dreams/events.jsonl"
+)
+
+// maxSize is the largest file read at the workspace path p.
+func maxSize(p string) int64 {
+	if p == RecallStorePath || p == EventsPath {
+		return MaxStateFileSize
+	}
+	return MaxFileSize
+}
+
 // Options tune how a workspace is read.
 type Options struct {
 	// Exclude are extra globs never read, on top of the `exclude` list of

@@ -355,9 +355,9 @@ func classifyPath(p string, vaults []string, has map[string]bool) role {
 	segs := strings.Split(p, "/")
 
 	switch p {
-	case "memory/.dreams/short-term-recall.json":
+	case RecallStorePath:
 		return role{kind: KindData, sub: "recall"}
-	case "memory/.dreams/events.jsonl":
+	case EventsPath:
 		return role{kind: KindData, sub: "events"}
 	case "memory/memory-meta.json":
 		return role{kind: KindData, sub: "meta"}

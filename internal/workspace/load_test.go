@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"strconv"
 	"strings"
 	"testing"
 	"testing/fstest"
@@ -551,5 +552,30 @@ func TestLoad_SymlinkIntoANeverReadFolderIsNotFollowed(t *testing.T) {
 	}
 	if n := len(diagsWith(w.Diagnostics, "symlink")); n != 2 {
 		t.Errorf("diagnostics = %v", w.Diagnostics)
+	}
+}
+
+func TestLoad_ARecallStoreOverTheNoteCapIsRead(t *testing.T) {
+	// OpenClaw's recall store grows with every search; past 16 MiB it is
+	// still what recall signals come from (#24).
+	ws := writeTree(t, "-- MEMORY.md --\n- x\n")
+	must(t, os.MkdirAll(filepath.Join(ws, "memory", ".dreams"), 0o755))
+	var b strings.Builder
+	b.WriteString(`{"version":1,"entries":{`)
+	entry := `"memory:memory/2026-03-01.md:%d:%d":{"path":"memory/2026-03-01.md","startLine":1,"endLine":1,"recallCount":1,"snippet":"` + strings.Repeat("padding words ", 64) + `"}`
+	for i := 0; b.Len() < MaxFileSize+1<<20; i++ {
+		if i > 0 {
+			b.WriteString(",")
+		}
+		b.WriteString(strings.Replace(strings.Replace(entry, "%d", strconv.Itoa(i), 1), "%d", strconv.Itoa(i), 1))
+	}
+	b.WriteString("}}")
+	must(t, os.WriteFile(filepath.Join(ws, filepath.FromSlash(RecallStorePath)), []byte(b.String()), 0o644))
+	w := mustLoad(t, ws, Options{})
+	if ds := diagsWith(w.Diagnostics, "size"); len(ds) != 0 {
+		t.Errorf("the recall store was skipped: %v", ds)
+	}
+	if w.Recall == nil || len(w.Recall.Entries) < 1000 {
+		t.Fatalf("the recall store was not read: %+v", w.Recall)
 	}
 }

@@ -122,7 +122,7 @@ func openCapped(fsys fs.FS, c candidate, diags *diag.List) (fs.File, fileInfo, b
 		diags.Warnf("read", c.path, 0, "file could not be read (%v); it was skipped", underlying(err))
 		return nil, fileInfo{}, false
 	}
-	if st.Size() > MaxFileSize {
+	if st.Size() > maxSize(c.path) {
 		f.Close()
 		tooBig(diags, c.path, st.Size())
 		return nil, fileInfo{}, false
@@ -138,12 +138,12 @@ func readCapped(fsys fs.FS, c candidate, diags *diag.List) ([]byte, fileInfo, bo
 	defer f.Close()
 	var buf bytes.Buffer
 	buf.Grow(int(info.size) + bytes.MinRead)
-	n, err := buf.ReadFrom(io.LimitReader(f, MaxFileSize+1))
+	n, err := buf.ReadFrom(io.LimitReader(f, maxSize(c.path)+1))
 	if err != nil {
 		diags.Warnf("read", c.path, 0, "file could not be read (%v); it was skipped", underlying(err))
 		return nil, info, false
 	}
-	if n > MaxFileSize {
+	if n > maxSize(c.path) {
 		tooBig(diags, c.path, n)
 		return nil, info, false
 	}
@@ -153,7 +153,7 @@ func readCapped(fsys fs.FS, c candidate, diags *diag.List) ([]byte, fileInfo, bo
 
 func tooBig(diags *diag.List, p string, n int64) {
 	diags.Add(diag.Diagnostic{Severity: diag.Warning, Code: "size", File: p,
-		Message: fmt.Sprintf("file is %.1f MiB, over the %d MiB limit; it was skipped", float64(n)/(1<<20), MaxFileSize>>20),
+		Message: fmt.Sprintf("file is %.1f MiB, over the %d MiB limit; it was skipped", float64(n)/(1<<20), maxSize(p)>>20),
 		Hint:    "split it, or list it under exclude in dreamwiki.toml"})
 }
 
