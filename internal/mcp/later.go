@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 
+	"github.com/dreamwiki/dreamwiki/internal/build"
 	"github.com/dreamwiki/dreamwiki/internal/provenance"
 	"github.com/dreamwiki/dreamwiki/internal/search/memsearch"
 	"github.com/dreamwiki/dreamwiki/internal/workspace"
@@ -60,6 +61,9 @@ func (l *Later) Search(ctx context.Context, q memsearch.Query) ([]memsearch.Resu
 }
 func (l *Later) SiteFile(name string) ([]byte, bool) { return l.src.SiteFile(name) }
 func (l *Later) Root() string                        { return l.src.Root() }
+func (l *Later) Diff(ctx context.Context, d build.DiffOptions) (*build.DiffReport, error) {
+	return l.src.Diff(ctx, d)
+}
 func (l *Later) Wrote(ctx context.Context, paths []string) error {
 	return l.src.Wrote(ctx, paths)
 }

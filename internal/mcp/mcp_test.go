@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"reflect"
 	"strings"
 	"testing"
 	"time"
@@ -13,6 +14,7 @@ import (
 
 	"github.com/dreamwiki/dreamwiki/internal/build"
 	"github.com/dreamwiki/dreamwiki/internal/buildtest"
+	"github.com/dreamwiki/dreamwiki/internal/changes"
 	"github.com/dreamwiki/dreamwiki/internal/mcp"
 	"github.com/dreamwiki/dreamwiki/internal/search/memsearch"
 	"github.com/dreamwiki/dreamwiki/internal/server"
@@ -257,16 +259,27 @@ func TestWhy_ShowsEvidenceForAClaimByIDOrSentence(t *testing.T) {
 
 func TestChanges_SinceADate(t *testing.T) {
 	f := connect(t, workspace, mcp.Options{})
-	out := result[mcp.ChangesOut](t, f, "memory_changes", map[string]any{"since": "2026-11-04"})
+	// Since a day: what changed after it ended, as `dreamwiki diff --since`.
+	out := result[mcp.ChangesOut](t, f, "memory_changes", map[string]any{"since": "2026-11-03"})
 	var texts []string
-	for _, c := range out.Added {
-		texts = append(texts, c.Text)
+	for _, c := range out.Changes {
+		if c.Kind == changes.Added {
+			texts = append(texts, c.Text)
+		}
 	}
 	if !strings.Contains(strings.Join(texts, "\n"), "Backups run nightly") {
-		t.Errorf("claims added since 2026-11-04: %q", texts)
+		t.Errorf("claims added since 2026-11-03: %q", texts)
 	}
 	if strings.Contains(strings.Join(texts, "\n"), "Gateway host") {
-		t.Errorf("a claim from 2026-11-03 is listed as added since 2026-11-04: %q", texts)
+		t.Errorf("a claim from 2026-11-03 is listed as added since that day: %q", texts)
+	}
+	// One question, one answer: the counts are `dreamwiki diff --since`'s.
+	r, err := build.Diff(context.Background(), build.Options{Workspace: f.dir}, build.DiffOptions{Since: time.Date(2026, 11, 3, 0, 0, 0, 0, time.UTC)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !reflect.DeepEqual(out.Counts, r.Counts) || len(out.Changes) != len(r.Changes) || out.From != r.From.Label {
+		t.Errorf("memory_changes says %v from %q, dreamwiki diff says %v from %q", out.Counts, out.From, r.Counts, r.From.Label)
 	}
 }
 

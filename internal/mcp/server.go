@@ -12,6 +12,7 @@ import (
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/dreamwiki/dreamwiki/internal/build"
 	"github.com/dreamwiki/dreamwiki/internal/provenance"
 	"github.com/dreamwiki/dreamwiki/internal/search/memsearch"
 	"github.com/dreamwiki/dreamwiki/internal/workspace"
@@ -40,6 +41,10 @@ type Source interface {
 	// Wrote brings the source up to date with files just written at paths
 	// and returns once it is.
 	Wrote(ctx context.Context, paths []string) error
+	// Diff is what changed in the published memory between two points,
+	// by the computation `dreamwiki diff` and the site's changes page use
+	// (build.Diff): git history, backups or dates, as they can.
+	Diff(ctx context.Context, d build.DiffOptions) (*build.DiffReport, error)
 }
 
 // Options configure the server.

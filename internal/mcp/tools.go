@@ -136,7 +136,7 @@ func (t *tools) register(s *sdk.Server) {
 			"Returns the claim, its status and tier, a one-line summary of its support, the evidence lines with citations and excerpts, what it superseded or was superseded by, claims that contradict it, and the dreams that promoted, superseded or archived it."}, t.why)
 	sdk.AddTool(s, &sdk.Tool{Name: "memory_changes", Title: "What changed",
 		Annotations: readOnly(),
-		Description: "List what changed in memory since a date (since: YYYY-MM-DD) or in one dream (dream: its slug from a previous answer, or \"latest\"): claims added, superseded (with what replaced them), archived and contested, and the dreams that ran."}, t.changes)
+		Description: "List what changed in memory since a date (since: YYYY-MM-DD) or in one dream (dream: its slug from a previous answer, or \"latest\"): each change (added, changed with its earlier text, superseded, archived, contested, resolved, removed) with its claim id, text, related claims and evidence, the counts by kind and what each side was read from (git history, dream backups or dates), exactly as `dreamwiki diff` and the site's changes page give them; and the dreams of the period."}, t.changes)
 	sdk.AddTool(s, &sdk.Tool{Name: "dream_plan", Title: "Plan a dream",
 		Annotations: readOnly(),
 		Description: "Plan a dream (a consolidation of recent daily logs into curated memory) without writing anything: whether its gates pass, what it would promote (only lines whose recall signals pass the Deep gates), merge, supersede and archive, the diff of each curated file, and the proposals: lines worth a look that a dream writes only when chosen, each with an id, score, signals and source."}, t.plan)

@@ -8,6 +8,7 @@ import (
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/dreamwiki/dreamwiki/internal/build"
 	"github.com/dreamwiki/dreamwiki/internal/mcp"
 	"github.com/dreamwiki/dreamwiki/internal/provenance"
 	"github.com/dreamwiki/dreamwiki/internal/search/memsearch"
@@ -76,6 +77,14 @@ func (s *Server) SiteFile(name string) ([]byte, bool) { return s.store.get(name)
 
 // Root is the workspace folder.
 func (s *Server) Root() string { return s.root }
+
+// Diff compares the published memory at two points (build.Diff), read
+// from the workspace folder as the server reads it.
+func (s *Server) Diff(ctx context.Context, d build.DiffOptions) (*build.DiffReport, error) {
+	opts := s.opts.Build
+	opts.Workspace, opts.Demo, opts.Out, opts.TwinsOnly = s.root, false, "", false
+	return build.Diff(ctx, opts, d)
+}
 
 // Wrote brings the site up to date with files just written at paths.
 func (s *Server) Wrote(ctx context.Context, paths []string) error {
