@@ -1,6 +1,7 @@
 package history
 
 import (
+	"errors"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -54,11 +55,17 @@ func TestTake_WorkspaceInASubfolderOfTheRepositoryReadsOnlyThatFolder(t *testing
 			t.Errorf("%s is in the snapshot", p)
 		}
 	}
-	// Before the first commit there is no git snapshot: the dates are read
-	// from the folder instead.
+	// Before the first commit there is no git snapshot, and no daily log
+	// that old: there is no past to show.
+	if _, err = Take(ws, disk, noon.Add(-24*time.Hour), Options{}); !errors.Is(err, ErrNoPast) {
+		t.Fatalf("before the first commit, with no log that old: %v, want ErrNoPast", err)
+	}
+	// A log older than the repository reaches back: the dates are read
+	// from the folder, and the snapshot says it is from before git.
+	writeFile(t, filepath.Join(repo, "agent/memory/2026-02-20.md"), "- set it up\n")
 	s, err = Take(ws, disk, noon.Add(-24*time.Hour), Options{})
-	if err != nil || s.Source != SourceDates {
-		t.Fatalf("before the first commit: %v %v, want the dates", s.Source, err)
+	if err != nil || s.Source != SourceDates || s.BeforeGit.IsZero() {
+		t.Fatalf("before the first commit: %+v %v, want the dates, before git", s, err)
 	}
 	if _, err := fs.Stat(s.FS, "memory/2026-03-01.md"); err == nil {
 		t.Error("a log of a later day is in the snapshot")
