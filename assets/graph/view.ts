@@ -147,6 +147,9 @@ export class View {
   private loop(): void {
     this.frame = 0;
     const sim = this.sim;
+    // A resize or theme change can ask for a frame before the graph is
+    // set (mounting is split into tasks); setGraph asks again.
+    if (!sim) return;
     if (sim.running && !this.interacting) {
       const start = performance.now();
       do sim.tick(); while (sim.running && performance.now() - start < tickBudgetMs);
@@ -437,6 +440,7 @@ export class View {
   settled(): boolean { return !this.sim.running && !this.slices && !this.dirty; }
 
   private nodeAt(px: number, py: number): number {
+    if (!this.sim) return -1; // the pointer moved before the graph was set
     const { x, y, n } = this.sim;
     const wx = (px - this.tx) / this.k, wy = (py - this.ty) / this.k;
     let best = -1;
