@@ -20,7 +20,9 @@ export function initNav(): void {
     searchLink.setAttribute("aria-expanded", "false");
     searchLink.addEventListener("click", (e) => {
       e.preventDefault();
-      const open = document.body.classList.toggle("search-open");
+      // Not "search-open": that is the icon's class, and its rules would
+      // apply to the page's body.
+      const open = document.body.classList.toggle("search-shown");
       searchLink.setAttribute("aria-expanded", open ? "true" : "false");
       if (open) input.focus();
     });

@@ -119,6 +119,9 @@ test('on a phone the header is one row, search sits behind an icon, and no key h
     await page.locator('a.search-open').click();
     assert.equal(await page.locator('#search-input').isVisible(), true);
     assert.equal(await page.evaluate(() => document.activeElement?.id), 'search-input');
+    // Opening search leaves the page as it was: the content keeps its width.
+    const main = await page.locator('main').evaluate((e) => e.getBoundingClientRect().width);
+    assert.ok(main > 300, `${path}: the content is ${main}px wide with search open`);
     assert.deepEqual(errors, []);
     await page.close();
   }
